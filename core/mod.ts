@@ -1,0 +1,14 @@
+/**
+ * Shared plumbing of the tools: the tool definition, the CLI adapter, permissions, failures and
+ * the walker.
+ *
+ * @module
+ */
+export * from "./cli.ts";
+export * from "./failure.ts";
+export * from "./permissions.ts";
+export * from "./tool.ts";
+export * from "./version.ts";
+export * from "./walk/binary.ts";
+export * from "./walk/file_types.ts";
+export * from "./walk/walker.ts";

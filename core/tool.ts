@@ -1,0 +1,172 @@
+/**
+ * A tool is defined once, as data: name, description, zod input schema, permissions, output
+ * schema and a run function. The CLI adapter ({@linkcode runCli}), the JSON Schema files and
+ * the MCP server are all derived from this one definition.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { type CodePrefix, type Envelope, ToolError } from "../schema/mod.ts";
+
+/** Permissions a tool may need; read-only tools need only `read`. */
+export type ToolPermission = "read" | "write";
+
+/** MCP tool annotations, stated truthfully per tool. */
+export interface ToolAnnotations {
+  /** The tool never changes the file system. */
+  readOnlyHint: boolean;
+  /** The tool may overwrite or delete data. */
+  destructiveHint: boolean;
+  /** Calling twice with the same arguments has no further effect. */
+  idempotentHint: boolean;
+}
+
+/** How positional command-line arguments map onto input fields. */
+export type PositionalMapper = (
+  positionals: string[],
+  flags: Record<string, unknown>,
+) => Record<string, unknown>;
+
+/** Command-line details that the input schema cannot say by itself. */
+export interface CliSpec {
+  /** Usage line after the tool name, e.g. `[FLAGS] PATTERN [PATH...]`. */
+  usage: string;
+  /** Single-letter flags: input field → letter. */
+  short?: Record<string, string>;
+  /** Extra long flag names: alias → input field (e.g. `regexp` → `patterns`). */
+  aliases?: Record<string, string>;
+  /** Maps positional arguments to input fields. */
+  positionals?: PositionalMapper;
+  /** Worked examples shown by `--help`. */
+  examples: string[];
+}
+
+/** What a run hands back to its adapter. */
+export interface ToolOutcome<E extends Envelope = Envelope> {
+  /** The envelope to print or return. */
+  envelope: E;
+  /** Exit code when it is not derived from the envelope (e.g. 1 for pending dry-run changes). */
+  exitCode?: number;
+}
+
+/** Services an adapter gives a run. */
+export interface RunContext {
+  /** Execution id to put in the envelope. */
+  executionId: string;
+  /** Directory relative paths are resolved against. */
+  cwd: string;
+  /**
+   * When set, the run may stream its result items here, in final order, instead of listing
+   * them in its data (used by `--format jsonl`).
+   */
+  emit?: (item: unknown) => void;
+  /** Cancels a long run (MCP cancellation). */
+  signal?: AbortSignal;
+}
+
+/** The one definition of a tool. */
+export interface ToolDefinition<
+  S extends z.ZodRawShape = z.ZodRawShape,
+  E extends Envelope = Envelope,
+> {
+  /** Command name, e.g. `llm-search`. */
+  name: string;
+  /** MCP tool name, e.g. `search`. */
+  mcpName: string;
+  /** Short human title. */
+  title: string;
+  /** What the tool does and when to use it (shown in `--help` and to MCP clients). */
+  description: string;
+  /** Error-code prefix, e.g. `LMS`. */
+  prefix: CodePrefix;
+  /** Query tools print a query envelope, mutation tools a mutation envelope. */
+  kind: "query" | "mutation";
+  /** `operation_type` of a mutation envelope built for a failed run. */
+  operationType?: string;
+  /** Permissions a run needs. */
+  permissions: readonly ToolPermission[];
+  /** MCP annotations. */
+  annotations: ToolAnnotations;
+  /** Input schema; its fields become flags (snake_case → --kebab-case). */
+  input: z.ZodObject<S>;
+  /** Schema of the envelope the tool prints. */
+  output: z.ZodType<E>;
+  /** Field of `data` (query) holding the result list, streamed one per line by `--format jsonl`. */
+  listKey?: string;
+  /** `type` written on each JSONL item line, e.g. `match`. */
+  itemType?: string;
+  /** Renders `--format text`; without it text output is indented JSON. */
+  text?: (envelope: E) => string;
+  /** Command-line details. */
+  cli: CliSpec;
+  /** The engine call. */
+  run: (input: z.output<z.ZodObject<S>>, context: RunContext) => Promise<ToolOutcome<E>>;
+}
+
+/** Metadata every adapter needs, shared by a definition and its erased {@linkcode Tool}. */
+export type ToolInfo = Omit<ToolDefinition, "input" | "output" | "run" | "text">;
+
+/**
+ * A defined tool with its type parameters erased, so tools of different shapes can sit in one
+ * registry. `execute` validates raw input against the tool's own schema before running it.
+ */
+export interface Tool extends ToolInfo {
+  /** Input schema (for flags and JSON Schema). */
+  input: z.ZodObject;
+  /** Envelope schema (for MCP `outputSchema` and the JSON Schema files). */
+  output: z.ZodType<Envelope>;
+  /** Validates `raw` input and runs the tool; throws a `*-ARG-002` {@linkcode ToolError} on bad input. */
+  execute(raw: unknown, context: RunContext): Promise<ToolOutcome>;
+  /** Renders `--format text`. */
+  renderText(envelope: Envelope): string;
+}
+
+/**
+ * Defines a tool once; the CLI, the MCP server and the JSON Schema files derive from it.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool } from "@llm/search";
+ * import { queryEnvelope, queryEnvelopeSchema } from "@llm/search/schema";
+ * const echo = defineTool({
+ *   name: "llm-echo", mcpName: "echo", title: "Echo", description: "Echoes.", prefix: "LMS",
+ *   kind: "query", permissions: [],
+ *   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+ *   input: z.object({ text: z.string() }),
+ *   output: queryEnvelopeSchema(z.object({ count: z.number(), text: z.string() })),
+ *   cli: { usage: "TEXT", examples: ["llm-echo hi"] },
+ *   run: (input) => Promise.resolve({ envelope: queryEnvelope("llm-echo", { count: 1, text: input.text }, []) }),
+ * });
+ * echo.name; // "llm-echo"
+ * ```
+ */
+export function defineTool<S extends z.ZodRawShape, E extends Envelope>(
+  definition: ToolDefinition<S, E>,
+): Tool {
+  const { input, output, run, text, ...info } = definition;
+  return {
+    ...info,
+    input: input as unknown as z.ZodObject,
+    output: output as unknown as z.ZodType<Envelope>,
+    async execute(raw, context) {
+      const parsed = input.safeParse(raw);
+      if (!parsed.success) throw inputError(definition.prefix, parsed.error);
+      return await run(parsed.data, context);
+    },
+    renderText(envelope) {
+      return text ? text(envelope as E) : JSON.stringify(envelope, null, 2);
+    },
+  };
+}
+
+/** The `*-ARG-002` error for input that fails a schema, naming the JSON path of each violation. */
+export function inputError(prefix: string, error: z.ZodError): ToolError {
+  const violations = error.issues.map((issue) => {
+    const path = issue.path.length ? "$." + issue.path.join(".") : "$";
+    return `${path}: ${issue.message}`;
+  });
+  return new ToolError(`${prefix}-ARG-002`, `invalid input: ${violations[0]}`, {
+    note: violations.join("\n"),
+  });
+}

@@ -1,0 +1,339 @@
+/**
+ * The one directory walker of the toolkit (ripgrep's `ignore` crate in spirit): ignore files,
+ * hidden entries, globs and types, depth and size limits, symlink policy, and a deterministic
+ * order — entries come out sorted by `file_path` as plain strings, whatever the file system
+ * returns. It never reads file contents.
+ *
+ * @module
+ */
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { type CodePrefix, type Diagnostic, makeDiagnostic } from "../../schema/mod.ts";
+import { requirePermission } from "../permissions.ts";
+import {
+  ancestorLayers,
+  findGitRoot,
+  IGNORE_FILES,
+  type IgnoreLayer,
+  isIgnored,
+  layerFor,
+} from "./ignore_rules.ts";
+import { PathFilter } from "./path_filter.ts";
+
+/** What to walk and how. */
+export interface WalkOptions {
+  /** Tool name, for diagnostics. */
+  tool: string;
+  /** Error-code prefix, for diagnostics. */
+  prefix: CodePrefix;
+  /** The tool root: relative paths resolve against it and `file_path`s are relative to it. */
+  cwd: string;
+  /** Paths to walk (files or directories); default `["."]`. */
+  paths?: readonly string[];
+  /** Include hidden entries (names starting with `.`); `.git/` stays skipped. */
+  hidden?: boolean;
+  /** Do not read `.gitignore`, `.ignore`, `.llmignore`. */
+  noIgnore?: boolean;
+  /** Follow symbolic links that stay inside the walked roots. */
+  follow?: boolean;
+  /** Deepest level to enter; entries directly inside a named directory are at depth 1. */
+  maxDepth?: number;
+  /** Skip files larger than this many bytes. */
+  maxFilesize?: number;
+  /** ripgrep-style globs, `!` to negate, the last match wins. */
+  globs?: readonly string[];
+  /** File types to keep. */
+  types?: readonly string[];
+  /** File types to drop. */
+  typesNot?: readonly string[];
+  /** Yield directories too (after the filters). */
+  includeDirs?: boolean;
+  /** Stat every yielded entry for `size` and `mtimeMs`. */
+  stat?: boolean;
+}
+
+/** One walked file or directory. */
+export interface WalkEntry {
+  /** Absolute path. */
+  absPath: string;
+  /** Contract path: relative to `cwd` with `/`, or absolute when outside it. */
+  filePath: string;
+  /** Basename. */
+  name: string;
+  /** Entry kind (a followed link reports its target's kind). */
+  kind: "file" | "dir";
+  /** 0 for a named path, 1 for its children, … */
+  depth: number;
+  /** Size in bytes, when stat'ed. */
+  size?: number;
+  /** Modification time in ms since the epoch, when stat'ed. */
+  mtimeMs?: number;
+  /** True for a path named explicitly (it bypasses ignore rules and filters, as in ripgrep). */
+  explicit: boolean;
+}
+
+interface Child {
+  name: string;
+  key: string;
+  isDir: boolean;
+  isSymlink: boolean;
+}
+
+interface Frame {
+  absDir: string;
+  display: string;
+  relInRoot: string;
+  depth: number;
+  layers: IgnoreLayer[];
+  realAncestors: Set<string>;
+  children: Child[];
+  next: number;
+}
+
+const NO_ANCESTORS: Set<string> = new Set();
+
+function toSlash(path: string): string {
+  return sep === "/" ? path : path.split(sep).join("/");
+}
+
+/**
+ * Contract path of `absPath`: relative to `cwd` with `/` separators when inside it, else absolute.
+ *
+ * @example
+ * ```ts
+ * import { displayPath } from "@llm/search";
+ * displayPath("/repo", "/repo/src/a.ts"); // "src/a.ts"
+ * displayPath("/repo", "/etc/hosts"); // "/etc/hosts"
+ * ```
+ */
+export function displayPath(cwd: string, absPath: string): string {
+  const rel = relative(cwd, absPath);
+  if (rel === "") return ".";
+  if (rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel)) return toSlash(absPath);
+  return toSlash(rel);
+}
+
+function joinDisplay(base: string, name: string): string {
+  return base === "." ? name : base.endsWith("/") ? base + name : `${base}/${name}`;
+}
+
+/**
+ * Walks the named paths and yields their entries in `file_path` order. Problems that do not
+ * stop the walk (unreadable directories, missing paths, links not followed) are appended to
+ * `diagnostics`; a missing permission throws a `*-PERM-*` error.
+ *
+ * @example
+ * ```ts
+ * import { Walker } from "@llm/search";
+ * const walker = new Walker({ tool: "llm-search", prefix: "LMS", cwd: Deno.cwd(), types: ["ts"] });
+ * for (const entry of walker.entries()) console.log(entry.filePath);
+ * ```
+ */
+export class Walker {
+  /** Diagnostics gathered so far. */
+  readonly diagnostics: Diagnostic[] = [];
+  readonly #options: WalkOptions;
+  readonly #filter: PathFilter;
+  #realRoots: string[] = [];
+
+  /** Prepares a walk; throws `*-ARG-*` for unknown types or invalid globs. */
+  constructor(options: WalkOptions) {
+    this.#options = options;
+    this.#filter = new PathFilter(options.prefix, options.globs, options.types, options.typesNot);
+  }
+
+  #note(code: string, message: string, file: string, level: Diagnostic["level"] = "warning") {
+    this.diagnostics.push(
+      makeDiagnostic(this.#options.tool, code, message, { level, file }),
+    );
+  }
+
+  #stat(entry: WalkEntry): WalkEntry {
+    if (!this.#options.stat) return entry;
+    const info = Deno.statSync(entry.absPath);
+    entry.size = info.size;
+    entry.mtimeMs = info.mtime?.getTime();
+    return entry;
+  }
+
+  /** Yields every entry of every named path. */
+  *entries(): Generator<WalkEntry> {
+    const { cwd, prefix } = this.#options;
+    const named = (this.#options.paths?.length ? this.#options.paths : ["."])
+      .map((path) => resolve(cwd, path));
+    for (const absPath of named) requirePermission(prefix, "read", absPath);
+    const roots: { absPath: string; info: Deno.FileInfo }[] = [];
+    for (const absPath of named) {
+      try {
+        roots.push({ absPath, info: Deno.statSync(absPath) });
+        this.#realRoots.push(Deno.realPathSync(absPath));
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+        this.#note(
+          `${prefix}-IO-001`,
+          `no such file or directory: ${displayPath(cwd, absPath)}`,
+          displayPath(cwd, absPath),
+          "error",
+        );
+      }
+    }
+    for (const { absPath, info } of roots) {
+      const filePath = displayPath(cwd, absPath);
+      const name = absPath.split(sep).pop() ?? absPath;
+      if (!info.isDirectory) {
+        yield this.#stat({ absPath, filePath, name, kind: "file", depth: 0, explicit: true });
+        continue;
+      }
+      if (this.#options.includeDirs) {
+        yield this.#stat({ absPath, filePath, name, kind: "dir", depth: 0, explicit: true });
+      }
+      yield* this.#walkDir(absPath, filePath);
+    }
+  }
+
+  #readChildren(absDir: string, display: string): Child[] {
+    const children: Child[] = [];
+    try {
+      for (const entry of Deno.readDirSync(absDir)) {
+        const isDir = entry.isDirectory;
+        children.push({
+          name: entry.name,
+          key: isDir ? entry.name + "/" : entry.name,
+          isDir,
+          isSymlink: entry.isSymlink,
+        });
+      }
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#note(
+        `${this.#options.prefix}-IO-002`,
+        `cannot read directory ${display}: ${reason}`,
+        display,
+      );
+      return [];
+    }
+    // Sorting by name, with "/" after directory names, makes the DFS order equal to the
+    // plain string order of the full paths.
+    children.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return children;
+  }
+
+  #frame(absDir: string, display: string, relInRoot: string, depth: number, parent?: Frame): Frame {
+    const { noIgnore } = this.#options;
+    const children = this.#readChildren(absDir, display);
+    let layers = parent?.layers ?? [];
+    if (!parent && !noIgnore) {
+      this.#gitRoot = findGitRoot(absDir);
+      layers = ancestorLayers(absDir, this.#gitRoot);
+    }
+    if (!noIgnore && children.some((child) => IGNORE_FILES.includes(child.name))) {
+      const names = new Set(children.map((child) => child.name));
+      const layer = layerFor(absDir, this.#gitRoot !== undefined, names);
+      if (layer) layers = [...layers, layer];
+    }
+    const realAncestors = this.#options.follow
+      ? new Set([...(parent?.realAncestors ?? []), Deno.realPathSync(absDir)])
+      : NO_ANCESTORS;
+    return { absDir, display, relInRoot, depth, layers, realAncestors, children, next: 0 };
+  }
+
+  #gitRoot: string | undefined;
+
+  /** Resolves a symlink child under --follow; returns its kind or undefined to skip it. */
+  #followLink(frame: Frame, absPath: string, display: string): "file" | "dir" | undefined {
+    let real: string;
+    let info: Deno.FileInfo;
+    try {
+      real = Deno.realPathSync(absPath);
+      info = Deno.statSync(real);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) {
+        this.#note(
+          `${this.#options.prefix}-IO-003`,
+          `link leads outside the permitted paths: ${display}`,
+          display,
+          "note",
+        );
+        return undefined;
+      }
+      this.#note(`${this.#options.prefix}-IO-003`, `broken link: ${display}`, display, "note");
+      return undefined;
+    }
+    const inside = this.#realRoots.some((root) => real === root || real.startsWith(root + sep));
+    if (!inside) {
+      this.#note(
+        `${this.#options.prefix}-IO-003`,
+        `link points outside the root: ${display}`,
+        display,
+        "note",
+      );
+      return undefined;
+    }
+    if (info.isDirectory && frame.realAncestors.has(real)) {
+      this.#note(`${this.#options.prefix}-IO-003`, `symlink loop skipped: ${display}`, display);
+      return undefined;
+    }
+    return info.isDirectory ? "dir" : info.isFile ? "file" : undefined;
+  }
+
+  #sizeOf(absPath: string, display: string): number | undefined {
+    try {
+      return Deno.statSync(absPath).size;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) throw error;
+      this.#note(
+        `${this.#options.prefix}-IO-002`,
+        `cannot stat ${display}: ${String(error)}`,
+        display,
+      );
+      return undefined;
+    }
+  }
+
+  *#walkDir(absRoot: string, displayRoot: string): Generator<WalkEntry> {
+    const { hidden, follow, maxDepth, maxFilesize, includeDirs, noIgnore } = this.#options;
+    const filter = this.#filter;
+    const stack: Frame[] = [this.#frame(absRoot, displayRoot, "", 0)];
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      const child = frame.children[frame.next++];
+      if (child === undefined) {
+        stack.pop();
+        continue;
+      }
+      const { name } = child;
+      if (name === ".git" || (!hidden && name.charCodeAt(0) === 46)) continue;
+      const absPath = frame.absDir + sep + name;
+      const display = joinDisplay(frame.display, name);
+      const relInRoot = frame.relInRoot ? `${frame.relInRoot}/${name}` : name;
+      let kind: "file" | "dir" | undefined = child.isDir ? "dir" : "file";
+      if (child.isSymlink) {
+        kind = follow ? this.#followLink(frame, absPath, display) : undefined;
+        if (kind === undefined) continue;
+      }
+      const depth = frame.depth + 1;
+      if (maxDepth !== undefined && depth > maxDepth) continue;
+      if (!noIgnore && frame.layers.length && isIgnored(frame.layers, absPath, kind === "dir")) {
+        continue;
+      }
+      if (kind === "dir") {
+        if (!filter.isEmpty && !filter.entersDir(relInRoot, name)) continue;
+        if (includeDirs && (filter.isEmpty || filter.acceptsDir(relInRoot, name))) {
+          yield this.#stat({ absPath, filePath: display, name, kind, depth, explicit: false });
+        }
+        if (maxDepth === undefined || depth < maxDepth) {
+          stack.push(this.#frame(absPath, display, relInRoot, depth, frame));
+        }
+        continue;
+      }
+      if (!filter.isEmpty && !filter.acceptsFile(relInRoot, name)) continue;
+      const entry: WalkEntry = { absPath, filePath: display, name, kind, depth, explicit: false };
+      if (maxFilesize !== undefined) {
+        const size = this.#sizeOf(absPath, display);
+        if (size === undefined || size > maxFilesize) continue;
+        entry.size = size;
+      }
+      yield this.#stat(entry);
+    }
+  }
+}

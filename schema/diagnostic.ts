@@ -1,0 +1,115 @@
+/**
+ * Diagnostics (Splice's payload, extended) and the error type tools throw to produce one.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { type Span, SpanSchema } from "./span.ts";
+import { EXIT, explainCode } from "./error_codes.ts";
+
+/** Severity of a diagnostic. */
+export type DiagnosticLevel = "error" | "warning" | "note";
+
+/** A structured message about a run: what went wrong or was skipped, where, and what to do. */
+export interface Diagnostic {
+  /** Tool that produced it, e.g. `llm-search`. */
+  tool: string;
+  /** Severity. */
+  level: DiagnosticLevel;
+  /** One-line human message. */
+  message: string;
+  /** Registry code, e.g. `LMS-QRY-001`. */
+  code: string;
+  /** The file concerned, root-relative when under the root. */
+  file?: string;
+  /** The exact region concerned. */
+  span?: Span;
+  /** 1-based line concerned. */
+  line?: number;
+  /** 0-based byte column concerned. */
+  column?: number;
+  /** Further detail: candidates, expected vs. actual, the list of valid values. */
+  note?: string;
+  /** What to do about it (from the registry unless more specific). */
+  remediation?: string;
+  /** Path of the tool's entrypoint. */
+  tool_path?: string;
+  /** Version of the tool. */
+  tool_version?: string;
+}
+
+/** zod schema of {@linkcode Diagnostic}. */
+export const DiagnosticSchema: z.ZodType<Diagnostic> = z.object({
+  tool: z.string(),
+  level: z.enum(["error", "warning", "note"]),
+  message: z.string(),
+  code: z.string().regex(/^[A-Z]{3}-[A-Z]+-\d{3}$/),
+  file: z.string().optional(),
+  span: SpanSchema.optional(),
+  line: z.number().int().positive().optional(),
+  column: z.number().int().nonnegative().optional(),
+  note: z.string().optional(),
+  remediation: z.string().optional(),
+  tool_path: z.string().optional(),
+  tool_version: z.string().optional(),
+}).meta({ id: "Diagnostic", title: "Diagnostic" });
+
+/** The optional parts of a diagnostic a caller can set. */
+export type DiagnosticDetails = Partial<Omit<Diagnostic, "tool" | "message" | "code">>;
+
+/**
+ * A failure with a registry code. Engines throw it; the CLI and MCP adapters turn it into an
+ * error diagnostic and the code's exit status.
+ *
+ * @example
+ * ```ts
+ * import { ToolError } from "@llm/search/schema";
+ * const error = new ToolError("LMS-IO-001", "path not found: src/", { file: "src/" });
+ * error.exitCode; // 2
+ * ```
+ */
+export class ToolError extends Error {
+  /** Registry code. */
+  readonly code: string;
+  /** Extra diagnostic fields. */
+  readonly details: DiagnosticDetails;
+
+  /** Builds the error; `code` must be in the registry. */
+  constructor(code: string, message: string, details: DiagnosticDetails = {}) {
+    super(message);
+    this.name = "ToolError";
+    this.code = code;
+    this.details = details;
+  }
+
+  /** The exit code the registry gives this error's code. */
+  get exitCode(): number {
+    return explainCode(this.code)?.exit ?? EXIT.internal;
+  }
+
+  /** The error as an error-level diagnostic of `tool`. */
+  toDiagnostic(tool: string): Diagnostic {
+    return makeDiagnostic(tool, this.code, this.message, { level: "error", ...this.details });
+  }
+}
+
+/**
+ * Builds a diagnostic, filling `remediation` from the registry when not given.
+ *
+ * @example
+ * ```ts
+ * import { makeDiagnostic } from "@llm/search/schema";
+ * makeDiagnostic("llm-search", "LMS-IO-002", "cannot read dir/", { level: "warning" }).remediation;
+ * ```
+ */
+export function makeDiagnostic(
+  tool: string,
+  code: string,
+  message: string,
+  details: DiagnosticDetails = {},
+): Diagnostic {
+  const { level = "error", remediation = explainCode(code)?.remediation, ...rest } = details;
+  const diagnostic: Diagnostic = { tool, level, message, code, ...rest };
+  if (remediation !== undefined) diagnostic.remediation = remediation;
+  return diagnostic;
+}

@@ -1,0 +1,79 @@
+/**
+ * Identifiers shared by every tool: run and match ids, `span_id`, `symbol_id`.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+
+const encoder = new TextEncoder();
+
+/**
+ * A fresh UUID v4, used for `execution_id` and `match_id`.
+ *
+ * @example
+ * ```ts
+ * import { newId } from "@llm/search/schema";
+ * newId().length; // 36
+ * ```
+ */
+export function newId(): string {
+  return crypto.randomUUID();
+}
+
+function u64BigEndian(value: number): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(value));
+  return bytes;
+}
+
+/**
+ * The stable id of a span (Magellan's algorithm): the first 8 bytes, as 16 lowercase hex
+ * digits, of SHA-256( utf8(file_path) ‖ ":" ‖ u64be(byte_start) ‖ ":" ‖ u64be(byte_end) ).
+ *
+ * @example
+ * ```ts
+ * import { spanId } from "@llm/search/schema";
+ * spanId("src/main.rs", 3, 7); // "ef8007a25c15a56d"
+ * ```
+ */
+export function spanId(filePath: string, byteStart: number, byteEnd: number): string {
+  return createHash("sha256")
+    .update(encoder.encode(filePath))
+    .update(":")
+    .update(u64BigEndian(byteStart))
+    .update(":")
+    .update(u64BigEndian(byteEnd))
+    .digest("hex")
+    .slice(0, 16);
+}
+
+/** What identifies a symbol definition independently of where its bytes sit. */
+export interface SymbolKey {
+  /** Registry name of the language, e.g. `rust`. */
+  language: string;
+  /** The file's path as reported in spans (root-relative, `/` separators). */
+  file_path: string;
+  /** Qualified name, e.g. `Parser::parse` or `mod.Class.method`. */
+  qualified_name: string;
+  /** Normalised kind, e.g. `function`. */
+  kind: string;
+}
+
+/**
+ * The stable id of a symbol definition: the first 8 bytes, as 16 lowercase hex digits, of
+ * SHA-256( language ‖ NUL ‖ file_path ‖ NUL ‖ qualified_name ‖ NUL ‖ kind ), each part
+ * UTF-8 encoded. Offsets are left out on purpose so the id survives edits elsewhere in the file.
+ *
+ * @example
+ * ```ts
+ * import { symbolId } from "@llm/search/schema";
+ * symbolId({ language: "rust", file_path: "src/lib.rs", qualified_name: "parse", kind: "function" })
+ *   .length; // 16
+ * ```
+ */
+export function symbolId(key: SymbolKey): string {
+  return createHash("sha256")
+    .update([key.language, key.file_path, key.qualified_name, key.kind].join("\0"))
+    .digest("hex")
+    .slice(0, 16);
+}

@@ -1,0 +1,39 @@
+/**
+ * JSON Schema documents of every public schema, derived from the zod schemas, so a client in
+ * any language can validate what the tools print and what they accept.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { DiagnosticSchema } from "./diagnostic.ts";
+import { EditPlanSchema } from "./edit_plan.ts";
+import { SpanSchema } from "./span.ts";
+
+/** A JSON Schema document. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema of a zod schema: draft 2020-12, with the input shape (`io: "input"`) for
+ * inputs, so defaulted fields are optional there.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { toJsonSchema } from "@llm/search/schema";
+ * toJsonSchema(z.object({ a: z.string() }), "output").type; // "object"
+ * ```
+ */
+export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  return z.toJSONSchema(schema, {
+    io,
+    target: "draft-2020-12",
+    unrepresentable: "any",
+  }) as JsonSchema;
+}
+
+/** The shared schemas that are not tied to one tool, by file stem. */
+export const SHARED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  span: SpanSchema,
+  diagnostic: DiagnosticSchema,
+  "edit-plan": EditPlanSchema,
+};

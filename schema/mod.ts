@@ -1,0 +1,24 @@
+/**
+ * The contract of @llm/search in one module: zod schemas and TypeScript types of every output,
+ * ids, checksums, the line index, diagnostics and the error-code registry.
+ *
+ * @example
+ * ```ts
+ * import { LineIndex, makeSpan, spanId } from "@llm/search/schema";
+ * spanId("src/main.rs", 3, 7); // "ef8007a25c15a56d"
+ * makeSpan("a.txt", LineIndex.fromText("hi\n"), 0, 2).end_col; // 2
+ * ```
+ *
+ * @module
+ */
+export * from "./aliases.ts";
+export * from "./checksum.ts";
+export * from "./diagnostic.ts";
+export * from "./edit_plan.ts";
+export * from "./envelope.ts";
+export * from "./error_codes.ts";
+export * from "./extensions.ts";
+export * from "./ids.ts";
+export * from "./line_index.ts";
+export * from "./span.ts";
+export * from "./json_schema.ts";

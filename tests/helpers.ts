@@ -1,0 +1,120 @@
+/**
+ * Test plumbing: run a tool entrypoint as a real subprocess with the exact permission flags a
+ * user would give, make temporary trees, and validate envelopes against both the zod schema and
+ * the generated JSON Schema file (with ajv, an independent validator).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Tool } from "../core/tool.ts";
+
+/** Absolute path of the repository. */
+export const REPO: string = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** Output of a subprocess run. */
+export interface RunResult {
+  /** Exit code. */
+  code: number;
+  /** Standard output. */
+  stdout: string;
+  /** Standard error. */
+  stderr: string;
+}
+
+/** How to run an entrypoint. */
+export interface RunOptions {
+  /** Deno permission flags; default `["--allow-read"]`. */
+  permissions?: string[];
+  /** Working directory; default the repository. */
+  cwd?: string;
+  /** Text to feed on standard input. */
+  stdin?: string;
+}
+
+/**
+ * Runs `deno run --no-prompt <permissions> <entry> <args>` with the repository's config, as a
+ * user of the published package would, and collects its output.
+ */
+export async function runEntry(
+  entry: string,
+  args: string[],
+  options: RunOptions = {},
+): Promise<RunResult> {
+  const command = new Deno.Command("deno", {
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      `--config=${join(REPO, "deno.json")}`,
+      ...(options.permissions ?? ["--allow-read"]),
+      join(REPO, entry),
+      ...args,
+    ],
+    cwd: options.cwd ?? REPO,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const child = command.spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** Parses a run's stdout as exactly one JSON document. */
+export function parseJson(result: RunResult): Record<string, unknown> {
+  const text = result.stdout.trim();
+  assert.ok(text.length > 0, `no stdout; stderr: ${result.stderr}`);
+  assert.ok(!text.includes("\n"), "stdout holds more than one line of JSON");
+  return JSON.parse(text);
+}
+
+/** Makes a temporary directory with the given files (path → text or bytes). */
+export async function makeTree(files: Record<string, string | Uint8Array>): Promise<string> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llm-search-test-" }));
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(root, path);
+    await Deno.mkdir(dirname(full), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(full, content);
+    else await Deno.writeFile(full, content);
+  }
+  return root;
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+/**
+ * Asserts that `envelope` satisfies the tool's zod output schema and its generated JSON Schema
+ * file `schema/json/<tool>.output.json`.
+ */
+export function assertValidEnvelope(tool: Tool, envelope: unknown): void {
+  const parsed = tool.output.safeParse(envelope);
+  assert.ok(parsed.success, `zod: ${parsed.success ? "" : JSON.stringify(parsed.error.issues)}`);
+  let validate = validators.get(tool.name);
+  if (!validate) {
+    const file = join(REPO, "schema", "json", `${tool.name}.output.json`);
+    validate = ajv.compile(JSON.parse(Deno.readTextFileSync(file)));
+    validators.set(tool.name, validate);
+  }
+  assert.ok(validate(envelope), `JSON Schema: ${JSON.stringify(validate.errors)}`);
+}
+
+/** Removes per-run fields (ids, timestamps) so two runs can be compared byte for byte. */
+export function withoutRunFields(text: string): string {
+  return text
+    .replace(/"(execution_id|match_id)":"[^"]*"/g, '"$1":""')
+    .replace(/"timestamp":"[^"]*"/g, '"timestamp":""');
+}

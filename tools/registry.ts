@@ -1,0 +1,10 @@
+/**
+ * Every tool of the toolkit, in the fixed order the MCP server lists them. A tool added here
+ * appears in the MCP server and the JSON Schema files with no further code.
+ *
+ * @module
+ */
+import type { Tool } from "../core/tool.ts";
+
+/** All tools, read-only ones first. */
+export const TOOLS: readonly Tool[] = [];

@@ -4,6 +4,7 @@
  *
  * @module
  */
+export * from "./cache.ts";
 export * from "./cli.ts";
 export * from "./failure.ts";
 export * from "./permissions.ts";

@@ -6,6 +6,7 @@
  * @module
  */
 import type { z } from "zod";
+import type { RunCache } from "./cache.ts";
 import { type CodePrefix, type Envelope, ToolError } from "../schema/mod.ts";
 
 /** Permissions a tool may need; read-only tools need only `read`. */
@@ -62,6 +63,8 @@ export interface RunContext {
   emit?: (item: unknown) => void;
   /** Cancels a long run (MCP cancellation). */
   signal?: AbortSignal;
+  /** Cache of a long-lived host; absent in one-shot CLI runs. */
+  cache?: RunCache;
 }
 
 /** The one definition of a tool. */

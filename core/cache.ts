@@ -1,0 +1,94 @@
+/**
+ * A cache that long-lived hosts (the MCP server) hand to runs so repeated work on unchanged
+ * files is skipped. Entries are stamped with the file's size and mtime (and, where the caller
+ * has it, a checksum) and are dropped when the stamp no longer matches or a mutating tool
+ * reports the path as changed. One-shot CLI runs pass no cache.
+ *
+ * @module
+ */
+
+/** What identifies a file's state without reading it. */
+export interface FileStamp {
+  /** Size in bytes. */
+  size: number;
+  /** Modification time in ms since the epoch. */
+  mtimeMs: number;
+  /** `sha256:` of the bytes, when the caller computed it. */
+  checksum?: string;
+}
+
+/** The cache interface engines use. */
+export interface RunCache {
+  /** The value stored under `(namespace, key)` if it was stored with an equal stamp. */
+  get<T>(namespace: string, key: string, stamp: FileStamp): T | undefined;
+  /** Stores a value with the stamp it is valid for. */
+  set<T>(namespace: string, key: string, stamp: FileStamp, value: T): void;
+  /** Drops every entry whose key is `absPath` (or everything when no path is given). */
+  invalidate(absPath?: string): void;
+}
+
+interface Stored {
+  stamp: FileStamp;
+  value: unknown;
+}
+
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs &&
+    (a.checksum === undefined || b.checksum === undefined || a.checksum === b.checksum);
+}
+
+/**
+ * An in-memory {@linkcode RunCache} bounded by entry count (oldest entries go first).
+ *
+ * @example
+ * ```ts
+ * import { MemoryCache } from "@llm/search";
+ * const cache = new MemoryCache();
+ * cache.set("matches", "/repo/a.ts", { size: 3, mtimeMs: 1 }, ["x"]);
+ * cache.get("matches", "/repo/a.ts", { size: 3, mtimeMs: 1 }); // ["x"]
+ * cache.get("matches", "/repo/a.ts", { size: 4, mtimeMs: 2 }); // undefined
+ * ```
+ */
+export class MemoryCache implements RunCache {
+  readonly #entries = new Map<string, Map<string, Stored>>();
+  readonly #maxEntries: number;
+  #size = 0;
+
+  /** A cache holding at most `maxEntries` values. */
+  constructor(maxEntries = 200_000) {
+    this.#maxEntries = maxEntries;
+  }
+
+  get<T>(namespace: string, key: string, stamp: FileStamp): T | undefined {
+    const stored = this.#entries.get(key)?.get(namespace);
+    return stored && sameStamp(stored.stamp, stamp) ? stored.value as T : undefined;
+  }
+
+  set<T>(namespace: string, key: string, stamp: FileStamp, value: T): void {
+    let byNamespace = this.#entries.get(key);
+    if (!byNamespace) {
+      if (this.#size >= this.#maxEntries) this.#evictOldest();
+      byNamespace = new Map();
+      this.#entries.set(key, byNamespace);
+    }
+    if (!byNamespace.has(namespace)) this.#size++;
+    byNamespace.set(namespace, { stamp, value });
+  }
+
+  invalidate(absPath?: string): void {
+    if (absPath === undefined) {
+      this.#entries.clear();
+      this.#size = 0;
+      return;
+    }
+    const removed = this.#entries.get(absPath);
+    if (!removed) return;
+    this.#size -= removed.size;
+    this.#entries.delete(absPath);
+  }
+
+  #evictOldest(): void {
+    const oldest = this.#entries.keys().next();
+    if (!oldest.done) this.invalidate(oldest.value);
+  }
+}

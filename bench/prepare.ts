@@ -1,16 +1,22 @@
 /**
  * Prepares the benchmark corpora and peers, once: installs ripgrep, fd-find, fzf and
  * universal-ctags and Linux 6.1 sources from Debian when missing, and unpacks the sources into
- * `bench/.cache/linux-6.1/`. Run: `deno run -A bench/prepare.ts`.
+ * `~/.cache/llm-search-bench/linux-6.1/` (see {@linkcode CACHE}). Run: `deno run -A bench/prepare.ts`.
  *
  * @module
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
-/** Cache folder for corpora and peer tools. */
-export const CACHE: string = join(dirname(fileURLToPath(import.meta.url)), ".cache");
+/**
+ * Cache folder for corpora and peer tools. It lies outside the repository on purpose: inside
+ * it, the repository's `.gitignore` (which lists the cache) would hide the corpus from every
+ * tool that honours parent ignore files, ripgrep included.
+ */
+export const CACHE: string = join(
+  Deno.env.get("LLM_SEARCH_BENCH_CACHE") ?? join(Deno.env.get("HOME") ?? "/tmp", ".cache"),
+  "llm-search-bench",
+);
 
 /** Unpacked Linux 6.1 tree. */
 export const LINUX: string = join(CACHE, "linux-6.1");

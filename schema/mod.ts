@@ -22,3 +22,4 @@ export * from "./ids.ts";
 export * from "./line_index.ts";
 export * from "./span.ts";
 export * from "./json_schema.ts";
+export * from "./search.ts";

@@ -5,6 +5,9 @@
  * @module
  */
 import type { Tool } from "../core/tool.ts";
+import { searchTool } from "./search/tool.ts";
 
 /** All tools, read-only ones first. */
-export const TOOLS: readonly Tool[] = [];
+export const TOOLS: readonly Tool[] = [
+  searchTool,
+];

@@ -1,0 +1,91 @@
+/**
+ * Output shapes of `llm-search`.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { type SpanExtensions, spanExtensionShape } from "./extensions.ts";
+import type { Span } from "./span_build.ts";
+import { SpanSchema } from "./span.ts";
+
+/** One match of a text search. */
+export interface SearchMatch extends SpanExtensions {
+  /** UUID v4 of this match. */
+  match_id: string;
+  /** Where the match is, to the byte. */
+  span: Span;
+  /** The matched text (lossy where the bytes are not UTF-8). */
+  matched_text: string;
+  /** The line holding the match start, without its `\n`, cut at `--max-columns`. */
+  line_text: string;
+  /** Present and true when `line_text` is a window of a longer line. */
+  line_truncated?: true;
+  /** Byte column in the line where a cut `line_text` starts. */
+  line_text_start_col?: number;
+}
+
+/** zod schema of {@linkcode SearchMatch}. */
+export const SearchMatchSchema: z.ZodType<SearchMatch> = z.object({
+  match_id: z.uuid(),
+  span: SpanSchema,
+  matched_text: z.string(),
+  line_text: z.string(),
+  line_truncated: z.literal(true).optional(),
+  line_text_start_col: z.number().int().nonnegative().optional(),
+  ...spanExtensionShape,
+}).meta({ id: "SearchMatch" });
+
+/** Per-file counts of `--count`. */
+export interface FileCount {
+  /** The file. */
+  file_path: string;
+  /** Matching lines (ripgrep's `-c`). */
+  lines: number;
+  /** Matches. */
+  matches: number;
+}
+
+/** zod schema of {@linkcode FileCount}. */
+export const FileCountSchema: z.ZodType<FileCount> = z.object({
+  file_path: z.string(),
+  lines: z.number().int().nonnegative(),
+  matches: z.number().int().nonnegative(),
+});
+
+/** `data` of an `llm-search` envelope. */
+export interface SearchData {
+  /** Results listed here: matches, or files with `-l`, or per-file counts with `--count`. */
+  count: number;
+  /** The patterns as given. */
+  patterns: string[];
+  /** What `count` counts. */
+  mode: "matches" | "files" | "counts";
+  /** Every match found (also those cut by `--limit`). */
+  match_count: number;
+  /** Files read and searched (binary files are skipped, not searched). */
+  files_searched: number;
+  /** Files with at least one match. */
+  files_matched: number;
+  /** Results before `--limit` cut them; present only when cut. */
+  total?: number;
+  /** Matches in (file_path, byte_start) order (mode `matches`). */
+  matches: SearchMatch[];
+  /** Files with matches (mode `files`). */
+  files?: string[];
+  /** Per-file counts (mode `counts`). */
+  counts?: FileCount[];
+}
+
+/** zod schema of {@linkcode SearchData}. */
+export const SearchDataSchema: z.ZodType<SearchData> = z.object({
+  count: z.number().int().nonnegative(),
+  patterns: z.array(z.string()),
+  mode: z.enum(["matches", "files", "counts"]),
+  match_count: z.number().int().nonnegative(),
+  files_searched: z.number().int().nonnegative(),
+  files_matched: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative().optional(),
+  matches: z.array(SearchMatchSchema),
+  files: z.array(z.string()).optional(),
+  counts: z.array(FileCountSchema).optional(),
+}).meta({ id: "SearchData" });

@@ -1,0 +1,88 @@
+/**
+ * Searching a batch of files: the unit of work a worker (or the main thread, for small
+ * searches) takes. Plain data in and out, so it crosses `postMessage` unchanged.
+ *
+ * @module
+ */
+import { isBinary } from "../../core/walk/binary.ts";
+import type { MatcherSpec } from "./matcher.ts";
+import { ReusableReader } from "./reader.ts";
+import {
+  type CompiledMatcher,
+  compileMatcher,
+  type FileResult,
+  searchBytes,
+  type SearchFileOptions,
+} from "./searcher.ts";
+
+/** A file to search. */
+export interface BatchFile {
+  /** Absolute path. */
+  absPath: string;
+  /** Contract path. */
+  filePath: string;
+  /** Named on the command line. */
+  explicit: boolean;
+}
+
+/** What happened to one file of a batch. */
+export interface BatchFileResult {
+  /** Contract path. */
+  filePath: string;
+  /** Named on the command line. */
+  explicit: boolean;
+  /** `searched` (with a result when it matched), `binary` (skipped), or `error`. */
+  status: "searched" | "binary" | "error";
+  /** Matches, when any. */
+  result?: FileResult;
+  /** The read error, for status `error`. */
+  error?: string;
+}
+
+/** A reusable batch searcher: one compiled matcher, one read buffer. */
+export class BatchSearcher {
+  readonly #matcher: CompiledMatcher;
+  readonly #options: SearchFileOptions;
+  readonly #reader = new ReusableReader();
+
+  /** Compiles `spec` once for all batches. */
+  constructor(spec: MatcherSpec, options: SearchFileOptions) {
+    this.#matcher = compileMatcher(spec);
+    this.#options = options;
+  }
+
+  /**
+   * Searches each file in order. Sandbox refusals are rethrown: they are the caller's to report.
+   *
+   * @example
+   * ```ts
+   * import { BatchSearcher, buildMatcher } from "@llm/search/search";
+   * const searcher = new BatchSearcher(buildMatcher({ patterns: ["name"] }), {
+   *   mode: "counts", before: 0, after: 0, maxColumns: 500, withChecksums: false,
+   * });
+   * searcher.search([{ absPath: Deno.cwd() + "/deno.json", filePath: "deno.json", explicit: true }]);
+   * ```
+   */
+  search(files: readonly BatchFile[]): BatchFileResult[] {
+    return files.map((file) => {
+      let bytes: Uint8Array;
+      try {
+        bytes = this.#reader.read(file.absPath);
+      } catch (error) {
+        if (error instanceof Deno.errors.NotCapable) throw error;
+        return {
+          filePath: file.filePath,
+          explicit: file.explicit,
+          status: "error",
+          error: error instanceof Error ? error.message : String(error),
+        };
+      }
+      const { filePath, explicit } = file;
+      if (isBinary(bytes)) return { filePath, explicit, status: "binary" };
+      const result = searchBytes(bytes, filePath, this.#matcher, this.#options);
+      return result && result.matchCount > 0
+        ? { filePath, explicit, status: "searched", result }
+        : { filePath, explicit, status: "searched" };
+    });
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Gathers per-file results in walk order into the search data: counts, the listing cut at
+ * `--limit`, and the diagnostics of files that could not be searched. With a stream sink the
+ * listed items go out as soon as their turn comes instead of being kept.
+ *
+ * @module
+ */
+import { type Diagnostic, makeDiagnostic } from "../../schema/mod.ts";
+import type { FileCount, SearchData, SearchMatch } from "../../schema/search.ts";
+import type { BatchFileResult } from "./batch.ts";
+
+/** What the collector lists. */
+export type SearchMode = SearchData["mode"];
+
+/** Accumulates ordered results. */
+export class ResultCollector {
+  readonly data: SearchData;
+  readonly diagnostics: Diagnostic[] = [];
+  #total = 0;
+  readonly #limit: number;
+  readonly #emit?: (item: unknown) => void;
+
+  /** A collector listing at most `limit` results (0: all), streaming them to `emit` when given. */
+  constructor(patterns: string[], mode: SearchMode, limit: number, emit?: (item: unknown) => void) {
+    this.#limit = limit;
+    this.#emit = emit;
+    this.data = {
+      count: 0,
+      patterns,
+      mode,
+      match_count: 0,
+      files_searched: 0,
+      files_matched: 0,
+      matches: [],
+    };
+    if (mode === "files") this.data.files = [];
+    if (mode === "counts") this.data.counts = [];
+  }
+
+  /** Whether the listing was cut by the limit. */
+  get partial(): boolean {
+    return this.#total > this.data.count;
+  }
+
+  #list(item: SearchMatch | string | FileCount): void {
+    this.#total++;
+    if (this.#limit > 0 && this.data.count >= this.#limit) return;
+    this.data.count++;
+    if (this.#emit) {
+      this.#emit(
+        typeof item === "string"
+          ? { type: "file", file_path: item }
+          : "match_id" in item
+          ? item
+          : { type: "count", ...item },
+      );
+    } else if (typeof item === "string") this.data.files?.push(item);
+    else if ("match_id" in item) this.data.matches.push(item);
+    else this.data.counts?.push(item);
+  }
+
+  /** Adds the results of the next batch in walk order. */
+  add(results: readonly BatchFileResult[]): void {
+    for (const file of results) {
+      if (file.status === "error") {
+        this.diagnostics.push(
+          makeDiagnostic(
+            "llm-search",
+            "LMS-IO-002",
+            `cannot read ${file.filePath}: ${file.error}`,
+            {
+              level: "warning",
+              file: file.filePath,
+            },
+          ),
+        );
+        continue;
+      }
+      if (file.status === "binary") {
+        if (file.explicit) {
+          this.diagnostics.push(
+            makeDiagnostic("llm-search", "LMS-IO-002", `skipped binary file ${file.filePath}`, {
+              level: "note",
+              file: file.filePath,
+              remediation: "Binary files (a NUL byte in the first 8 KiB) are not searched.",
+            }),
+          );
+        }
+        continue;
+      }
+      this.data.files_searched++;
+      const result = file.result;
+      if (!result) continue;
+      this.data.files_matched++;
+      this.data.match_count += result.matchCount;
+      if (this.data.mode === "files") this.#list(file.filePath);
+      else if (this.data.mode === "counts") {
+        this.#list({
+          file_path: file.filePath,
+          lines: result.lineCount,
+          matches: result.matchCount,
+        });
+      } else for (const match of result.matches) this.#list(match);
+    }
+  }
+
+  /** The final data: `total` is set when the limit cut the listing. */
+  finish(): SearchData {
+    if (this.partial) this.data.total = this.#total;
+    return this.data;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `llm-search`: structured text search (ripgrep class) for agents.
+ *
+ * ```sh
+ * deno run --allow-read jsr:@llm/search/search 'fn\s+main' src/
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { search } from "@llm/search/search";
+ * const { data } = await search({ patterns: ["TODO"], cwd: Deno.cwd() });
+ * console.log(data.match_count);
+ * ```
+ *
+ * @module
+ */
+import { runCli } from "../../core/cli.ts";
+import { searchTool } from "./tool.ts";
+
+export { search, type SearchOptions, type SearchResult } from "./engine.ts";
+export { buildMatcher, faultColumn, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
+export { requiredLiteral } from "./literal.ts";
+export { containsAny, type LiteralNeedle, prepareNeedles } from "./prefilter.ts";
+export {
+  type CompiledMatcher,
+  compileMatcher,
+  type FileResult,
+  searchBytes,
+  type SearchFileOptions,
+} from "./searcher.ts";
+export { type BatchFile, type BatchFileResult, BatchSearcher } from "./batch.ts";
+export { ReusableReader } from "./reader.ts";
+export { parseSize, searchTool } from "./tool.ts";
+
+if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));

@@ -1,0 +1,249 @@
+/**
+ * The searcher: runs a compiled matcher over one file's bytes and builds contract matches with
+ * byte-exact spans. Plain data in, plain data out, no zod: it runs inside workers.
+ *
+ * @module
+ */
+import { sha256 } from "../../schema/checksum.ts";
+import { newId } from "../../schema/ids.ts";
+import { LineIndex } from "../../schema/line_index.ts";
+import { makeSpan } from "../../schema/span_build.ts";
+import type { ContextLine, SpanChecksums } from "../../schema/extensions.ts";
+import type { SearchMatch } from "../../schema/search.ts";
+import { type DecodedText, decodeUtf8 } from "../../core/utf8.ts";
+import { containsAny, type LiteralNeedle, prepareNeedles } from "./prefilter.ts";
+import type { MatcherSpec } from "./matcher.ts";
+
+/** What to produce for each file. */
+export interface SearchFileOptions {
+  /** `matches`: full matches; `files`: stop at the first match; `counts`: count only. */
+  mode: "matches" | "files" | "counts";
+  /** Stop after this many matching lines in a file (ripgrep's `-m`). */
+  maxCount?: number;
+  /** Context lines before each match. */
+  before: number;
+  /** Context lines after each match. */
+  after: number;
+  /** Longest line text, in bytes, before it is cut. */
+  maxColumns: number;
+  /** Add `checksums` to each match. */
+  withChecksums: boolean;
+}
+
+/** Result of searching one file. */
+export interface FileResult {
+  /** Matches found (all of them in modes `counts` and `files`, though not listed there). */
+  matchCount: number;
+  /** Distinct lines holding a match start. */
+  lineCount: number;
+  /** Listed matches (mode `matches`). */
+  matches: SearchMatch[];
+}
+
+/** A matcher compiled for repeated use on many files. */
+export interface CompiledMatcher {
+  /** The spec it came from. */
+  spec: MatcherSpec;
+  /** The regular expression, with `g`. */
+  regex: RegExp;
+  /** Prefilter needles (empty: every file is a candidate). */
+  needles: LiteralNeedle[];
+}
+
+/**
+ * Compiles a matcher spec once (per worker).
+ *
+ * @example
+ * ```ts
+ * import { buildMatcher, compileMatcher } from "@llm/search/search";
+ * compileMatcher(buildMatcher({ patterns: ["todo"] })).regex.flags; // "gmu"
+ * ```
+ */
+export function compileMatcher(spec: MatcherSpec): CompiledMatcher {
+  return {
+    spec,
+    regex: new RegExp(spec.source, spec.flags),
+    needles: prepareNeedles(spec.literals, spec.literalsIgnoreCase),
+  };
+}
+
+interface UnitMatch {
+  start: number;
+  end: number;
+}
+
+/** Advances past an empty match by one code point. */
+function stepPast(text: string, index: number, unicode: boolean): number {
+  if (!unicode) return index + 1;
+  const code = text.charCodeAt(index);
+  return code >= 0xd800 && code <= 0xdbff ? index + 2 : index + 1;
+}
+
+/**
+ * Matches of `regex` in `text` (code-unit offsets). Without multiline, a match may not cross a
+ * line break, as in ripgrep: a match that does is searched again inside its first line.
+ */
+function* findMatches(text: string, regex: RegExp, multiline: boolean): Generator<UnitMatch> {
+  regex.lastIndex = 0;
+  const unicode = regex.unicode;
+  for (;;) {
+    const found = regex.exec(text);
+    if (found === null) return;
+    const start = found.index;
+    const end = start + found[0].length;
+    const newline = multiline ? -1 : text.indexOf("\n", start);
+    if (newline !== -1 && newline < end) {
+      const lineEnd = newline;
+      const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+      const line = text.slice(lineStart, lineEnd);
+      const inLine = new RegExp(regex.source, regex.flags);
+      inLine.lastIndex = start - lineStart;
+      for (let sub = inLine.exec(line); sub !== null; sub = inLine.exec(line)) {
+        yield { start: lineStart + sub.index, end: lineStart + sub.index + sub[0].length };
+        if (sub[0].length === 0) inLine.lastIndex = stepPast(line, inLine.lastIndex, unicode);
+      }
+      regex.lastIndex = lineEnd + 1;
+      continue;
+    }
+    yield { start, end };
+    if (end === start) regex.lastIndex = stepPast(text, end, unicode);
+  }
+}
+
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Whether the byte at `offset` continues a UTF-8 character. */
+function isContinuation(bytes: Uint8Array, offset: number): boolean {
+  return offset < bytes.length && (bytes[offset] & 0xc0) === 0x80;
+}
+
+interface LineText {
+  text: string;
+  truncated: boolean;
+  startCol: number;
+}
+
+/** A line's text, or a `maxColumns`-byte window of it around `focus`, cut on character boundaries. */
+function lineText(
+  bytes: Uint8Array,
+  index: LineIndex,
+  line: number,
+  focus: number,
+  maxColumns: number,
+): LineText {
+  const [start, end] = index.lineRange(line);
+  if (end - start <= maxColumns) {
+    return { text: decoder.decode(bytes.subarray(start, end)), truncated: false, startCol: 0 };
+  }
+  let from = focus - start < maxColumns ? start : Math.max(start, focus - (maxColumns >> 1));
+  from = Math.min(from, end - maxColumns);
+  while (from > start && isContinuation(bytes, from)) from--;
+  let to = Math.min(end, from + maxColumns);
+  while (to > from && isContinuation(bytes, to)) to--;
+  return {
+    text: decoder.decode(bytes.subarray(from, to)),
+    truncated: true,
+    startCol: from - start,
+  };
+}
+
+function contextLines(
+  bytes: Uint8Array,
+  index: LineIndex,
+  first: number,
+  last: number,
+  maxColumns: number,
+): ContextLine[] {
+  const lines: ContextLine[] = [];
+  for (let line = Math.max(1, first); line <= Math.min(last, index.lineCount); line++) {
+    const [start] = index.lineRange(line);
+    // The empty "line" after a final newline is not a line of the file.
+    if (line === index.lineCount && start === bytes.length) break;
+    const cut = lineText(bytes, index, line, start, maxColumns);
+    lines.push(
+      cut.truncated ? { line, text: cut.text, truncated: true } : { line, text: cut.text },
+    );
+  }
+  return lines;
+}
+
+/**
+ * Searches one file's bytes. Returns `undefined` when the prefilter rules the file out.
+ *
+ * @example
+ * ```ts
+ * import { buildMatcher, compileMatcher, searchBytes } from "@llm/search/search";
+ * const matcher = compileMatcher(buildMatcher({ patterns: ["b+"] }));
+ * const result = searchBytes(new TextEncoder().encode("abbc\n"), "f.txt", matcher, {
+ *   mode: "matches", before: 0, after: 0, maxColumns: 500, withChecksums: false,
+ * });
+ * result?.matches[0].span.byte_start; // 1
+ * ```
+ */
+export function searchBytes(
+  bytes: Uint8Array,
+  filePath: string,
+  matcher: CompiledMatcher,
+  options: SearchFileOptions,
+): FileResult | undefined {
+  if (!containsAny(bytes, matcher.needles)) return undefined;
+  const decoded: DecodedText = decodeUtf8(bytes);
+  const result: FileResult = { matchCount: 0, lineCount: 0, matches: [] };
+  let index: LineIndex | undefined;
+  let fileChecksum: string | undefined;
+  let lastLine = 0;
+  for (const found of findMatches(decoded.text, matcher.regex, matcher.spec.multiline)) {
+    const byteStart = decoded.byteOffset(found.start);
+    const byteEnd = decoded.byteOffset(found.end);
+    index ??= new LineIndex(bytes);
+    const line = index.lineOf(byteStart);
+    if (line !== lastLine) {
+      if (options.maxCount !== undefined && result.lineCount >= options.maxCount) break;
+      result.lineCount++;
+      lastLine = line;
+    }
+    result.matchCount++;
+    if (options.mode === "files") break;
+    if (options.mode === "counts") continue;
+    const span = makeSpan(filePath, index, byteStart, byteEnd);
+    const shown = lineText(bytes, index, line, byteStart, options.maxColumns);
+    const match: SearchMatch = {
+      match_id: newId(),
+      span,
+      matched_text: decoded.text.slice(found.start, found.end),
+      line_text: shown.text,
+    };
+    if (shown.truncated) {
+      match.line_truncated = true;
+      match.line_text_start_col = shown.startCol;
+    }
+    if (options.before > 0) {
+      match.context_before = contextLines(
+        bytes,
+        index,
+        line - options.before,
+        line - 1,
+        options.maxColumns,
+      );
+    }
+    if (options.after > 0) {
+      match.context_after = contextLines(
+        bytes,
+        index,
+        span.end_line + 1,
+        span.end_line + options.after,
+        options.maxColumns,
+      );
+    }
+    if (options.withChecksums) {
+      fileChecksum ??= sha256(bytes);
+      const checksums: SpanChecksums = {
+        checksum_before: sha256(bytes.subarray(byteStart, byteEnd)),
+        file_checksum_before: fileChecksum,
+      };
+      match.checksums = checksums;
+    }
+    result.matches.push(match);
+  }
+  return result;
+}

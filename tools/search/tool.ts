@@ -1,0 +1,204 @@
+/**
+ * The `llm-search` tool definition: its input schema (which is also its flag set), its output
+ * schema, and the run function that calls the engine.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineTool, type Tool } from "../../core/tool.ts";
+import {
+  type QueryEnvelope,
+  queryEnvelope,
+  queryEnvelopeSchema,
+  type SearchData,
+  SearchDataSchema,
+  ToolError,
+} from "../../schema/mod.ts";
+import { search } from "./engine.ts";
+
+const count = z.number().int().nonnegative();
+
+/** `--max-filesize` values: bytes, or a number with a K, M or G suffix. */
+const SIZE = /^(\d+)([KMG]?)$/i;
+
+/** Bytes of a `--max-filesize` value. */
+export function parseSize(value: number | string): number {
+  if (typeof value === "number") return value;
+  const found = SIZE.exec(value.trim());
+  if (!found) {
+    throw new ToolError("LMS-ARG-002", `invalid size '${value}'`, {
+      remediation: "Give bytes, or a number with K, M or G, e.g. 10M.",
+    });
+  }
+  const scale =
+    { "": 1, K: 1 << 10, M: 1 << 20, G: 1 << 30 }[found[2].toUpperCase() as "" | "K" | "M" | "G"];
+  return Number(found[1]) * scale;
+}
+
+const SearchInput = z.object({
+  patterns: z.array(z.string()).default([]).describe(
+    "Patterns (JavaScript regular expressions); a match of any is a match. The first positional argument when no -e is given",
+  ),
+  paths: z.array(z.string()).default([]).describe(
+    "Files or directories to search [default: the root]",
+  ),
+  fixed_strings: z.boolean().default(false).describe("Treat patterns as literal text"),
+  ignore_case: z.boolean().default(false).describe("Match case-insensitively"),
+  smart_case: z.boolean().default(false).describe(
+    "Case-insensitive unless a pattern has an upper-case letter",
+  ),
+  word_regexp: z.boolean().default(false).describe("Only matches surrounded by word boundaries"),
+  multiline: z.boolean().default(false).describe("Let matches span lines"),
+  max_count: count.optional().describe("Stop after N matching lines per file"),
+  limit: count.default(200).describe(
+    "Results to list, 0 for all; cut results set partial and total",
+  ),
+  after_context: count.optional().describe("Lines of context after each match"),
+  before_context: count.optional().describe("Lines of context before each match"),
+  context: count.optional().describe("Lines of context before and after each match"),
+  with_context: z.boolean().default(false).describe("Add context lines (--context-lines of them)"),
+  context_lines: count.default(3).describe("Context lines for --with-context"),
+  files_with_matches: z.boolean().default(false).describe(
+    "List files with matches instead of matches",
+  ),
+  count: z.boolean().default(false).describe("List per-file counts (matching lines and matches)"),
+  max_columns: count.default(500).describe(
+    "Cut line text longer than N bytes (a window around the match)",
+  ),
+  glob: z.array(z.string()).default([]).describe(
+    "Include or (with !) exclude paths; later globs win",
+  ),
+  type: z.array(z.string()).default([]).describe("Only files of this type (e.g. ts, rust, md)"),
+  type_not: z.array(z.string()).default([]).describe("Skip files of this type"),
+  hidden: z.boolean().default(false).describe("Search hidden files and directories"),
+  no_ignore: z.boolean().default(false).describe("Do not respect .gitignore, .ignore, .llmignore"),
+  follow: z.boolean().default(false).describe("Follow symbolic links (within the root)"),
+  max_depth: count.optional().describe("Descend at most N directory levels"),
+  max_filesize: z.union([count, z.string()]).optional().describe(
+    "Skip files larger than this (bytes, or with K/M/G)",
+  ),
+  with_checksums: z.boolean().default(false).describe(
+    "Add span and file sha256 checksums to matches",
+  ),
+  threads: z.number().int().positive().optional().describe("Worker threads [default: CPU count]"),
+});
+
+/** Input of `llm-search`, as the engine receives it after defaults. */
+export type SearchInput = z.output<typeof SearchInput>;
+
+/** Output schema of `llm-search`. */
+export const SearchEnvelopeSchema: z.ZodType<QueryEnvelope<SearchData | { count: 0 }>> =
+  queryEnvelopeSchema(
+    SearchDataSchema,
+  );
+
+function renderText(envelope: QueryEnvelope<SearchData>): string {
+  const data = envelope.data;
+  if (data.files) return data.files.map((file) => file + "\n").join("");
+  if (data.counts) {
+    return data.counts.map((entry) => `${entry.file_path}:${entry.lines}\n`).join("");
+  }
+  return (data.matches ?? []).map((match) =>
+    `${match.span.file_path}:${match.span.start_line}:${
+      match.span.start_col + 1
+    }:${match.line_text}\n`
+  ).join("");
+}
+
+/** The `llm-search` tool. */
+export const searchTool: Tool = defineTool({
+  name: "llm-search",
+  mcpName: "search",
+  title: "Structured text search",
+  description:
+    "Search file contents with JavaScript regular expressions, ripgrep style: respects .gitignore, " +
+    "skips hidden and binary files, and answers with byte-exact spans (file_path, byte offsets, " +
+    "1-based lines, 0-based byte columns), stable span ids and optional checksums, sorted by file " +
+    "and offset. Use it to find code by text before reading or editing it.",
+  prefix: "LMS",
+  kind: "query",
+  permissions: ["read"],
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  input: SearchInput,
+  output: SearchEnvelopeSchema,
+  listKey: "matches",
+  itemType: "match",
+  text: (envelope) => renderText(envelope as QueryEnvelope<SearchData>),
+  cli: {
+    usage: "[FLAGS] PATTERN [PATH...]\n  llm-search [FLAGS] -e PATTERN... [PATH...]",
+    short: {
+      patterns: "e",
+      fixed_strings: "F",
+      ignore_case: "i",
+      smart_case: "S",
+      word_regexp: "w",
+      multiline: "U",
+      max_count: "m",
+      after_context: "A",
+      before_context: "B",
+      context: "C",
+      files_with_matches: "l",
+      count: "c",
+      max_columns: "M",
+      glob: "g",
+      type: "t",
+      type_not: "T",
+      follow: "L",
+      max_depth: "d",
+      threads: "j",
+    },
+    aliases: { regexp: "patterns" },
+    positionals: (positionals, flags) => {
+      const given = (flags.patterns as string[] | undefined) ?? [];
+      if (given.length > 0) return { paths: positionals };
+      const [pattern, ...paths] = positionals;
+      return pattern === undefined ? {} : { patterns: [pattern], paths };
+    },
+    examples: [
+      "llm-search 'fn\\s+main' src/",
+      "llm-search -F -w TODO -t ts --limit 20",
+      "llm-search -e PM_RESUME -e PM_SUSPEND -c",
+      "llm-search -U 'struct \\w+ \\{[^}]*\\}' --format jsonl",
+      "llm-search parse --format text   # path:line:col:text, col 1-based like rg --vimgrep",
+      "deno run --allow-read=. jsr:@llm/search 'class \\w+'",
+    ],
+  },
+  run: async (input, context) => {
+    const around = input.context ?? (input.with_context ? input.context_lines : 0);
+    const result = await search({
+      patterns: input.patterns,
+      paths: input.paths,
+      cwd: context.cwd,
+      fixedStrings: input.fixed_strings,
+      ignoreCase: input.ignore_case,
+      smartCase: input.smart_case,
+      wordRegexp: input.word_regexp,
+      multiline: input.multiline,
+      maxCount: input.max_count,
+      limit: input.limit,
+      before: input.before_context ?? around,
+      after: input.after_context ?? around,
+      maxColumns: input.max_columns,
+      mode: input.files_with_matches ? "files" : input.count ? "counts" : "matches",
+      withChecksums: input.with_checksums,
+      threads: input.threads,
+      emit: context.emit,
+      walk: {
+        hidden: input.hidden,
+        noIgnore: input.no_ignore,
+        follow: input.follow,
+        maxDepth: input.max_depth,
+        maxFilesize: input.max_filesize === undefined ? undefined : parseSize(input.max_filesize),
+        globs: input.glob,
+        types: input.type,
+        typesNot: input.type_not,
+      },
+    });
+    return {
+      envelope: queryEnvelope("llm-search", result.data, result.diagnostics, {
+        partial: result.partial,
+        executionId: context.executionId,
+      }),
+    };
+  },
+});

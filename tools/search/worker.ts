@@ -1,0 +1,35 @@
+/**
+ * Search worker: receives the matcher once, then batches of files, and answers each batch
+ * with its results. It imports no zod and nothing heavy, so it starts fast.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import { type BatchFile, BatchSearcher } from "./batch.ts";
+import type { MatcherSpec } from "./matcher.ts";
+import type { SearchFileOptions } from "./searcher.ts";
+
+/** Messages the engine sends a worker. */
+export type WorkerRequest =
+  | { type: "init"; spec: MatcherSpec; options: SearchFileOptions }
+  | { type: "batch"; id: number; files: BatchFile[] };
+
+let searcher: BatchSearcher | undefined;
+
+self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  const request = event.data;
+  if (request.type === "init") {
+    searcher = new BatchSearcher(request.spec, request.options);
+    return;
+  }
+  try {
+    if (!searcher) throw new Error("search worker used before init");
+    self.postMessage({ id: request.id, results: searcher.search(request.files) });
+  } catch (error) {
+    const refused = error instanceof Deno.errors.NotCapable;
+    self.postMessage({
+      id: request.id,
+      failure: { message: error instanceof Error ? error.message : String(error), refused },
+    });
+  }
+};

@@ -75,6 +75,7 @@ interface Child {
   name: string;
   key: string;
   isDir: boolean;
+  isFile: boolean;
   isSymlink: boolean;
 }
 
@@ -180,6 +181,10 @@ export class Walker {
       const filePath = displayPath(cwd, absPath);
       const name = absPath.split(sep).pop() ?? absPath;
       if (!info.isDirectory) {
+        if (!info.isFile) {
+          this.#note(`${prefix}-IO-002`, `not a regular file: ${filePath}`, filePath);
+          continue;
+        }
         yield this.#stat({ absPath, filePath, name, kind: "file", depth: 0, explicit: true });
         continue;
       }
@@ -199,6 +204,7 @@ export class Walker {
           name: entry.name,
           key: isDir ? entry.name + "/" : entry.name,
           isDir,
+          isFile: entry.isFile,
           isSymlink: entry.isSymlink,
         });
       }
@@ -306,11 +312,16 @@ export class Walker {
       const absPath = frame.absDir + sep + name;
       const display = joinDisplay(frame.display, name);
       const relInRoot = frame.relInRoot ? `${frame.relInRoot}/${name}` : name;
-      let kind: "file" | "dir" | undefined = child.isDir ? "dir" : "file";
+      // FIFOs, sockets and devices are never read: a FIFO would block the walk forever.
+      let kind: "file" | "dir" | undefined = child.isDir
+        ? "dir"
+        : child.isFile
+        ? "file"
+        : undefined;
       if (child.isSymlink) {
         kind = follow ? this.#followLink(frame, absPath, display) : undefined;
-        if (kind === undefined) continue;
       }
+      if (kind === undefined) continue;
       const depth = frame.depth + 1;
       if (maxDepth !== undefined && depth > maxDepth) continue;
       if (!noIgnore && frame.layers.length && isIgnored(frame.layers, absPath, kind === "dir")) {

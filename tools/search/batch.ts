@@ -43,12 +43,17 @@ export interface BatchFileResult {
 export class BatchSearcher {
   readonly #matcher: CompiledMatcher;
   readonly #options: SearchFileOptions;
-  readonly #reader = new ReusableReader();
+  readonly #reader: ReusableReader;
 
   /** Compiles `spec` once for all batches. */
   constructor(spec: MatcherSpec, options: SearchFileOptions) {
     this.#matcher = compileMatcher(spec);
     this.#options = options;
+    // Read straight into the prefilter's memory so the scan needs no copy.
+    const prefilter = this.#matcher.prefilter;
+    this.#reader = new ReusableReader(
+      prefilter.active ? (length) => prefilter.buffer(length) : undefined,
+    );
   }
 
   /**

@@ -20,7 +20,7 @@ import { searchTool } from "./tool.ts";
 export { search, type SearchOptions, type SearchResult } from "./engine.ts";
 export { buildMatcher, faultColumn, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
 export { requiredLiteral } from "./literal.ts";
-export { containsAny, type LiteralNeedle, prepareNeedles } from "./prefilter.ts";
+export { LiteralPrefilter } from "./prefilter.ts";
 export {
   type CompiledMatcher,
   compileMatcher,
@@ -29,7 +29,7 @@ export {
   type SearchFileOptions,
 } from "./searcher.ts";
 export { type BatchFile, type BatchFileResult, BatchSearcher } from "./batch.ts";
-export { ReusableReader } from "./reader.ts";
+export { type BufferSource, ReusableReader } from "./reader.ts";
 export { parseSize, searchTool } from "./tool.ts";
 
 if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));

@@ -1,111 +1,150 @@
 /**
  * The raw-byte prefilter: does a file contain at least one of the required literals? Files
- * that do not are never decoded. The scan jumps between occurrences of the literal's rarest
- * byte with the engine's native `indexOf`, ripgrep's rare-byte heuristic in small.
+ * that do not are never decoded. A small WebAssembly SIMD kernel (`wasm/scan.wat`) looks for
+ * two of the literal's rarest bytes at their distance, 32 bytes a step; each candidate is
+ * then checked in full. Files are read straight into the kernel's memory, so nothing is copied.
  *
  * @module
  */
+import { SCAN_WASM_BASE64 } from "./wasm/scan_wasm.ts";
 
 /** Approximate frequency rank of bytes in source code (higher = more common). */
 function commonness(byte: number): number {
   if (byte === 0x20 || byte === 0x65 || byte === 0x74) return 100; // space, e, t
   if (byte >= 0x61 && byte <= 0x7a) return 60; // lower-case letters
-  if (
-    byte === 0x0a || byte === 0x09 || byte === 0x2c || byte === 0x3b || byte === 0x28 ||
-    byte === 0x29
-  ) {
-    return 50;
-  }
+  if ([0x0a, 0x09, 0x2c, 0x3b, 0x28, 0x29].includes(byte)) return 50; // \n \t , ; ( )
   if (byte === 0x5f || byte === 0x2e || byte === 0x2a) return 40; // _ . *
   if (byte >= 0x41 && byte <= 0x5a) return 30; // upper-case letters
-  if (byte >= 0x30 && byte <= 0x39) return 30;
+  if (byte >= 0x30 && byte <= 0x39) return 30; // digits
   return 10;
 }
-
-/** A literal prepared for scanning. */
-export interface LiteralNeedle {
-  /** The literal's UTF-8 bytes (lower-cased ASCII when case-insensitive). */
-  bytes: Uint8Array;
-  /** Index of the byte to scan for. */
-  anchor: number;
-  /** Compare ASCII letters ignoring case. */
-  ignoreCase: boolean;
-}
-
-const encoder = new TextEncoder();
 
 function isAsciiLetter(byte: number): boolean {
   const lower = byte | 0x20;
   return lower >= 0x61 && lower <= 0x7a;
 }
 
+/** A literal prepared for scanning. */
+interface Needle {
+  /** UTF-8 bytes, ASCII letters lower-cased when case is ignored. */
+  bytes: Uint8Array;
+  /** Case mask per byte: 0x20 where an ASCII letter's case is ignored, else 0. */
+  fold: Uint8Array;
+  /** Index of the first scanned byte. */
+  first: number;
+  /** Index of the second scanned byte (`>= first`). */
+  second: number;
+}
+
+const encoder = new TextEncoder();
+
+function prepareNeedle(literal: string, ignoreCase: boolean): Needle {
+  const bytes = encoder.encode(literal);
+  const fold = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) {
+    if (ignoreCase && isAsciiLetter(bytes[i])) {
+      bytes[i] |= 0x20;
+      fold[i] = 0x20;
+    }
+  }
+  const byRarity = [...bytes.keys()].sort((a, b) =>
+    commonness(bytes[a]) - commonness(bytes[b]) || a - b
+  );
+  const [rarest, next = rarest] = byRarity;
+  return { bytes, fold, first: Math.min(rarest, next), second: Math.max(rarest, next) };
+}
+
+interface ScanExports {
+  memory: WebAssembly.Memory;
+  scan(
+    start: number,
+    end: number,
+    b1: number,
+    b2: number,
+    dist: number,
+    ci1: number,
+    ci2: number,
+  ): number;
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+function instantiate(): ScanExports {
+  compiled ??= new WebAssembly.Module(
+    Uint8Array.from(atob(SCAN_WASM_BASE64), (c) => c.charCodeAt(0)),
+  );
+  return new WebAssembly.Instance(compiled).exports as unknown as ScanExports;
+}
+
+const PAGE = 65536;
+
 /**
- * Prepares literals for {@linkcode containsAny}.
+ * Literal prefilter over the memory of its own WebAssembly instance. Read files into
+ * {@linkcode LiteralPrefilter.buffer} to scan them without a copy.
  *
  * @example
  * ```ts
- * import { prepareNeedles, containsAny } from "@llm/search/search";
- * const needles = prepareNeedles(["PM_RESUME"], false);
- * containsAny(new TextEncoder().encode("x PM_RESUME y"), needles); // true
+ * import { LiteralPrefilter } from "@llm/search/search";
+ * const prefilter = new LiteralPrefilter(["PM_RESUME"], false);
+ * prefilter.contains(new TextEncoder().encode("x PM_RESUME y")); // true
+ * prefilter.contains(new TextEncoder().encode("x PM_SUSPEND y")); // false
  * ```
  */
-export function prepareNeedles(literals: readonly string[], ignoreCase: boolean): LiteralNeedle[] {
-  return literals.map((literal) => {
-    const bytes = encoder.encode(ignoreCase ? literal.toLowerCase() : literal);
-    let anchor = 0;
-    for (let i = 1; i < bytes.length; i++) {
-      // Under ignoreCase a letter has two byte values, so scanning for it is not possible.
-      if (ignoreCase && isAsciiLetter(bytes[i])) continue;
-      if (
-        (ignoreCase && isAsciiLetter(bytes[anchor])) ||
-        commonness(bytes[i]) < commonness(bytes[anchor])
-      ) anchor = i;
+export class LiteralPrefilter {
+  readonly #needles: Needle[];
+  readonly #wasm: ScanExports;
+
+  /** Prepares `literals`; with none, every file passes. */
+  constructor(literals: readonly string[], ignoreCase: boolean) {
+    this.#needles = literals.map((literal) => prepareNeedle(literal, ignoreCase));
+    this.#wasm = instantiate();
+  }
+
+  /** Whether any file can be ruled out at all. */
+  get active(): boolean {
+    return this.#needles.length > 0;
+  }
+
+  /** A view of the scan memory at least `length` bytes long (it grows on demand). */
+  buffer(length: number): Uint8Array {
+    const memory = this.#wasm.memory;
+    if (memory.buffer.byteLength < length + PAGE) {
+      memory.grow(Math.ceil((length + PAGE - memory.buffer.byteLength) / PAGE));
     }
-    return { bytes, anchor, ignoreCase: ignoreCase && bytes.some(isAsciiLetter) };
-  });
-}
-
-function matchesAt(
-  haystack: Uint8Array,
-  start: number,
-  needle: Uint8Array,
-  ignoreCase: boolean,
-): boolean {
-  for (let j = 0; j < needle.length; j++) {
-    let byte = haystack[start + j];
-    if (ignoreCase && isAsciiLetter(byte)) byte |= 0x20;
-    if (byte !== needle[j]) return false;
+    return new Uint8Array(memory.buffer);
   }
-  return true;
-}
 
-/** Offset of the first occurrence of `needle` in `haystack`, or -1. */
-function find(haystack: Uint8Array, needle: LiteralNeedle): number {
-  const { bytes, anchor, ignoreCase } = needle;
-  if (bytes.length === 0) return 0;
-  const last = haystack.length - bytes.length;
-  const anchorByte = bytes[anchor];
-  if (ignoreCase && isAsciiLetter(anchorByte)) {
-    // Every byte of the needle is a letter: fall back to a plain scan.
-    for (let start = 0; start <= last; start++) {
-      if (matchesAt(haystack, start, bytes, true)) return start;
+  /** Whether `bytes` contain at least one of the literals (always true with none). */
+  contains(bytes: Uint8Array): boolean {
+    if (this.#needles.length === 0) return true;
+    const memory = this.buffer(bytes.length);
+    if (bytes.buffer !== memory.buffer || bytes.byteOffset !== 0) memory.set(bytes);
+    return this.#needles.some((needle) => this.#find(memory, bytes.length, needle));
+  }
+
+  #find(memory: Uint8Array, length: number, needle: Needle): boolean {
+    const { bytes, fold, first, second } = needle;
+    if (bytes.length > length) return false;
+    const distance = second - first;
+    // Candidate positions i of the first scanned byte; the literal then starts at i - first.
+    const end = length - bytes.length + first + 1;
+    for (let at = first; at < end;) {
+      const found = this.#wasm.scan(
+        at,
+        end,
+        bytes[first],
+        bytes[second],
+        distance,
+        fold[first],
+        fold[second],
+      );
+      if (found < 0) return false;
+      const start = found - first;
+      let j = 0;
+      while (j < bytes.length && (memory[start + j] | fold[j]) === bytes[j]) j++;
+      if (j === bytes.length) return true;
+      at = found + 1;
     }
-    return -1;
+    return false;
   }
-  for (
-    let at = haystack.indexOf(anchorByte, anchor);
-    at !== -1;
-    at = haystack.indexOf(anchorByte, at + 1)
-  ) {
-    const start = at - anchor;
-    if (start > last) return -1;
-    if (matchesAt(haystack, start, bytes, ignoreCase)) return start;
-  }
-  return -1;
-}
-
-/** Whether `haystack` contains at least one of the needles (always true for no needles). */
-export function containsAny(haystack: Uint8Array, needles: readonly LiteralNeedle[]): boolean {
-  if (needles.length === 0) return true;
-  return needles.some((needle) => find(haystack, needle) !== -1);
 }

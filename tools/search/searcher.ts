@@ -11,7 +11,7 @@ import { makeSpan } from "../../schema/span_build.ts";
 import type { ContextLine, SpanChecksums } from "../../schema/extensions.ts";
 import type { SearchMatch } from "../../schema/search.ts";
 import { type DecodedText, decodeUtf8 } from "../../core/utf8.ts";
-import { containsAny, type LiteralNeedle, prepareNeedles } from "./prefilter.ts";
+import { LiteralPrefilter } from "./prefilter.ts";
 import type { MatcherSpec } from "./matcher.ts";
 
 /** What to produce for each file. */
@@ -46,8 +46,8 @@ export interface CompiledMatcher {
   spec: MatcherSpec;
   /** The regular expression, with `g`. */
   regex: RegExp;
-  /** Prefilter needles (empty: every file is a candidate). */
-  needles: LiteralNeedle[];
+  /** Rules out files without a required literal. */
+  prefilter: LiteralPrefilter;
 }
 
 /**
@@ -63,7 +63,7 @@ export function compileMatcher(spec: MatcherSpec): CompiledMatcher {
   return {
     spec,
     regex: new RegExp(spec.source, spec.flags),
-    needles: prepareNeedles(spec.literals, spec.literalsIgnoreCase),
+    prefilter: new LiteralPrefilter(spec.literals, spec.literalsIgnoreCase),
   };
 }
 
@@ -186,7 +186,7 @@ export function searchBytes(
   matcher: CompiledMatcher,
   options: SearchFileOptions,
 ): FileResult | undefined {
-  if (!containsAny(bytes, matcher.needles)) return undefined;
+  if (!matcher.prefilter.contains(bytes)) return undefined;
   const decoded: DecodedText = decodeUtf8(bytes);
   const result: FileResult = { matchCount: 0, lineCount: 0, matches: [] };
   let index: LineIndex | undefined;

@@ -30,6 +30,7 @@ export interface RunCache {
 interface Stored {
   stamp: FileStamp;
   value: unknown;
+  storedAt: number;
 }
 
 function sameStamp(a: FileStamp, b: FileStamp): boolean {
@@ -39,6 +40,11 @@ function sameStamp(a: FileStamp, b: FileStamp): boolean {
 
 /**
  * An in-memory {@linkcode RunCache} bounded by entry count (oldest entries go first).
+ *
+ * With a racy window (the MCP server uses one), an entry whose file was modified less than that
+ * many milliseconds before the entry was stored is not trusted (git's "racily clean" rule): an
+ * edit that keeps the size and lands in the same mtime tick as the read would otherwise go
+ * unseen. Such an entry is recomputed once more; later entries of an unchanged file are kept.
  *
  * @example
  * ```ts
@@ -52,16 +58,24 @@ function sameStamp(a: FileStamp, b: FileStamp): boolean {
 export class MemoryCache implements RunCache {
   readonly #entries = new Map<string, Map<string, Stored>>();
   readonly #maxEntries: number;
+  readonly #racyWindowMs: number;
   #size = 0;
 
-  /** A cache holding at most `maxEntries` values. */
-  constructor(maxEntries = 200_000) {
+  /**
+   * A cache holding at most `maxEntries` values; entries of files modified within
+   * `racyWindowMs` before they were stored are not trusted (no checksum in the stamp).
+   */
+  constructor(maxEntries = 200_000, racyWindowMs = 0) {
     this.#maxEntries = maxEntries;
+    this.#racyWindowMs = racyWindowMs;
   }
 
   get<T>(namespace: string, key: string, stamp: FileStamp): T | undefined {
     const stored = this.#entries.get(key)?.get(namespace);
-    return stored && sameStamp(stored.stamp, stamp) ? stored.value as T : undefined;
+    if (!stored || !sameStamp(stored.stamp, stamp)) return undefined;
+    const racy = this.#racyWindowMs > 0 && stored.stamp.checksum === undefined &&
+      stored.stamp.mtimeMs > stored.storedAt - this.#racyWindowMs;
+    return racy ? undefined : stored.value as T;
   }
 
   set<T>(namespace: string, key: string, stamp: FileStamp, value: T): void {
@@ -72,7 +86,7 @@ export class MemoryCache implements RunCache {
       this.#entries.set(key, byNamespace);
     }
     if (!byNamespace.has(namespace)) this.#size++;
-    byNamespace.set(namespace, { stamp, value });
+    byNamespace.set(namespace, { stamp, value, storedAt: Date.now() });
   }
 
   invalidate(absPath?: string): void {

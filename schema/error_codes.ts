@@ -279,6 +279,31 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Grant --allow-write for the log directory or choose another one.",
     exit: EXIT.badInput,
   },
+  "MCP-IO-011": {
+    meaning: "One execution was too large for the log file's size cap; it is kept in memory only.",
+    cause: "A call returned a result larger than --log-max-bytes.",
+    remediation: "Raise --log-max-bytes, or narrow the query so results are smaller.",
+    exit: EXIT.badInput,
+  },
+  "MCP-QRY-001": {
+    meaning: "The result was cut into pages to fit the server's output budget.",
+    cause: "The tool returned more items than fit in --max-output-bytes.",
+    remediation: "Call the tool again with the `offset` the diagnostic names, or narrow the query.",
+    exit: EXIT.ok,
+  },
+  "MCP-QRY-002": {
+    meaning: "Long strings or lists of the result were shortened to fit the output budget.",
+    cause: "One item or a mutation result alone was larger than --max-output-bytes.",
+    remediation:
+      "Read the full result with `llm-mcp log show ID --log-dir DIR`, or narrow the request.",
+    exit: EXIT.ok,
+  },
+  "MCP-PERM-010": {
+    meaning: "A path argument lies outside the server's workspace root; the call was refused.",
+    cause: "An absolute path or `..` that leaves --root, or a symlink that points out of it.",
+    remediation: "Use a path inside the root, or start the server with a --root that covers it.",
+    exit: EXIT.permission,
+  },
 };
 
 function buildRegistry(): ReadonlyMap<string, ErrorCodeEntry> {

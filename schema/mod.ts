@@ -23,3 +23,4 @@ export * from "./line_index.ts";
 export * from "./span.ts";
 export * from "./json_schema.ts";
 export * from "./search.ts";
+export * from "./mcp.ts";

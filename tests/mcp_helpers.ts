@@ -1,0 +1,193 @@
+/**
+ * Test plumbing for llm-mcp: start the server as a real `deno run --no-prompt` subprocess with
+ * the permission flags a user gives, and talk to it either through the official SDK's stdio
+ * client or line by line (to measure the exact bytes on the wire).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { REPO } from "./helpers.ts";
+
+/** How to start a server. */
+export interface ServerSpec {
+  /** Deno permission flags, e.g. `["--allow-read=/tmp/x"]`. */
+  permissions: string[];
+  /** Flags after the entrypoint (`--root` is added from `root`). */
+  args?: string[];
+  /** Workspace root. */
+  root: string;
+}
+
+/** The `deno` arguments that start the server. */
+export function serverCommand(spec: ServerSpec): string[] {
+  return [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    `--config=${join(REPO, "deno.json")}`,
+    ...spec.permissions,
+    join(REPO, "tools", "mcp", "main.ts"),
+    "--root",
+    spec.root,
+    ...(spec.args ?? []),
+  ];
+}
+
+/** An SDK client connected to a server subprocess. */
+export interface Connected {
+  /** The SDK client. */
+  client: Client;
+  /** Everything the server wrote on stderr so far. */
+  stderr(): string;
+  /** Closes stdin and waits for the server to exit. */
+  close(): Promise<void>;
+}
+
+/** Starts the server and connects the official SDK's stdio client to it (initialize included). */
+export async function connect(spec: ServerSpec): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    command: "deno",
+    args: serverCommand(spec),
+    cwd: spec.root,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "llm-mcp-test", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderr,
+    close: () => client.close(),
+  };
+}
+
+/** One JSON-RPC message as read from stdout, with its exact size. */
+export interface WireMessage {
+  /** The parsed message. */
+  message: Record<string, unknown>;
+  /** Bytes of the line, newline excluded. */
+  bytes: number;
+}
+
+/** A server driven by hand over its stdin/stdout. */
+export interface RawServer {
+  /** Sends a request and resolves with its answer. */
+  request(method: string, params?: Record<string, unknown>): Promise<WireMessage>;
+  /** Sends a notification. */
+  notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  /** Writes raw bytes to stdin. */
+  write(text: string): Promise<void>;
+  /** Closes stdin and waits for the exit: code, remaining stdout lines, stderr. */
+  close(): Promise<{ code: number; stdout: string[]; stderr: string }>;
+}
+
+/** Starts the server as a plain subprocess; messages are matched to requests by id. */
+export function spawnRaw(spec: ServerSpec): RawServer {
+  const child = new Deno.Command("deno", {
+    args: serverCommand(spec),
+    cwd: spec.root,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  const waiting = new Map<number, (message: WireMessage) => void>();
+  const unmatched: string[] = [];
+  const reading = (async () => {
+    let buffer = new Uint8Array(0);
+    for await (const chunk of child.stdout) {
+      const joined = new Uint8Array(buffer.length + chunk.length);
+      joined.set(buffer);
+      joined.set(chunk, buffer.length);
+      buffer = joined;
+      for (let end = buffer.indexOf(10); end >= 0; end = buffer.indexOf(10)) {
+        const line = new TextDecoder().decode(buffer.subarray(0, end));
+        const bytes = end;
+        buffer = buffer.slice(end + 1);
+        const message = JSON.parse(line) as Record<string, unknown>;
+        const resolve = waiting.get(message.id as number);
+        if (resolve) {
+          waiting.delete(message.id as number);
+          resolve({ message, bytes });
+        } else unmatched.push(line);
+      }
+    }
+  })();
+  const stderr = new Response(child.stderr).text();
+  let nextId = 1;
+  const send = (value: unknown) => writer.write(encoder.encode(JSON.stringify(value) + "\n"));
+  return {
+    request(method, params) {
+      const id = nextId++;
+      const answer = new Promise<WireMessage>((resolve) => waiting.set(id, resolve));
+      return send({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }).then(() => answer);
+    },
+    notify: (method, params) => send({ jsonrpc: "2.0", method, ...(params ? { params } : {}) }),
+    write: (text) => writer.write(encoder.encode(text)),
+    async close() {
+      await writer.close();
+      const status = await child.status;
+      await reading;
+      return { code: status.code, stdout: unmatched, stderr: await stderr };
+    },
+  };
+}
+
+/** Sends `initialize` (and `notifications/initialized`) for `protocolVersion`. */
+export async function initialize(
+  server: RawServer,
+  protocolVersion = "2025-11-25",
+): Promise<WireMessage> {
+  const answer = await server.request("initialize", {
+    protocolVersion,
+    capabilities: {},
+    clientInfo: { name: "llm-mcp-test", version: "1.0.0" },
+  });
+  await server.notify("notifications/initialized");
+  return answer;
+}
+
+/** A small repository the samples run against. */
+export const FIXTURE: Record<string, string> = {
+  "src/greet.ts": 'export function greet(name: string): string {\n  return "hello " + name;\n}\n',
+  "src/main.ts": 'import { greet } from "./greet.ts";\n\nconsole.log(greet("world"));\n',
+  "src/util.py": "def greet(name):\n    return 'hello ' + name\n\n\nclass Greeter:\n    pass\n",
+  "lib/math.js": "function add(a, b) {\n  return a + b;\n}\nmodule.exports = { add };\n",
+  "README.md": "# fixture\n\nSay hello with greet().\n",
+};
+
+/** Sample arguments of one tool and what its result must show. */
+export interface Sample {
+  /** Arguments of the call. */
+  args: Record<string, unknown>;
+  /** Checks the structured result beyond schema validity; throws when it is wrong. */
+  check(envelope: Record<string, unknown>): void;
+}
+
+/**
+ * Sample calls on {@linkcode FIXTURE}, one per registry tool. Tests fail for a registry tool
+ * without a sample, so "call every tool" cannot silently cover fewer tools.
+ */
+export const SAMPLES: Record<string, Sample> = {
+  search: {
+    args: { patterns: ["greet"] },
+    check(envelope) {
+      const data = envelope.data as { count: number; matches: { span: { file_path: string } }[] };
+      if (data.count < 4) throw new Error(`search found ${data.count} matches, expected ≥ 4`);
+      const files = new Set(data.matches.map((match) => match.span.file_path));
+      if (!files.has("src/greet.ts")) throw new Error("search missed src/greet.ts");
+    },
+  },
+  discover: {
+    args: { query: "greet" },
+    check(envelope) {
+      const data = envelope.data as { results: { path: string }[] };
+      const paths = data.results.map((result) => result.path);
+      if (paths[0] !== "src/greet.ts") throw new Error(`discover ranked ${paths.join(", ")}`);
+    },
+  },
+};

@@ -1,0 +1,234 @@
+/**
+ * llm-mcp through the official SDK's stdio client, on a fixture repository, with read
+ * permission only (scoped to the fixture, as a user would grant it).
+ */
+import assert from "node:assert/strict";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { ExecutionRecordSchema, GetExecutionEnvelopeSchema } from "../schema/mod.ts";
+import { TOOLS } from "../tools/registry.ts";
+import type { Tool } from "../core/tool.ts";
+import { makeTree } from "./helpers.ts";
+import { connect, FIXTURE, SAMPLES } from "./mcp_helpers.ts";
+
+interface CallOutcome {
+  structuredContent: Record<string, unknown>;
+  content: { type: string; text: string }[];
+  isError?: boolean;
+}
+
+/** The fields of a `tools/list` entry the tests read (the SDK's types do not reach deno check). */
+interface ListedTool {
+  name: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
+}
+
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+
+/**
+ * Checks an envelope against the tool's zod output schema and against the outputSchema the
+ * server listed for it (what an MCP client validates with).
+ */
+function assertEnvelope(tool: Tool, listed: ListedTool[], envelope: unknown): void {
+  const parsed = tool.output.safeParse(envelope);
+  assert.ok(parsed.success, `zod: ${parsed.success ? "" : JSON.stringify(parsed.error.issues)}`);
+  const schema = listed.find((entry) => entry.name === tool.mcpName)?.outputSchema;
+  assert.ok(schema, `${tool.mcpName} has an outputSchema`);
+  const validate = ajv.compile(schema);
+  assert.ok(validate(envelope), `outputSchema: ${JSON.stringify(validate.errors)}`);
+}
+
+const READ_ONLY = TOOLS.filter((tool) => !tool.permissions.includes("write"));
+
+Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execution", async (t) => {
+  const root = await makeTree(FIXTURE);
+  const server = await connect({ root, permissions: [`--allow-read=${root}`] });
+  try {
+    await t.step("initialize negotiates 2025-11-25 and names the server", () => {
+      const info = server.client.getServerVersion();
+      assert.equal(info?.name, "llm-mcp");
+      assert.ok(server.client.getServerCapabilities()?.tools, "tools capability");
+      assert.match(server.client.getInstructions() ?? "", /get_execution/);
+    });
+
+    const tools = (await server.client.listTools()).tools as ListedTool[];
+    await t.step("tools/list: registry order, read-only tools only, then get_execution", () => {
+      assert.deepEqual(tools.map((tool) => tool.name), [
+        ...READ_ONLY.map((tool) => tool.mcpName),
+        "get_execution",
+      ]);
+      for (const tool of tools) {
+        assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name} is read-only`);
+        assert.equal(tool.annotations?.destructiveHint, false);
+      }
+    });
+
+    await t.step("every inputSchema and outputSchema is a valid JSON Schema (ajv 2020)", () => {
+      for (const tool of tools) {
+        assert.equal(tool.inputSchema.type, "object");
+        assert.ok(ajv.validateSchema(tool.inputSchema), `${tool.name} input: ${ajv.errorsText()}`);
+        ajv.compile(tool.inputSchema);
+        assert.ok(tool.outputSchema, `${tool.name} has an outputSchema`);
+        assert.ok(
+          ajv.validateSchema(tool.outputSchema),
+          `${tool.name} output: ${ajv.errorsText()}`,
+        );
+        ajv.compile(tool.outputSchema);
+      }
+    });
+
+    await t.step("annotations are the definitions' own", () => {
+      for (const definition of READ_ONLY) {
+        const listed = tools.find((tool) => tool.name === definition.mcpName);
+        assert.deepEqual(
+          {
+            readOnlyHint: listed?.annotations?.readOnlyHint,
+            destructiveHint: listed?.annotations?.destructiveHint,
+            idempotentHint: listed?.annotations?.idempotentHint,
+          },
+          definition.annotations,
+        );
+      }
+    });
+
+    const executions = new Map<string, Record<string, unknown>>();
+    await t.step("every registry tool has a sample (coverage cannot shrink)", () => {
+      const missing = TOOLS.filter((tool) => !(tool.mcpName in SAMPLES)).map((tool) =>
+        tool.mcpName
+      );
+      assert.deepEqual(missing, [], "tools without a sample in tests/mcp_helpers.ts");
+    });
+
+    for (const definition of READ_ONLY) {
+      await t.step(
+        `call ${definition.mcpName}: structured envelope valid and as text`,
+        async () => {
+          const sample = SAMPLES[definition.mcpName];
+          const result = await server.client.callTool({
+            name: definition.mcpName,
+            arguments: sample.args,
+          }) as CallOutcome;
+          const envelope = result.structuredContent;
+          assert.notEqual(result.isError, true, JSON.stringify(envelope));
+          assertEnvelope(definition, tools, envelope);
+          assert.notEqual(envelope.status, "error");
+          assert.equal(envelope.tool, definition.name);
+          sample.check(envelope);
+          assert.equal(result.content[0].type, "text");
+          assert.deepEqual(JSON.parse(result.content[0].text), envelope);
+          executions.set(definition.mcpName, envelope);
+        },
+      );
+    }
+
+    await t.step("get_execution returns each past envelope unchanged", async () => {
+      for (const [name, envelope] of executions) {
+        const result = await server.client.callTool({
+          name: "get_execution",
+          arguments: { execution_id: envelope.execution_id },
+        }) as CallOutcome;
+        const parsed = GetExecutionEnvelopeSchema.parse(result.structuredContent);
+        assert.equal(parsed.status, "ok");
+        const record = ExecutionRecordSchema.parse(
+          (parsed.data as { execution: unknown }).execution,
+        );
+        assert.equal(record.tool, name);
+        assert.deepEqual(record.arguments, SAMPLES[name].args);
+        assert.equal(record.status, envelope.status);
+        assert.deepEqual(record.envelope, envelope);
+      }
+      const legacy = await server.client.callTool({
+        name: "get_execution",
+        arguments: { operation_id: [...executions.values()][0].execution_id },
+      }) as CallOutcome;
+      assert.equal(legacy.structuredContent.status, "ok", "operation_id is an alias");
+    });
+
+    await t.step("a tool's own failure is a result with isError and the diagnostic", async () => {
+      const result = await server.client.callTool({
+        name: "search",
+        arguments: { patterns: ["(unclosed"] },
+      }) as CallOutcome;
+      assert.equal(result.isError, true);
+      const envelope = result.structuredContent;
+      assertEnvelope(TOOLS.find((tool) => tool.mcpName === "search")!, tools, envelope);
+      const [diagnostic] = envelope.diagnostics as { code: string; remediation?: string }[];
+      assert.equal(diagnostic.code, "LMS-QRY-001");
+      assert.ok(diagnostic.remediation);
+    });
+
+    await t.step("get_execution of an unknown id: isError MCP-REF-001", async () => {
+      const result = await server.client.callTool({
+        name: "get_execution",
+        arguments: { execution_id: crypto.randomUUID() },
+      }) as CallOutcome;
+      assert.equal(result.isError, true);
+      const envelope = GetExecutionEnvelopeSchema.parse(result.structuredContent);
+      assert.equal(envelope.diagnostics[0].code, "MCP-REF-001");
+    });
+
+    await t.step("unknown tool: JSON-RPC error -32602 with MCP-ARG-010", async () => {
+      await assert.rejects(
+        () => server.client.callTool({ name: "no_such_tool", arguments: {} }),
+        (error: Error & { code?: number; data?: { diagnostic: { code: string } } }) => {
+          assert.equal(error.code, -32602);
+          assert.equal(error.data?.diagnostic.code, "MCP-ARG-010");
+          return true;
+        },
+      );
+    });
+
+    await t.step("bad arguments: JSON-RPC error naming the field", async () => {
+      await assert.rejects(
+        () => server.client.callTool({ name: "search", arguments: { patterns: 5 } }),
+        (error: Error & { code?: number; data?: { diagnostic: { code: string } } }) => {
+          assert.equal(error.code, -32602);
+          assert.equal(error.data?.diagnostic.code, "LMS-ARG-002");
+          assert.match(error.message, /\$\.patterns/);
+          return true;
+        },
+      );
+      await assert.rejects(
+        () => server.client.callTool({ name: "search", arguments: { patterns: ["x"], patern: 1 } }),
+        /unknown argument 'patern'/,
+      );
+      await assert.rejects(
+        () =>
+          server.client.callTool({ name: "search", arguments: { patterns: ["x"], offset: -1 } }),
+        /offset/,
+      );
+    });
+
+    await t.step("paths outside the root are refused with MCP-PERM-010", async () => {
+      for (const path of ["/etc", "..", "src/../../"]) {
+        const result = await server.client.callTool({
+          name: "search",
+          arguments: { patterns: ["root"], paths: [path] },
+        }) as CallOutcome;
+        assert.equal(result.isError, true, path);
+        const diagnostic = (result.structuredContent.diagnostics as { code: string }[])[0];
+        assert.equal(diagnostic.code, "MCP-PERM-010", path);
+      }
+      await Deno.symlink("/etc", `${root}/escape`);
+      const linked = await server.client.callTool({
+        name: "search",
+        arguments: { patterns: ["root"], paths: ["escape"] },
+      }) as CallOutcome;
+      assert.equal(linked.isError, true, "a symlink out of the root is refused");
+      await Deno.remove(`${root}/escape`);
+      const inside = await server.client.callTool({
+        name: "search",
+        arguments: { patterns: ["greet"], paths: ["src/../src"] },
+      }) as CallOutcome;
+      assert.notEqual(inside.isError, true, "a path that stays inside is fine");
+    });
+
+    await t.step("logs go to stderr only", () => {
+      assert.match(server.stderr(), /llm-mcp: serving /);
+    });
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

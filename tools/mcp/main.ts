@@ -1,0 +1,233 @@
+/**
+ * `llm-mcp`: every tool of @llm/search as a Model Context Protocol server on stdio, derived from
+ * the same tool definitions as the command-line tools (a tool added to the registry appears with
+ * no further code). The tools offered follow the permissions the server was started with:
+ *
+ * ```sh
+ * deno run -R jsr:@llm/search/mcp                      # read-only tools, workspace = cwd
+ * deno run -R -W jsr:@llm/search/mcp --root .          # plus the mutating tools
+ * deno run -R jsr:@llm/search/mcp log show ID --log-dir .llm-mcp
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { ExecutionLog, queryScope, ToolServer } from "@llm/search/mcp";
+ * import { TOOLS } from "@llm/search";
+ * const server = new ToolServer({ tools: TOOLS, scope: queryScope("."), log: new ExecutionLog() });
+ * const result = await server.callTool("get_execution", { execution_id: "nope" });
+ * result.isError; // true (MCP-REF-001)
+ * ```
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { MemoryCache } from "../../core/cache.ts";
+import { runCli } from "../../core/cli.ts";
+import { VERSION } from "../../core/version.ts";
+import { EXIT, ToolError } from "../../schema/mod.ts";
+import { TOOLS } from "../registry.ts";
+import { logShowTool } from "./execution_tool.ts";
+import { DEFAULT_LOG_MAX_BYTES, ExecutionLog } from "./log.ts";
+import { queryScope } from "./scope.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES, MIN_MAX_OUTPUT_BYTES, ToolServer } from "./server.ts";
+import { serveStdio } from "./stdio.ts";
+
+export * from "./budget.ts";
+export * from "./catalog.ts";
+export * from "./execution_tool.ts";
+export * from "./log.ts";
+export * from "./scope.ts";
+export * from "./server.ts";
+export * from "./stdio.ts";
+
+/** Values the warm cache holds at most. */
+const CACHE_ENTRIES = 200_000;
+
+/**
+ * Cache entries of files modified less than this before they were stored are recomputed once
+ * more (an engine may read, parse and store a big file in that time; mtimes are in ms).
+ */
+const RACY_WINDOW_MS = 1_000;
+
+/** Options of the server process. */
+export interface McpServerOptions {
+  /** Workspace root: tools run there and paths outside it are refused. */
+  root: string;
+  /** Output budget of one response in bytes. */
+  maxOutputBytes: number;
+  /** Directory of the JSONL execution log; memory only when absent. */
+  logDir?: string;
+  /** Size cap of the log file in bytes. */
+  logMaxBytes: number;
+  /** Stack traces in internal-error diagnostics. */
+  debug: boolean;
+}
+
+const HELP = `llm-mcp ${VERSION} — every @llm/search tool as an MCP server on stdio
+
+USAGE:
+  llm-mcp [FLAGS]                          serve MCP on stdin/stdout (logs on stderr)
+  llm-mcp log show ID --log-dir DIR        print a past execution from the log
+
+The tools offered follow the Deno permissions of the process: with --allow-read only the
+read-only tools; with --allow-write for the root too, the mutating ones as well.
+
+FLAGS:
+  --root <DIR>                 Workspace root; tools run there, paths outside are refused [default: .]
+  --max-output-bytes <N>       Budget of one response; longer results come in pages [default: ${DEFAULT_MAX_OUTPUT_BYTES}]
+  --log-dir <DIR>              Append every call to DIR/executions.jsonl (needs --allow-write=DIR)
+  --log-max-bytes <N>          Size cap of the log file; it is rotated once [default: ${DEFAULT_LOG_MAX_BYTES}]
+  --debug                      Stack traces in internal-error diagnostics
+  -h, --help                   Print this help
+  -V, --version                Print the version
+
+EXAMPLES:
+  deno run -R jsr:@llm/search/mcp --root ~/src/app
+  deno run -R -W=. jsr:@llm/search/mcp --root . --log-dir .llm-mcp
+  deno run -R jsr:@llm/search/mcp log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11 --log-dir .llm-mcp
+
+EXIT CODES:
+  0 stdin closed  2 bad arguments  4 no read permission for the root  5 internal error
+`;
+
+function argError(message: string): ToolError {
+  return new ToolError("MCP-ARG-001", message, { remediation: "Run `llm-mcp --help`." });
+}
+
+function byteCount(flag: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isSafeInteger(number) || number < min) {
+    throw argError(`--${flag} takes a whole number of bytes of at least ${min}, got '${value}'`);
+  }
+  return number;
+}
+
+/**
+ * Parses the server's flags; `undefined` for `--help`/`--version` (already printed).
+ *
+ * @example
+ * ```ts
+ * import { parseServerArgs } from "@llm/search/mcp";
+ * parseServerArgs(["--root", "/repo", "--max-output-bytes", "40000"])?.maxOutputBytes; // 40000
+ * ```
+ */
+export function parseServerArgs(args: string[]): McpServerOptions | undefined {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        root: { type: "string" },
+        "max-output-bytes": { type: "string" },
+        "log-dir": { type: "string" },
+        "log-max-bytes": { type: "string" },
+        debug: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "V" },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw argError(error instanceof Error ? error.message : String(error));
+  }
+  const { values } = parsed;
+  if (values.help) {
+    console.log(HELP);
+    return undefined;
+  }
+  if (values.version) {
+    console.log(`llm-mcp ${VERSION}`);
+    return undefined;
+  }
+  const options: McpServerOptions = {
+    root: values.root ?? ".",
+    maxOutputBytes: byteCount(
+      "max-output-bytes",
+      values["max-output-bytes"],
+      DEFAULT_MAX_OUTPUT_BYTES,
+      MIN_MAX_OUTPUT_BYTES,
+    ),
+    logMaxBytes: byteCount("log-max-bytes", values["log-max-bytes"], DEFAULT_LOG_MAX_BYTES),
+    debug: values.debug ?? false,
+  };
+  if (values["log-dir"] !== undefined) options.logDir = values["log-dir"];
+  return options;
+}
+
+function warn(message: string): void {
+  console.error(`llm-mcp: ${message}`);
+}
+
+/**
+ * Builds the server for `options`: scope from Deno's permissions, log, warm cache. Throws
+ * `MCP-PERM-001` when the root cannot be read at all.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "@llm/search/mcp";
+ * const server = createServer({ root: ".", maxOutputBytes: 80_000, logMaxBytes: 1 << 24, debug: false });
+ * server.tools.length > 0; // true
+ * ```
+ */
+export function createServer(options: McpServerOptions): ToolServer {
+  const scope = queryScope(options.root);
+  if (!scope.granted.has("read")) {
+    throw new ToolError("MCP-PERM-001", `no read permission for the root ${scope.root}`, {
+      file: scope.root,
+      remediation: `Start the server with --allow-read=${scope.root} (or -R).`,
+    });
+  }
+  const log = new ExecutionLog({
+    dir: options.logDir,
+    maxFileBytes: options.logMaxBytes,
+    warn: (diagnostic) => warn(`${diagnostic.code}: ${diagnostic.message}`),
+  });
+  const offered = [...scope.granted].join("+");
+  warn(`serving ${scope.root} (${offered}); log ${log.dir ?? "in memory"}`);
+  return new ToolServer({
+    tools: TOOLS,
+    scope,
+    maxOutputBytes: options.maxOutputBytes,
+    log,
+    cache: new MemoryCache(CACHE_ENTRIES, RACY_WINDOW_MS),
+    debug: options.debug,
+  });
+}
+
+/**
+ * The `llm-mcp` command: `log show …` prints a logged execution; otherwise the server runs on
+ * stdio until stdin closes. Returns the exit code.
+ *
+ * @example
+ * ```ts
+ * import { runMcpCommand } from "@llm/search/mcp";
+ * if (import.meta.main) Deno.exitCode = await runMcpCommand(Deno.args);
+ * ```
+ */
+export async function runMcpCommand(args: string[]): Promise<number> {
+  if (args[0] === "log") {
+    if (args[1] === "show") return await runCli(logShowTool, args.slice(2));
+    warn(`unknown command 'log ${args[1] ?? ""}'; try \`llm-mcp log show ID --log-dir DIR\``);
+    return EXIT.badInput;
+  }
+  let server: ToolServer;
+  try {
+    const options = parseServerArgs(args);
+    if (!options) return EXIT.ok;
+    server = createServer(options);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    warn(
+      `${error.code}: ${error.message}${
+        error.details.remediation ? ` — ${error.details.remediation}` : ""
+      }`,
+    );
+    return error.exitCode;
+  }
+  await serveStdio(server);
+  return EXIT.ok;
+}
+
+if (import.meta.main) Deno.exitCode = await runMcpCommand(Deno.args);

@@ -1,0 +1,179 @@
+/**
+ * What the server may do: the permissions Deno granted it for the workspace root, the tools
+ * those permissions allow, and the check that keeps path arguments inside the root.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { ToolError } from "../../schema/mod.ts";
+import type { Tool, ToolPermission } from "../../core/tool.ts";
+
+/** The workspace and the permissions the server holds for it. */
+export interface Scope {
+  /** Absolute workspace root (its real path when it exists). */
+  root: string;
+  /** Permissions granted for the whole root. */
+  granted: ReadonlySet<ToolPermission>;
+}
+
+function granted(name: ToolPermission, path: string): boolean {
+  // Under --no-prompt Deno still answers "prompt": only "granted" counts.
+  return Deno.permissions.querySync({ name, path }).state === "granted";
+}
+
+/**
+ * Asks Deno which permissions this process holds for `root`.
+ *
+ * @example
+ * ```ts
+ * import { queryScope } from "@llm/search/mcp";
+ * const scope = queryScope(Deno.cwd());
+ * scope.granted.has("read"); // true when run with --allow-read
+ * ```
+ */
+export function queryScope(root: string): Scope {
+  let absolute = resolve(root);
+  const permissions = new Set<ToolPermission>();
+  if (granted("read", absolute)) {
+    permissions.add("read");
+    try {
+      absolute = Deno.realPathSync(absolute);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      throw new ToolError("MCP-IO-001", `workspace root not found: ${absolute}`, {
+        file: absolute,
+      });
+    }
+  }
+  if (granted("write", absolute)) permissions.add("write");
+  return { root: absolute, granted: permissions };
+}
+
+/**
+ * Whether the scope covers every permission `tool` needs.
+ *
+ * @example
+ * ```ts
+ * import { allows } from "@llm/search/mcp";
+ * allows({ root: "/repo", granted: new Set(["read"]) }, { permissions: ["read", "write"] }); // false
+ * ```
+ */
+export function allows(scope: Scope, tool: Pick<Tool, "permissions">): boolean {
+  return tool.permissions.every((permission) => scope.granted.has(permission));
+}
+
+/**
+ * Argument fields that name files or directories, at any depth (plans nest them). A tool that
+ * takes a path under another name is still confined by a scoped `--allow-read=<root>`.
+ */
+export const PATH_FIELDS: ReadonlySet<string> = new Set([
+  "path",
+  "paths",
+  "file",
+  "files",
+  "file_path",
+  "file_paths",
+  "root",
+  "cwd",
+  "dir",
+  "directory",
+  "target",
+  "targets",
+  "plan_file",
+]);
+
+function collectPaths(value: unknown, key: string | undefined, out: string[]): void {
+  if (typeof value === "string") {
+    if (key !== undefined && PATH_FIELDS.has(key) && value !== "" && value !== "-") out.push(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) collectPaths(item, key, out);
+    return;
+  }
+  if (typeof value === "object" && value !== null) {
+    for (const [child, inner] of Object.entries(value)) collectPaths(inner, child, out);
+  }
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
+}
+
+/**
+ * The real path of `path`, resolving links on the longest part that exists. A part that cannot
+ * be resolved for another reason is taken as written: the tool reports it with its own code.
+ */
+function realPathOf(path: string): string {
+  let existing = path;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = Deno.realPathSync(existing);
+      return rest.length ? resolve(real, ...rest.reverse()) : real;
+    } catch (error) {
+      const parent = dirname(existing);
+      if (!(error instanceof Deno.errors.NotFound) || parent === existing) return path;
+      rest.push(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+      existing = parent;
+    }
+  }
+}
+
+/**
+ * The path arguments of a call that lie outside the root (lexically, or through a symlink).
+ *
+ * @example
+ * ```ts
+ * import { pathsOutsideRoot } from "@llm/search/mcp";
+ * pathsOutsideRoot("/repo", { paths: ["src", "/etc"] }); // ["/etc"]
+ * ```
+ */
+export function pathsOutsideRoot(root: string, args: unknown): string[] {
+  const paths: string[] = [];
+  collectPaths(args, undefined, paths);
+  return paths.filter((path) => {
+    const absolute = resolve(root, path);
+    return !inside(root, absolute) || !inside(root, realPathOf(absolute));
+  });
+}
+
+/**
+ * Throws `MCP-PERM-010` when a path argument of the call leaves the root.
+ *
+ * @example
+ * ```ts
+ * import { confineToRoot } from "@llm/search/mcp";
+ * confineToRoot("/repo", { paths: ["src"] }); // no error
+ * ```
+ */
+export function confineToRoot(root: string, args: unknown): void {
+  const outside = pathsOutsideRoot(root, args);
+  if (!outside.length) return;
+  throw new ToolError(
+    "MCP-PERM-010",
+    `path outside the workspace root ${root}: ${outside.join(", ")}`,
+    {
+      file: outside[0],
+      note: `The server was started with --root ${root}; every path it reads or writes must be ` +
+        "inside it.",
+    },
+  );
+}
+
+/**
+ * Absolute paths named in a mutation result (its path fields at any depth), for invalidating
+ * the cache entries of the files a mutating tool changed.
+ *
+ * @example
+ * ```ts
+ * import { changedPaths } from "@llm/search/mcp";
+ * changedPaths("/repo", { files: [{ file_path: "a.ts" }] }); // ["/repo/a.ts"]
+ * ```
+ */
+export function changedPaths(root: string, result: unknown): string[] {
+  const paths: string[] = [];
+  collectPaths(result, undefined, paths);
+  return [...new Set(paths.map((path) => resolve(root, path)))];
+}

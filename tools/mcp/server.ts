@@ -1,0 +1,372 @@
+/**
+ * The MCP tool server, independent of the transport: it lists the tools the scope allows, in
+ * the registry's order plus `get_execution`, and answers a call with the tool's envelope cut to
+ * the output budget — after refusing unknown tools, bad arguments and paths outside the root,
+ * recording the call in the execution log, and keeping the shared cache in step with mutations.
+ *
+ * @module
+ */
+import {
+  type Diagnostic,
+  type Envelope,
+  type ExecutionRecord,
+  newId,
+  type QueryEnvelope,
+  ToolError,
+} from "../../schema/mod.ts";
+import type { MemoryCache } from "../../core/cache.ts";
+import { failureEnvelope, failureOutcome } from "../../core/failure.ts";
+import type { Tool } from "../../core/tool.ts";
+import {
+  fitPage,
+  type Pageable,
+  type PageRequest,
+  responseBytes,
+  shrinkToFit,
+  toolResult,
+} from "./budget.ts";
+import { type CatalogEntry, catalogEntry, type McpToolDescriptor, prepareCall } from "./catalog.ts";
+import { GET_EXECUTION, getExecutionTool } from "./execution_tool.ts";
+import type { ExecutionLog } from "./log.ts";
+import { allows, changedPaths, confineToRoot, type Scope } from "./scope.ts";
+
+/** Default output budget of one response: about 20k tokens. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 80_000;
+
+/** Smallest budget the server accepts (one tool's schemas must fit in a `tools/list` page). */
+export const MIN_MAX_OUTPUT_BYTES = 4_096;
+
+/** JSON-RPC "invalid params", the code for unknown tools and bad arguments. */
+export const INVALID_PARAMS = -32602;
+
+/** A refusal answered as a JSON-RPC error rather than a tool result. */
+export class ProtocolError extends Error {
+  /** JSON-RPC error code. */
+  readonly code: number;
+  /** `{ execution_id, diagnostic }` of the refused call. */
+  readonly data: { execution_id: string; diagnostic: Diagnostic };
+
+  /** Wraps a coded refusal. */
+  constructor(code: number, diagnostic: Diagnostic, executionId: string) {
+    super(`${diagnostic.code}: ${diagnostic.message}`);
+    this.name = "ProtocolError";
+    this.code = code;
+    this.data = { execution_id: executionId, diagnostic };
+  }
+}
+
+/** A `tools/call` result. */
+export interface CallResult {
+  /** The envelope as compact JSON text. */
+  content: { type: "text"; text: string }[];
+  /** The envelope. */
+  structuredContent: Record<string, unknown>;
+  /** Present and true when the tool failed. */
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** A `tools/list` result. */
+export interface ListResult {
+  /** One page of tools. */
+  tools: McpToolDescriptor[];
+  /** Cursor of the next page, when the list did not fit the budget. */
+  nextCursor?: string;
+  [key: string]: unknown;
+}
+
+/** What a server is built from. */
+export interface ToolServerOptions {
+  /** Every tool of the toolkit, in listing order (the registry). */
+  tools: readonly Tool[];
+  /** Workspace root and granted permissions. */
+  scope: Scope;
+  /** Output budget of one response in bytes. */
+  maxOutputBytes?: number;
+  /** The execution log. */
+  log: ExecutionLog;
+  /** Cache shared by every run (warm across calls). */
+  cache?: MemoryCache;
+  /** Put stack traces of internal errors in their diagnostics. */
+  debug?: boolean;
+}
+
+const SERVER_INFO = { name: "llm-mcp", kind: "query", mcpName: "mcp", prefix: "MCP" } as const;
+
+function isQuery(envelope: Envelope): envelope is QueryEnvelope {
+  return "data" in envelope;
+}
+
+/**
+ * The list of a query envelope's data to page: `data[listKey]`, or, when that list is empty or
+ * absent, the longest list of the data (a tool in another mode, e.g. a search listing files
+ * instead of matches).
+ */
+function pagedKey(data: Record<string, unknown>, listKey: string | undefined): string | undefined {
+  if (!listKey) return undefined;
+  const listed = data[listKey];
+  if (Array.isArray(listed) && listed.length) return listKey;
+  let longest: string | undefined;
+  for (const [key, value] of Object.entries(data)) {
+    if (!Array.isArray(value) || !value.length) continue;
+    if (longest === undefined || value.length > (data[longest] as unknown[]).length) longest = key;
+  }
+  return longest;
+}
+
+/** A list paged out of a query envelope. */
+interface ListPages extends Pageable {
+  /** Field of `data` holding the list. */
+  key: string;
+}
+
+/**
+ * The pages of the list of a query envelope (see {@linkcode pagedKey}), or undefined when it
+ * has none. A page covering the whole list is the envelope itself, unchanged.
+ */
+function listPages(envelope: Envelope, listKey: string | undefined): ListPages | undefined {
+  if (!isQuery(envelope)) return undefined;
+  const data = envelope.data as unknown as Record<string, unknown>;
+  const key = pagedKey(data, listKey);
+  if (key === undefined) return undefined;
+  const items = data[key] as unknown[];
+  return {
+    key,
+    total: items.length,
+    view(start, count, note) {
+      if (start === 0 && count >= items.length && !note) return envelope;
+      const page: QueryEnvelope = {
+        ...envelope,
+        data: { ...data, [key]: items.slice(start, start + count), count } as QueryEnvelope[
+          "data"
+        ],
+        diagnostics: note ? [...envelope.diagnostics, note] : envelope.diagnostics,
+      };
+      if (start + count < items.length || envelope.partial) {
+        page.partial = true;
+        if (page.status === "ok") page.status = "partial";
+      }
+      return page;
+    },
+  };
+}
+
+/**
+ * Serves tools to one MCP client.
+ *
+ * @example
+ * ```ts
+ * import { ExecutionLog, queryScope, ToolServer } from "@llm/search/mcp";
+ * import { TOOLS } from "@llm/search";
+ * const server = new ToolServer({ tools: TOOLS, scope: queryScope(Deno.cwd()), log: new ExecutionLog() });
+ * server.listTools().tools.at(-1)?.name; // "get_execution"
+ * ```
+ */
+export class ToolServer {
+  readonly #entries: CatalogEntry[];
+  readonly #byName = new Map<string, CatalogEntry>();
+  readonly #hidden = new Map<string, Tool>();
+  readonly #listKeys = new Map<string, string | undefined>();
+  readonly #scope: Scope;
+  readonly #maxOutputBytes: number;
+  readonly #log: ExecutionLog;
+  readonly #cache: MemoryCache | undefined;
+  readonly #debug: boolean;
+
+  /** Builds the catalog for the scope: tools whose permissions it lacks are not offered. */
+  constructor(options: ToolServerOptions) {
+    this.#scope = options.scope;
+    this.#maxOutputBytes = Math.max(
+      MIN_MAX_OUTPUT_BYTES,
+      options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    );
+    this.#log = options.log;
+    this.#cache = options.cache;
+    this.#debug = options.debug ?? false;
+    const offered = options.tools.filter((tool) => allows(options.scope, tool));
+    for (const tool of options.tools) {
+      this.#listKeys.set(tool.mcpName, tool.listKey);
+      if (!offered.includes(tool)) this.#hidden.set(tool.mcpName, tool);
+    }
+    const log = options.log;
+    this.#entries = [
+      ...offered.map((tool) => catalogEntry(tool)),
+      catalogEntry(getExecutionTool((id) => log.get(id)), true),
+    ];
+    for (const entry of this.#entries) this.#byName.set(entry.tool.mcpName, entry);
+  }
+
+  /** The tools offered, in listing order. */
+  get tools(): readonly Tool[] {
+    return this.#entries.map((entry) => entry.tool);
+  }
+
+  /** The output budget in bytes. */
+  get maxOutputBytes(): number {
+    return this.#maxOutputBytes;
+  }
+
+  /**
+   * One page of `tools/list`: as many descriptors from `cursor` as fit the budget (at least one).
+   */
+  listTools(cursor?: string): ListResult {
+    const start = cursor === undefined ? 0 : Number(cursor);
+    if (!Number.isSafeInteger(start) || start < 0 || start > this.#entries.length) {
+      const diagnostic = new ToolError("MCP-ARG-002", `invalid input: unknown cursor '${cursor}'`)
+        .toDiagnostic("llm-mcp");
+      throw new ProtocolError(INVALID_PARAMS, diagnostic, newId());
+    }
+    const tools: McpToolDescriptor[] = [];
+    let bytes = 200; // frame, `nextCursor`
+    for (let i = start; i < this.#entries.length; i++) {
+      const descriptor = this.#entries[i].descriptor;
+      const size = JSON.stringify(descriptor).length + 1;
+      if (tools.length && bytes + size > this.#maxOutputBytes) {
+        return { tools, nextCursor: String(i) };
+      }
+      tools.push(descriptor);
+      bytes += size;
+    }
+    return { tools };
+  }
+
+  /**
+   * Answers a `tools/call`. Unknown tools and arguments that fail the schema throw a
+   * {@linkcode ProtocolError}; everything else, the tool's own failures included, is a result.
+   * Every call, refused or not, is recorded in the execution log.
+   */
+  async callTool(name: string, raw: unknown, signal?: AbortSignal): Promise<CallResult> {
+    const executionId = newId();
+    const started = performance.now();
+    const timestamp = new Date().toISOString();
+    const args = typeof raw === "object" && raw !== null ? raw as Record<string, unknown> : {};
+    const record = (envelope: Envelope) => {
+      const entry: ExecutionRecord = {
+        execution_id: executionId,
+        tool: name,
+        arguments: args,
+        timestamp,
+        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+        status: envelope.status,
+        envelope,
+      };
+      this.#log.record(entry);
+    };
+    const entry = this.#byName.get(name);
+    if (!entry) {
+      const error = this.#unknownTool(name);
+      const envelope = failureEnvelope(SERVER_INFO, error, executionId);
+      record(envelope);
+      throw new ProtocolError(INVALID_PARAMS, error.toDiagnostic("llm-mcp"), executionId);
+    }
+    const tool = entry.tool;
+    let prepared;
+    try {
+      prepared = prepareCall(entry, raw);
+    } catch (thrown) {
+      const outcome = failureOutcome(tool, thrown, executionId, this.#debug);
+      record(outcome.envelope);
+      throw new ProtocolError(INVALID_PARAMS, diagnosticOf(outcome.envelope), executionId);
+    }
+    let envelope: Envelope;
+    try {
+      confineToRoot(this.#scope.root, prepared.input);
+      const context = { executionId, cwd: this.#scope.root, signal, cache: this.#cache };
+      envelope = (await tool.execute(prepared.input, context)).envelope;
+    } catch (thrown) {
+      envelope = failureOutcome(tool, thrown, executionId, this.#debug).envelope;
+    }
+    if (tool.kind === "mutation" || !tool.annotations.readOnlyHint) this.#invalidate(envelope);
+    record(envelope);
+    const isError = envelope.status === "error";
+    const request: PageRequest = {
+      tool: name,
+      offsetArgument: entry.offsetArgument ?? "offset",
+      executionId: name === GET_EXECUTION ? executionOf(envelope) ?? executionId : executionId,
+    };
+    const fitted = name === GET_EXECUTION
+      ? this.#fitExecution(envelope, prepared.offset, request, isError)
+      : this.#fit(envelope, tool.listKey, prepared.offset, request, isError);
+    return toolResult({ envelope: fitted, isError });
+  }
+
+  #unknownTool(name: string): ToolError {
+    const hidden = this.#hidden.get(name);
+    if (!hidden) {
+      return new ToolError("MCP-ARG-010", `unknown tool '${name}'`, {
+        note: `Tools: ${this.#entries.map((entry) => entry.tool.mcpName).join(", ")}`,
+      });
+    }
+    const missing = hidden.permissions.filter((permission) => !this.#scope.granted.has(permission));
+    const permission = missing[0] ?? "write";
+    const flag = `--allow-${permission}=${this.#scope.root}`;
+    return new ToolError(
+      permission === "read" ? "MCP-PERM-001" : "MCP-PERM-002",
+      `${name} needs ${missing.join(" and ")} permission, which this server was not started with`,
+      {
+        file: this.#scope.root,
+        remediation: `Restart the server with ${flag} to offer ${name}.`,
+      },
+    );
+  }
+
+  /** Drops cache entries of the files a mutation names (everything when it names none). */
+  #invalidate(envelope: Envelope): void {
+    if (!this.#cache) return;
+    const result = "result" in envelope ? envelope.result : isQuery(envelope) ? envelope.data : {};
+    const paths = changedPaths(this.#scope.root, result);
+    if (!paths.length) this.#cache.invalidate();
+    for (const path of paths) this.#cache.invalidate(path);
+  }
+
+  #fit(
+    envelope: Envelope,
+    listKey: string | undefined,
+    offset: number,
+    request: PageRequest,
+    isError: boolean,
+  ): Envelope {
+    const pages = listPages(envelope, listKey);
+    if (!pages) return shrinkToFit(envelope, this.#maxOutputBytes, isError);
+    if (offset === 0 && responseBytes(envelope, isError) <= this.#maxOutputBytes) return envelope;
+    return fitPage(pages, pages.key, offset, this.#maxOutputBytes, request, isError).envelope;
+  }
+
+  /** Pages the list of the envelope inside a `get_execution` result. */
+  #fitExecution(
+    envelope: Envelope,
+    offset: number,
+    request: PageRequest,
+    isError: boolean,
+  ): Envelope {
+    if (!isQuery(envelope) || !("execution" in envelope.data)) {
+      return shrinkToFit(envelope, this.#maxOutputBytes, isError);
+    }
+    const record = (envelope.data as unknown as { execution: ExecutionRecord }).execution;
+    const listKey = this.#listKeys.get(record.tool);
+    const inner = listPages(record.envelope, listKey);
+    if (!inner) return shrinkToFit(envelope, this.#maxOutputBytes, isError);
+    const wrap = (page: Envelope): Envelope => ({
+      ...envelope,
+      data: { ...envelope.data, execution: { ...record, envelope: page } },
+    } as QueryEnvelope);
+    const pages: Pageable = {
+      total: inner.total,
+      view: (start, count, note) => wrap(inner.view(start, count, note)),
+    };
+    if (offset === 0 && responseBytes(envelope, isError) <= this.#maxOutputBytes) return envelope;
+    return fitPage(pages, inner.key, offset, this.#maxOutputBytes, request, isError).envelope;
+  }
+}
+
+/** The error of a failed envelope (a failure envelope always carries one). */
+function diagnosticOf(envelope: Envelope): Diagnostic {
+  const error = "error" in envelope ? envelope.error : undefined;
+  return error ?? envelope.diagnostics.find((diagnostic) => diagnostic.level === "error")!;
+}
+
+function executionOf(envelope: Envelope): string | undefined {
+  if (!isQuery(envelope)) return undefined;
+  const data = envelope.data as unknown as { execution?: ExecutionRecord };
+  return data.execution?.execution_id;
+}

@@ -24,3 +24,4 @@ export * from "./span.ts";
 export * from "./json_schema.ts";
 export * from "./search.ts";
 export * from "./mcp.ts";
+export * from "./discover.ts";

@@ -5,9 +5,11 @@
  * @module
  */
 import type { Tool } from "../core/tool.ts";
+import { discoverTool } from "./discover/tool.ts";
 import { searchTool } from "./search/tool.ts";
 
 /** All tools, read-only ones first. */
 export const TOOLS: readonly Tool[] = [
   searchTool,
+  discoverTool,
 ];

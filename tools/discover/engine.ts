@@ -1,0 +1,137 @@
+/**
+ * The discover engine as a library function: walk with the shared walker, score every path of
+ * the requested kind against the query, keep the best `limit`, then explain and stat only those.
+ *
+ * @module
+ */
+import { Walker, type WalkOptions } from "../../core/walk/walker.ts";
+import {
+  type Diagnostic,
+  type DiscoverData,
+  type DiscoverResult,
+  makeDiagnostic,
+} from "../../schema/mod.ts";
+import { type CaseMode, parseQuery } from "./query.ts";
+import { hasExtension, PathScorer } from "./scorer.ts";
+import { TopN } from "./top.ts";
+
+/** Walk settings discover passes through to the walker. */
+export type DiscoverWalkOptions = Omit<
+  WalkOptions,
+  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat" | "maxFilesize"
+>;
+
+/** Everything a discovery needs. */
+export interface DiscoverOptions {
+  /** fzf extended-syntax query; empty lists paths in path order. */
+  query: string;
+  /** Tool root: relative paths resolve against it, paths are reported relative to it. */
+  cwd: string;
+  /** Files or directories to walk; default the root. */
+  paths?: readonly string[];
+  /** Find files (default) or directories. */
+  kind?: "file" | "dir";
+  /** Keep only names with one of these extensions (fd's `-e`, case-insensitive). */
+  extensions?: readonly string[];
+  /** Results to list (0: all); default 20. */
+  limit?: number;
+  /** Case rule; default fzf's smart case. */
+  caseMode?: CaseMode;
+  /** Walker settings. */
+  walk?: DiscoverWalkOptions;
+}
+
+/** The result of a discovery. */
+export interface DiscoverOutcome {
+  /** The envelope's data. */
+  data: DiscoverData;
+  /** Walk diagnostics. */
+  diagnostics: Diagnostic[];
+  /** Whether the listing was cut by the limit. */
+  partial: boolean;
+}
+
+interface Candidate {
+  absPath: string;
+  kind: "file" | "dir";
+}
+
+const TOOL = "llm-discover";
+
+function sizeOf(candidate: Candidate, path: string, diagnostics: Diagnostic[]): number | null {
+  if (candidate.kind === "dir") return null;
+  try {
+    return Deno.statSync(candidate.absPath).size;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    diagnostics.push(
+      makeDiagnostic(TOOL, "LMD-IO-002", `cannot stat ${path}: ${reason}`, {
+        level: "warning",
+        file: path,
+      }),
+    );
+    return null;
+  }
+}
+
+/**
+ * Finds the paths under `paths` that best match `query`.
+ *
+ * @example
+ * ```ts
+ * import { discover } from "@llm/search/discover";
+ * const { data } = discover({ query: "walker", cwd: Deno.cwd(), limit: 5 });
+ * data.results[0]?.reason; // e.g. "exact basename"
+ * ```
+ */
+export function discover(options: DiscoverOptions): DiscoverOutcome {
+  const limit = options.limit ?? 20;
+  const kind = options.kind ?? "file";
+  const extensions = options.extensions ?? [];
+  const scorer = new PathScorer(parseQuery(options.query, options.caseMode));
+  const walker = new Walker({
+    ...options.walk,
+    tool: TOOL,
+    prefix: "LMD",
+    cwd: options.cwd,
+    paths: options.paths,
+    includeDirs: kind === "dir",
+  });
+  const top = new TopN<Candidate>(limit);
+  let total = 0;
+  let scanned = 0;
+  for (const entry of walker.entries()) {
+    if (entry.kind !== kind) continue;
+    // A directory named on the command line is where the search happens, not a finding.
+    if (entry.explicit && entry.kind === "dir") continue;
+    if (extensions.length > 0 && !hasExtension(entry.name, extensions)) continue;
+    scanned++;
+    const score = scorer.score(entry.filePath);
+    if (score < 0) continue;
+    total++;
+    if (top.admits(score, entry.filePath)) {
+      top.offer(score, entry.filePath, { absPath: entry.absPath, kind: entry.kind });
+    }
+  }
+  const diagnostics = [...walker.diagnostics];
+  const results: DiscoverResult[] = [];
+  for (const { path, value } of top.sorted()) {
+    const match = scorer.explain(path);
+    if (!match) continue;
+    results.push({
+      path,
+      kind: value.kind,
+      size: sizeOf(value, path, diagnostics),
+      score: match.score,
+      raw_score: match.rawScore,
+      reason: match.reason,
+      positions: match.positions,
+    });
+  }
+  return {
+    data: { count: results.length, query: options.query, total, scanned, results },
+    diagnostics,
+    partial: results.length < total,
+  };
+}

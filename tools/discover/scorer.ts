@@ -1,0 +1,331 @@
+/**
+ * Scores paths against a parsed query: fzf's algorithms with its "path" scheme, plus a
+ * preference for matches inside the basename and for exact names, and an explanation (reason,
+ * matched byte positions) for the paths that make the cut.
+ *
+ * Why not npm `fzf` (fzf-for-js 0.5.2, in the import map)? It was evaluated first and does
+ * not fit: it ports fzf's algorithm from before the path scheme (no extra bonus after `/`, the
+ * start of a line not treated as after a separator), has no notion of a basename, splits
+ * strings into UTF-16 units (astral characters break and positions are not byte offsets),
+ * classifies every non-ASCII character with a fresh regular expression, and ranks by score
+ * buckets in input order. This scorer keeps fzf's constants and algorithms (see
+ * `./algo.ts`) and adds what a file finder needs.
+ *
+ * The raw score of a path is the sum, over the query's term sets, of the matching term's
+ * score: fzf's score of the term, taken on the whole path or on the basename alone, whichever is
+ * higher after adding {@linkcode BASENAME_BONUS} to the basename's; plus
+ * {@linkcode EXACT_NAME_BONUS} when the term is the whole basename or the whole path, or
+ * {@linkcode EXACT_STEM_BONUS} when it is the basename without its extension, or
+ * {@linkcode STEM_COVER_BONUS} when its match ends by covering that whole stem (`schedcore` on
+ * `kernel/sched/core.c`).
+ *
+ * @module
+ */
+import {
+  equalMatch,
+  exactMatch,
+  fuzzyMatch,
+  isSubsequence,
+  prefixMatch,
+  rangeEquals,
+  Slab,
+  suffixMatch,
+} from "./algo.ts";
+import type { DiscoverReason } from "../../schema/discover.ts";
+import type { ParsedQuery, Term } from "./query.ts";
+import {
+  BONUS_BOUNDARY_DELIMITER,
+  BONUS_BOUNDARY_WHITE,
+  BONUS_FIRST_CHAR_MULTIPLIER,
+  MatchText,
+  SCORE_MATCH,
+} from "./text.ts";
+
+/** Added to a term matched inside the basename: worth one matched character. */
+export const BASENAME_BONUS = SCORE_MATCH;
+/** Added to a term equal to the whole basename (or the whole path). */
+export const EXACT_NAME_BONUS = SCORE_MATCH;
+/** Added to a term equal to the basename without its extension. */
+export const EXACT_STEM_BONUS = SCORE_MATCH - 4;
+/** Added to a term whose match spans directories and ends with the basename's whole stem. */
+export const STEM_COVER_BONUS = SCORE_MATCH / 2;
+
+/** Why a path matched, strongest first (see {@linkcode DiscoverReason}). */
+export type MatchReason = DiscoverReason;
+
+/** A scored path with its explanation. */
+export interface PathMatch {
+  /** Ranking score: fzf's score plus the basename and exact-name bonuses. */
+  rawScore: number;
+  /** `rawScore` over the best score the query can reach, in [0, 1]; 0 for a listing. */
+  score: number;
+  /** Why the path matched. */
+  reason: MatchReason;
+  /** UTF-8 byte offset, in the path, of the first byte of each matched character, ascending. */
+  positions: number[];
+}
+
+const REASON_RANK: Record<MatchReason, number> = {
+  "exact path": 0,
+  "exact basename": 1,
+  "basename prefix": 2,
+  "filename match": 3,
+  "path match": 4,
+  "listed": 5,
+};
+
+/** The best score a term can reach (a perfect match at a word start after `/`, as a name). */
+function idealTermScore(term: Term): number {
+  const m = term.codes.length;
+  const run = SCORE_MATCH * m + BONUS_BOUNDARY_DELIMITER * (m + BONUS_FIRST_CHAR_MULTIPLIER - 1);
+  const boundary = BONUS_BOUNDARY_DELIMITER + (SCORE_MATCH + BONUS_BOUNDARY_WHITE) * m +
+    BONUS_BOUNDARY_WHITE;
+  return Math.max(run, boundary) + BASENAME_BONUS + EXACT_NAME_BONUS;
+}
+
+interface TermOutcome {
+  score: number;
+  reason: MatchReason;
+}
+
+/**
+ * Scores paths against one query. `score` is the hot path (no allocation for a path that does
+ * not match); `explain` recomputes one path with positions and reason.
+ *
+ * @example
+ * ```ts
+ * import { parseQuery } from "./query.ts";
+ * import { PathScorer } from "./scorer.ts";
+ * const scorer = new PathScorer(parseQuery("walker"));
+ * scorer.score("core/walk/walker.ts") > scorer.score("core/walk/other_walker.ts"); // true
+ * scorer.explain("core/walk/walker.ts")?.reason; // "exact basename"
+ * ```
+ */
+export class PathScorer {
+  /** The parsed query. */
+  readonly query: ParsedQuery;
+  /** The best raw score this query can give (the denominator of `score`). */
+  readonly idealScore: number;
+  readonly #text = new MatchText();
+  readonly #slab = new Slab();
+  /** Terms every matching path must contain as a subsequence (ASCII text, for the prefilter). */
+  readonly #required: { codes: Int32Array; caseSensitive: boolean }[];
+
+  /** Prepares a scorer for `query`. */
+  constructor(query: ParsedQuery) {
+    this.query = query;
+    this.idealScore = query.sets.reduce((sum, set) => {
+      const positive = set.filter((term) => !term.inverse).map(idealTermScore);
+      return sum + (positive.length ? Math.max(...positive) : 0);
+    }, 0);
+    const required = query.sets.filter((set) => set.length === 1 && !set[0].inverse)
+      .map((set) => set[0]);
+    this.#required = required.map(({ codes, caseSensitive }) => ({ codes, caseSensitive }));
+  }
+
+  /**
+   * A cheap necessary condition checked on the string itself: every required term's characters
+   * appear in order. `undefined` when the path has non-ASCII characters (decided later). A term
+   * with non-ASCII characters can never be satisfied by ASCII characters, so an ASCII path is
+   * rejected here outright.
+   */
+  #prefilter(path: string): boolean | undefined {
+    for (const { codes, caseSensitive } of this.#required) {
+      const m = codes.length;
+      let k = 0;
+      let want = codes[0];
+      for (let i = 0; i < path.length; i++) {
+        let code = path.charCodeAt(i);
+        if (code >= 128) return undefined;
+        if (!caseSensitive && code >= 65 && code <= 90) code += 32;
+        if (code === want) {
+          if (++k === m) break;
+          want = codes[k];
+        }
+      }
+      if (k < m) return false;
+    }
+    return true;
+  }
+
+  /** Raw score of `path`, or -1 when it does not match. */
+  score(path: string): number {
+    if (this.#prefilter(path) === false) return -1;
+    this.#text.load(path);
+    return this.#evaluate(undefined);
+  }
+
+  /** Score, reason and positions of `path`, or `undefined` when it does not match. */
+  explain(path: string): PathMatch | undefined {
+    this.#text.load(path);
+    const positions: number[] = [];
+    const reasons: MatchReason[] = [];
+    const rawScore = this.#evaluate({ positions, reasons });
+    if (rawScore < 0) return undefined;
+    const text = this.#text;
+    const unique = [...new Set(positions)].sort((a, b) => a - b);
+    let reason: MatchReason = "listed";
+    for (const candidate of reasons) {
+      if (REASON_RANK[candidate] < REASON_RANK[reason]) reason = candidate;
+    }
+    if (reason !== "exact path" && reason !== "exact basename" && reasons.length > 0) {
+      const inBasename = unique.every((index) => index >= text.basenameStart);
+      const startsBasename = unique[0] === text.basenameStart;
+      reason = !inBasename ? "path match" : startsBasename ? "basename prefix" : "filename match";
+    }
+    const score = this.idealScore > 0
+      ? Math.round(Math.min(1, rawScore / this.idealScore) * 10000) / 10000
+      : 0;
+    return { rawScore, score, reason, positions: text.byteOffsets(unique) };
+  }
+
+  #evaluate(explanation: { positions: number[]; reasons: MatchReason[] } | undefined): number {
+    let total = 0;
+    for (const set of this.query.sets) {
+      let matched = false;
+      let setScore = 0;
+      for (const term of set) {
+        if (term.inverse) {
+          if (this.#matches(term)) continue;
+          matched = true;
+          setScore = 0;
+          continue;
+        }
+        const outcome = this.#termScore(term, explanation?.positions);
+        if (outcome === undefined) continue;
+        matched = true;
+        setScore = outcome.score;
+        explanation?.reasons.push(outcome.reason);
+        break;
+      }
+      if (!matched) return -1;
+      total += setScore;
+    }
+    return total;
+  }
+
+  /** Whether a (negated) term occurs in the path at all. */
+  #matches(term: Term): boolean {
+    const text = this.#text;
+    const T = text.variant(term.caseSensitive, term.normalize);
+    const P = term.codes;
+    if (term.kind === "fuzzy") return isSubsequence(T, text.length, P, P.length);
+    return this.#run(term, T, 0, undefined) >= 0;
+  }
+
+  #run(term: Term, T: Int32Array, from: number, positions: number[] | undefined): number {
+    const text = this.#text;
+    const P = term.codes;
+    const m = P.length;
+    const { bonus, classes, length } = text;
+    switch (term.kind) {
+      case "fuzzy":
+        return fuzzyMatch(T, bonus, from, length, P, m, this.#slab, positions);
+      case "exact":
+      case "exact-boundary":
+        return exactMatch(
+          T,
+          bonus,
+          classes,
+          length,
+          from,
+          length,
+          P,
+          m,
+          term.kind === "exact-boundary",
+          this.#slab,
+          positions,
+        );
+      case "prefix":
+        return prefixMatch(T, bonus, classes, length, P, m, this.#slab, positions);
+      case "suffix":
+        return suffixMatch(T, bonus, classes, length, P, m, this.#slab, positions);
+      case "equal":
+        return equalMatch(T, classes, length, P, m, this.#slab, positions);
+    }
+  }
+
+  /** A positive term's score with the basename and exact-name bonuses, or `undefined`. */
+  #termScore(term: Term, positions: number[] | undefined): TermOutcome | undefined {
+    const text = this.#text;
+    const T = text.variant(term.caseSensitive, term.normalize);
+    const { basenameStart, length, stemEnd } = text;
+    const fullPositions = positions ? [] as number[] : undefined;
+    let score = this.#run(term, T, 0, fullPositions);
+    if (score < 0) return undefined;
+    let chosen = fullPositions;
+    let spansDirectories = true;
+    if (this.#slab.start >= basenameStart) {
+      score += BASENAME_BONUS;
+      spansDirectories = false;
+    } else if (term.kind === "fuzzy" || term.kind === "exact" || term.kind === "exact-boundary") {
+      const basePositions = positions ? [] as number[] : undefined;
+      const inBasename = this.#run(term, T, basenameStart, basePositions);
+      if (inBasename >= 0 && inBasename + BASENAME_BONUS > score) {
+        score = inBasename + BASENAME_BONUS;
+        chosen = basePositions;
+        spansDirectories = false;
+      }
+    }
+    const P = term.codes;
+    const m = P.length;
+    let reason: MatchReason = "path match";
+    if (rangeEquals(T, basenameStart, length, P, m)) {
+      score += EXACT_NAME_BONUS;
+      reason = basenameStart === 0 ? "exact path" : "exact basename";
+    } else if (basenameStart > 0 && rangeEquals(T, 0, length, P, m)) {
+      score += EXACT_NAME_BONUS;
+      reason = "exact path";
+    } else if (stemEnd < length && rangeEquals(T, basenameStart, stemEnd, P, m)) {
+      score += EXACT_STEM_BONUS;
+      reason = "exact basename";
+    } else if (spansDirectories && this.#coversStem(term, T, fullPositions)) {
+      score += STEM_COVER_BONUS;
+    }
+    if (positions && chosen) positions.push(...chosen);
+    return { score, reason };
+  }
+
+  /**
+   * Whether the whole-path alignment of `term` ends by matching the basename's entire stem, as
+   * `schedcore` does with `kernel/sched/core.c`. Cheap unless the term ends with the stem's text.
+   */
+  #coversStem(term: Term, T: Int32Array, known: number[] | undefined): boolean {
+    const { basenameStart, stemEnd } = this.#text;
+    const P = term.codes;
+    const stemLength = stemEnd - basenameStart;
+    if (stemLength === 0 || stemLength >= P.length) return false;
+    if (!rangeEquals(T, basenameStart, stemEnd, P.subarray(P.length - stemLength), stemLength)) {
+      return false;
+    }
+    let positions = known;
+    if (positions === undefined) {
+      positions = [];
+      this.#run(term, T, 0, positions);
+    }
+    const tail = positions.length - stemLength;
+    for (let k = 0; k < stemLength; k++) {
+      if (positions[tail + k] !== basenameStart + k) return false;
+    }
+    return true;
+  }
+}
+
+/**
+ * Whether `name` has one of `extensions` (compared without case, with or without a leading dot),
+ * fd's `--extension`.
+ *
+ * @example
+ * ```ts
+ * import { hasExtension } from "./scorer.ts";
+ * hasExtension("Walker.TS", ["ts"]); // true
+ * hasExtension("walker.ts.bak", [".ts"]); // false
+ * ```
+ */
+export function hasExtension(name: string, extensions: readonly string[]): boolean {
+  const lower = name.toLowerCase();
+  return extensions.some((extension) => {
+    const suffix = "." + extension.replace(/^\./, "").toLowerCase();
+    return lower.length > suffix.length && lower.endsWith(suffix);
+  });
+}

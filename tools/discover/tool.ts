@@ -1,0 +1,136 @@
+/**
+ * The `llm-discover` tool definition: its input schema (which is also its flag set), its
+ * output schema, and the run function that calls the engine.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineTool, type Tool } from "../../core/tool.ts";
+import {
+  type DiscoverData,
+  DiscoverDataSchema,
+  type QueryEnvelope,
+  queryEnvelope,
+  queryEnvelopeSchema,
+} from "../../schema/mod.ts";
+import { discover } from "./engine.ts";
+
+const count = z.number().int().nonnegative();
+
+const DiscoverInput = z.object({
+  query: z.string().default("").describe(
+    "fzf extended-syntax query (the first positional argument); empty lists paths in path order",
+  ),
+  paths: z.array(z.string()).default([]).describe(
+    "Files or directories to walk [default: the root]",
+  ),
+  kind: z.enum(["file", "dir"]).default("file").describe("Find files or directories"),
+  extension: z.array(z.string().min(1)).default([]).describe(
+    "Only names with this extension (case-insensitive, e.g. ts); repeat for several",
+  ),
+  limit: count.default(20).describe(
+    "Results to list, 0 for all; cut results set partial and total",
+  ),
+  case: z.enum(["smart", "sensitive", "insensitive"]).default("smart").describe(
+    "Case rule: smart (a term with an upper-case letter is case-sensitive, like fzf)",
+  ),
+  glob: z.array(z.string()).default([]).describe(
+    "Include or (with !) exclude paths; later globs win",
+  ),
+  type: z.array(z.string()).default([]).describe("Only files of this type (e.g. ts, rust, md)"),
+  type_not: z.array(z.string()).default([]).describe("Skip files of this type"),
+  hidden: z.boolean().default(false).describe("Include hidden files and directories"),
+  no_ignore: z.boolean().default(false).describe("Do not respect .gitignore, .ignore, .llmignore"),
+  follow: z.boolean().default(false).describe("Follow symbolic links (within the root)"),
+  max_depth: count.optional().describe("Descend at most N directory levels"),
+});
+
+/** Input of `llm-discover`, as the engine receives it after defaults. */
+export type DiscoverInput = z.output<typeof DiscoverInput>;
+
+/** Output schema of `llm-discover`. */
+export const DiscoverEnvelopeSchema: z.ZodType<QueryEnvelope<DiscoverData | { count: 0 }>> =
+  queryEnvelopeSchema(DiscoverDataSchema);
+
+function renderText(envelope: QueryEnvelope<DiscoverData>): string {
+  return (envelope.data.results ?? []).map((result) =>
+    `${result.score.toFixed(4)}  ${result.path}${result.kind === "dir" ? "/" : ""}\n`
+  ).join("");
+}
+
+/** The `llm-discover` tool. */
+export const discoverTool: Tool = defineTool({
+  name: "llm-discover",
+  mcpName: "discover",
+  title: "Fuzzy file finding",
+  description:
+    "Find files (or directories) by fuzzy name, the way fd piped into fzf does, answered as " +
+    "ranked JSON: fzf's V2 scoring with its path scheme, a preference for basename and exact-name " +
+    "matches, and fzf's extended syntax (space-separated terms all match; 'exact, 'word', " +
+    "^prefix, suffix$, !negation, a | b). Each result has a 0..1 score, the raw score, a reason " +
+    "and the matched UTF-8 byte positions; ties break by path. Respects .gitignore and skips " +
+    "hidden files. Use it to locate a file when you know roughly its name.",
+  prefix: "LMD",
+  kind: "query",
+  permissions: ["read"],
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  input: DiscoverInput,
+  output: DiscoverEnvelopeSchema,
+  listKey: "results",
+  itemType: "result",
+  text: (envelope) => renderText(envelope as QueryEnvelope<DiscoverData>),
+  cli: {
+    usage: "[FLAGS] [QUERY] [PATH...]",
+    short: {
+      extension: "e",
+      limit: "n",
+      glob: "g",
+      type: "t",
+      type_not: "T",
+      hidden: "H",
+      no_ignore: "I",
+      follow: "L",
+      max_depth: "d",
+    },
+    positionals: (positionals, flags) => {
+      if (flags.query !== undefined) return { paths: positionals };
+      const [query, ...paths] = positionals;
+      return query === undefined ? {} : { query, paths };
+    },
+    examples: [
+      "llm-discover walker",
+      "llm-discover schedcore ~/src/linux --limit 5",
+      'llm-discover "^core .ts$ !test"',
+      "llm-discover -e md readme",
+      "llm-discover --kind dir tools",
+      "llm-discover '' src/ --limit 0   # list every file under src/, in path order",
+      "deno run --allow-read=. jsr:@llm/search/discover walker",
+    ],
+  },
+  run: (input, context) => {
+    const outcome = discover({
+      query: input.query,
+      cwd: context.cwd,
+      paths: input.paths,
+      kind: input.kind,
+      extensions: input.extension,
+      limit: input.limit,
+      caseMode: input.case,
+      walk: {
+        hidden: input.hidden,
+        noIgnore: input.no_ignore,
+        follow: input.follow,
+        maxDepth: input.max_depth,
+        globs: input.glob,
+        types: input.type,
+        typesNot: input.type_not,
+      },
+    });
+    return Promise.resolve({
+      envelope: queryEnvelope("llm-discover", outcome.data, outcome.diagnostics, {
+        partial: outcome.partial,
+        executionId: context.executionId,
+      }),
+    });
+  },
+});

@@ -312,7 +312,7 @@ function buildRegistry(): ReadonlyMap<string, ErrorCodeEntry> {
   for (const table of [...prefixes.map(commonCodes), SPECIFIC_CODES]) {
     for (const [code, text] of Object.entries(table)) entries.set(code, { code, ...text });
   }
-  return new Map([...entries].sort(([a], [b]) => a.localeCompare(b)));
+  return new Map([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**

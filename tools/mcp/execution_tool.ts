@@ -42,6 +42,22 @@ function lookupEnvelope(
   return queryEnvelope("llm-mcp", { count: 1, execution: found }, [], { executionId: runId });
 }
 
+/** Throws `MCP-IO-001` unless `dir` is an existing directory. */
+function requireDirectory(dir: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = Deno.statSync(dir).isDirectory;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (!isDirectory) {
+    throw new ToolError("MCP-IO-001", `log directory not found: ${dir}`, {
+      file: dir,
+      remediation: "Pass the --log-dir the server was started with.",
+    });
+  }
+}
+
 const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
 
 /**
@@ -117,12 +133,14 @@ export const logShowTool: Tool = defineTool({
       "llm-mcp log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11 --log-dir .llm-mcp --format text",
     ],
   },
-  run: (input, context) =>
-    Promise.resolve({
+  run: (input, context) => {
+    requireDirectory(input.log_dir);
+    return Promise.resolve({
       envelope: lookupEnvelope(
         findExecution(input.log_dir, input.execution_id),
         input.execution_id,
         context.executionId,
       ),
-    }),
+    });
+  },
 });

@@ -135,7 +135,15 @@ export interface SpanExtensions {
 }
 
 /** zod shape of {@linkcode SpanExtensions}, to spread into result object schemas. */
-export const spanExtensionShape = {
+export const spanExtensionShape: {
+  context_before: z.ZodOptional<z.ZodArray<z.ZodType<ContextLine>>>;
+  context_after: z.ZodOptional<z.ZodArray<z.ZodType<ContextLine>>>;
+  semantics: z.ZodOptional<z.ZodType<Semantics>>;
+  relationships: z.ZodOptional<z.ZodType<Relationships>>;
+  checksums: z.ZodOptional<z.ZodType<SpanChecksums>>;
+  suggested_action: z.ZodOptional<z.ZodType<SuggestedAction>>;
+  tool_hints: z.ZodOptional<z.ZodArray<z.ZodString>>;
+} = {
   context_before: z.array(ContextLineSchema).optional(),
   context_after: z.array(ContextLineSchema).optional(),
   semantics: SemanticsSchema.optional(),

@@ -4,7 +4,6 @@
  *
  * @module
  */
-/// <reference lib="deno.worker" />
 import { type BatchFile, BatchSearcher } from "./batch.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import type { SearchFileOptions } from "./searcher.ts";
@@ -14,9 +13,16 @@ export type WorkerRequest =
   | { type: "init"; spec: MatcherSpec; options: SearchFileOptions }
   | { type: "batch"; id: number; files: BatchFile[] };
 
+/** The parts of a worker's global scope this module uses (typed here, not via a lib directive). */
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
+  postMessage(message: unknown): void;
+}
+
+const scope = globalThis as unknown as WorkerScope;
 let searcher: BatchSearcher | undefined;
 
-self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   if (request.type === "init") {
     searcher = new BatchSearcher(request.spec, request.options);
@@ -24,10 +30,10 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   }
   try {
     if (!searcher) throw new Error("search worker used before init");
-    self.postMessage({ id: request.id, results: searcher.search(request.files) });
+    scope.postMessage({ id: request.id, results: searcher.search(request.files) });
   } catch (error) {
     const refused = error instanceof Deno.errors.NotCapable;
-    self.postMessage({
+    scope.postMessage({
       id: request.id,
       failure: { message: error instanceof Error ? error.message : String(error), refused },
     });

@@ -242,6 +242,26 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Undo the later changes first, or restore by hand from the journal backups.",
     exit: EXIT.refused,
   },
+  "LMT-V-011": {
+    meaning: "The text to replace occurs fewer times than --count says.",
+    cause: "The file differs from what was expected, or the count is wrong.",
+    remediation: "Check the candidate spans listed, then fix the text or the --count.",
+    exit: EXIT.refused,
+  },
+  "LMT-V-012": {
+    meaning: "Recovery left a file alone: it holds neither its prior nor its new bytes.",
+    cause: "Something changed the file after the interrupted operation touched it.",
+    remediation:
+      "Compare the file with the backup in the journal directory named, fix it by hand, " +
+      "then delete that journal directory.",
+    exit: EXIT.refused,
+  },
+  "LMT-PERM-010": {
+    meaning: "A path lies outside the workspace root.",
+    cause: "An absolute path, `..`, or a symbolic link that leads out of the root.",
+    remediation: "Give paths inside the root, or pass --root covering them.",
+    exit: EXIT.permission,
+  },
   "LMT-IO-010": {
     meaning: "A file named by the plan does not exist.",
     cause: "The file was moved or deleted since the plan was made.",
@@ -258,6 +278,24 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     meaning: "No journal exists for that execution id.",
     cause: "A mistyped id, or the journal was removed.",
     remediation: "Use an execution_id printed by an earlier llm-transform run in this root.",
+    exit: EXIT.badInput,
+  },
+  "LMT-REF-002": {
+    meaning: "That operation's journal cannot be used for this.",
+    cause: "It was already undone, rolled back or interrupted, or its journal is damaged.",
+    remediation: "Run --recover for an interrupted operation; the message says which case it is.",
+    exit: EXIT.refused,
+  },
+  "LMT-REF-003": {
+    meaning: "An earlier operation in this root was interrupted and is not recovered yet.",
+    cause: "A process was killed while it wrote files; its journal is still open.",
+    remediation: "Run `llm-transform --recover` to roll it back (or finish it).",
+    exit: EXIT.refused,
+  },
+  "LMT-IO-012": {
+    meaning: "A path named by the plan is not a regular file.",
+    cause: "A directory, a FIFO or a device was given where a file was expected.",
+    remediation: "Name regular files only.",
     exit: EXIT.badInput,
   },
   // llm-mcp

@@ -24,4 +24,6 @@ export * from "./span.ts";
 export * from "./json_schema.ts";
 export * from "./search.ts";
 export * from "./mcp.ts";
+export * from "./journal.ts";
+export * from "./transform.ts";
 export * from "./discover.ts";

@@ -7,9 +7,11 @@
 import type { Tool } from "../core/tool.ts";
 import { discoverTool } from "./discover/tool.ts";
 import { searchTool } from "./search/tool.ts";
+import { transformTool } from "./transform/tool.ts";
 
 /** All tools, read-only ones first. */
 export const TOOLS: readonly Tool[] = [
   searchTool,
   discoverTool,
+  transformTool,
 ];

@@ -1,0 +1,268 @@
+/**
+ * The all-or-nothing multi-file write every mutating tool uses.
+ *
+ * 1. Journal: back up every prior file under `<root>/.llm/journal/<execution_id>/`.
+ * 2. Write each new file to a temporary file in its own directory, flushed to disk, with the
+ *    prior file's mode.
+ * 3. Take the workspace's commit lock and re-check that every original still holds the bytes
+ *    the caller verified; if one changed, remove the temporary files: nothing was written.
+ * 4. Rename each temporary file over its original, logging each step. If a rename fails,
+ *    restore every file already renamed from the backups, so the operation lands in every file
+ *    or in none. A process killed midway leaves a journal that `recoverJournals` rolls back.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import { type JournalFile, sha256, ToolError } from "../../schema/mod.ts";
+import { isPermissionRefusal, requirePermission } from "../permissions.ts";
+import {
+  fileMode,
+  NotRegularFileError,
+  readIfExists,
+  removeFileIfPresent,
+  syncDirectory,
+  writeNewFile,
+} from "./fs.ts";
+import { Journal, journalBase, lockRoot, pruneJournals, tempPathFor } from "./journal.ts";
+import { restoreFile } from "./restore.ts";
+import type { FileChange, TransactionOptions } from "./types.ts";
+
+/** What a committed transaction wrote. */
+export interface CommitReport {
+  /** Execution id of the operation (its journal's name). */
+  execution_id: string;
+  /** Absolute journal directory, kept for `--undo`. */
+  journal: string;
+  /** The files as journaled, in the order they were renamed. */
+  files: JournalFile[];
+}
+
+const DEFAULT_KEEP = 100;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Writes every change or none. Throws the caller's `concurrentChange` code when a file no
+ * longer holds its verified bytes (nothing written), `writeFailed` when a file or the journal
+ * cannot be written (every file left or put back as it was), and `*-PERM-*` when the run
+ * lacks write permission for a path.
+ *
+ * @example
+ * ```ts
+ * import { commitChanges } from "./commit.ts";
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.txt`, "old\n");
+ * await commitChanges([{
+ *   file_path: "a.txt", path: `${root}/a.txt`,
+ *   before: new TextEncoder().encode("old\n"), after: new TextEncoder().encode("new\n"),
+ * }], {
+ *   root, executionId: crypto.randomUUID(), tool: "llm-transform", operationType: "edit",
+ *   prefix: "LMT", codes: {
+ *     writeFailed: "LMT-IO-011", concurrentChange: "LMT-V-009", noJournal: "LMT-REF-001",
+ *     journalUnusable: "LMT-REF-002", undoConflict: "LMT-V-010", recoverConflict: "LMT-V-012",
+ *     idInUse: "LMT-ARG-002",
+ *   },
+ * });
+ * ```
+ */
+export async function commitChanges(
+  changes: readonly FileChange[],
+  options: TransactionOptions,
+): Promise<CommitReport> {
+  if (changes.length === 0) throw new RangeError("commitChanges needs at least one change");
+  if (new Set(changes.map((change) => change.path)).size !== changes.length) {
+    throw new RangeError("commitChanges got the same path twice");
+  }
+  requirePermission(options.prefix, "write", journalBase(options.root));
+  for (const change of changes) {
+    requirePermission(options.prefix, "write", change.path);
+    requirePermission(options.prefix, "write", dirname(change.path));
+  }
+  const files = await describe(changes, options);
+  const backups = new Map<string, Uint8Array>();
+  changes.forEach((change, index) => {
+    if (change.before) backups.set(files[index].backup!, change.before);
+  });
+  const journal = await Journal.create(options, files, backups);
+  try {
+    await writeTemporaries(journal, changes, options);
+    const rootLock = await lockRoot(options.root);
+    try {
+      await recheck(journal, changes, options);
+      await journal.setState("committing");
+      await putInPlace(journal, changes, options);
+      for (const dir of new Set(files.map((file) => dirname(file.path)))) {
+        await syncDirectory(dir);
+      }
+      await journal.setState("committed");
+      await pruneJournals(options.root, options.keepJournals ?? DEFAULT_KEEP);
+    } finally {
+      rootLock.close();
+    }
+  } finally {
+    journal.release();
+  }
+  return { execution_id: options.executionId, journal: journal.dir, files };
+}
+
+/** The journal entries of the changes, with each prior file's mode. */
+async function describe(
+  changes: readonly FileChange[],
+  options: TransactionOptions,
+): Promise<JournalFile[]> {
+  const files: JournalFile[] = [];
+  for (const [index, change] of changes.entries()) {
+    const file: JournalFile = {
+      file_path: change.file_path,
+      path: change.path,
+      temp: tempPathFor(change.path, options.executionId, index),
+      checksum_before: change.before ? sha256(change.before) : null,
+      checksum_after: change.after ? sha256(change.after) : null,
+    };
+    if (change.before) {
+      file.backup = `backup-${index}`;
+      try {
+        file.mode = await fileMode(change.path);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+        throw new ToolError(
+          options.codes.concurrentChange,
+          `${change.file_path} vanished after it was verified; nothing was written`,
+          { file: change.file_path },
+        );
+      }
+    }
+    files.push(file);
+  }
+  return files;
+}
+
+/** Writes every temporary file; on failure removes the ones written and abandons the journal. */
+async function writeTemporaries(
+  journal: Journal,
+  changes: readonly FileChange[],
+  options: TransactionOptions,
+): Promise<void> {
+  const written: string[] = [];
+  for (const [index, change] of changes.entries()) {
+    if (!change.after) continue;
+    const file = journal.manifest.files[index];
+    try {
+      if (!change.before) await Deno.mkdir(dirname(file.path), { recursive: true });
+      await writeNewFile(file.temp, change.after, file.mode);
+      written.push(file.temp);
+    } catch (error) {
+      await abandon(journal, written);
+      if (isPermissionRefusal(error)) throw error;
+      throw new ToolError(
+        options.codes.writeFailed,
+        `cannot write ${change.file_path}: ${messageOf(error)}; nothing was changed`,
+        { file: change.file_path, note: `temporary file: ${file.temp}` },
+      );
+    }
+  }
+}
+
+/** Removes the temporary files written and marks the journal rolled back. */
+async function abandon(journal: Journal, temps: readonly string[]): Promise<void> {
+  for (const temp of temps) await removeFileIfPresent(temp);
+  await journal.setState("rolled_back");
+}
+
+/** Throws `concurrentChange` (after abandoning) unless every original is as verified. */
+async function recheck(
+  journal: Journal,
+  changes: readonly FileChange[],
+  options: TransactionOptions,
+): Promise<void> {
+  const drifted: string[] = [];
+  for (const [index, change] of changes.entries()) {
+    const expected = journal.manifest.files[index].checksum_before;
+    let found: string | null;
+    try {
+      const bytes = await readIfExists(change.path);
+      found = bytes ? sha256(bytes) : null;
+    } catch (error) {
+      if (!(error instanceof NotRegularFileError)) throw error;
+      found = "not a regular file";
+    }
+    if (found !== expected) {
+      drifted.push(
+        `${change.file_path}: expected ${expected ?? "no file"}, found ${found ?? "no file"}`,
+      );
+    }
+  }
+  if (drifted.length === 0) return;
+  await abandon(journal, journal.manifest.files.map((file) => file.temp));
+  throw new ToolError(
+    options.codes.concurrentChange,
+    `${drifted.length} file(s) changed after they were verified; nothing was written`,
+    { file: drifted[0].slice(0, drifted[0].indexOf(": ")), note: drifted.join("\n") },
+  );
+}
+
+/** Renames, creates or removes each file; on failure restores the ones already done. */
+async function putInPlace(
+  journal: Journal,
+  changes: readonly FileChange[],
+  options: TransactionOptions,
+): Promise<void> {
+  const done: number[] = [];
+  for (const [index, change] of changes.entries()) {
+    const file = journal.manifest.files[index];
+    try {
+      if (!change.after) await Deno.remove(file.path);
+      else if (change.before) await Deno.rename(file.temp, file.path);
+      else await createFrom(file);
+      done.push(index);
+      await journal.logProgress(index, !change.after ? "removed" : "renamed");
+    } catch (error) {
+      await rollBack(journal, done, options, change.file_path, error);
+    }
+  }
+}
+
+/** Links the temporary file to a path that must still be free, then drops the temporary name. */
+async function createFrom(file: JournalFile): Promise<void> {
+  await Deno.link(file.temp, file.path);
+  await Deno.remove(file.temp);
+}
+
+/** Restores the files in `done` and throws `writeFailed` saying how far the rollback got. */
+async function rollBack(
+  journal: Journal,
+  done: readonly number[],
+  options: TransactionOptions,
+  failedFile: string,
+  cause: unknown,
+): Promise<never> {
+  const problems: string[] = [];
+  for (const index of [...done].reverse()) {
+    const file = journal.manifest.files[index];
+    try {
+      await restoreFile(journal.dir, file);
+    } catch (error) {
+      problems.push(`${file.file_path}: ${messageOf(error)}`);
+    }
+  }
+  for (const file of journal.manifest.files) await removeFileIfPresent(file.temp);
+  if (isPermissionRefusal(cause) && problems.length === 0) {
+    await journal.setState("rolled_back");
+    throw cause;
+  }
+  if (problems.length === 0) {
+    await journal.setState("rolled_back");
+    throw new ToolError(
+      options.codes.writeFailed,
+      `cannot write ${failedFile}: ${messageOf(cause)}; every file was restored`,
+      { file: failedFile, note: `restored ${done.length} file(s) already written` },
+    );
+  }
+  throw new ToolError(
+    options.codes.writeFailed,
+    `cannot write ${failedFile}: ${messageOf(cause)}; the rollback is incomplete, run --recover`,
+    { file: failedFile, note: problems.join("\n") },
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * The file-system steps a transaction is made of: reading a file that may be gone, writing a
+ * new file durably, syncing a directory, removing a leftover.
+ *
+ * @module
+ */
+
+/**
+ * The bytes of `path`, or `null` when nothing is there. Anything but a regular file (a
+ * directory, a FIFO, a socket) throws, so a transaction never blocks on a pipe or reads a
+ * directory as a file.
+ *
+ * @example
+ * ```ts
+ * import { readIfExists } from "./fs.ts";
+ * await readIfExists("/no/such/file"); // null
+ * ```
+ */
+export async function readIfExists(path: string): Promise<Uint8Array | null> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  if (!info.isFile) throw new NotRegularFileError(path);
+  return await Deno.readFile(path);
+}
+
+/** Thrown when a path a transaction reads is not a regular file. */
+export class NotRegularFileError extends Error {
+  /** The path. */
+  readonly path: string;
+
+  /** Builds the error for `path`. */
+  constructor(path: string) {
+    super(`${path} is not a regular file`);
+    this.name = "NotRegularFileError";
+    this.path = path;
+  }
+}
+
+/**
+ * Writes `bytes` to a file that must not exist yet, flushes it to disk and, when `mode` is
+ * given, sets exactly those permission bits (the umask does not apply).
+ *
+ * @example
+ * ```ts
+ * import { writeNewFile } from "./fs.ts";
+ * const path = await Deno.makeTempFile();
+ * await Deno.remove(path);
+ * await writeNewFile(path, new TextEncoder().encode("hi"), 0o600);
+ * ```
+ */
+export async function writeNewFile(
+  path: string,
+  bytes: Uint8Array,
+  mode?: number,
+): Promise<void> {
+  const file = await Deno.open(path, { write: true, createNew: true, mode: mode ?? 0o666 });
+  try {
+    let written = 0;
+    while (written < bytes.length) written += await file.write(bytes.subarray(written));
+    await file.sync();
+  } finally {
+    file.close();
+  }
+  if (mode !== undefined) await Deno.chmod(path, mode);
+}
+
+/**
+ * Flushes a directory's entries (renames, creations) to disk.
+ *
+ * @example
+ * ```ts
+ * import { syncDirectory } from "./fs.ts";
+ * await syncDirectory(Deno.cwd());
+ * ```
+ */
+export async function syncDirectory(dir: string): Promise<void> {
+  if (Deno.build.os === "windows") return; // directories cannot be opened for syncing there
+  const handle = await Deno.open(dir, { read: true });
+  try {
+    await handle.sync();
+  } finally {
+    handle.close();
+  }
+}
+
+/**
+ * Removes `path` when it is a regular file; returns whether it did. A directory or any other
+ * kind of entry at that path is left alone, as it is not ours.
+ *
+ * @example
+ * ```ts
+ * import { removeFileIfPresent } from "./fs.ts";
+ * await removeFileIfPresent("/no/such/file"); // false
+ * ```
+ */
+export async function removeFileIfPresent(path: string): Promise<boolean> {
+  try {
+    if (!(await Deno.lstat(path)).isFile) return false;
+    await Deno.remove(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/**
+ * Permission bits of the file at `path` (0o644 where the platform has none).
+ *
+ * @example
+ * ```ts
+ * import { fileMode } from "./fs.ts";
+ * typeof (await fileMode(Deno.execPath())); // "number"
+ * ```
+ */
+export async function fileMode(path: string): Promise<number> {
+  return ((await Deno.stat(path)).mode ?? 0o644) & 0o7777;
+}

@@ -1,0 +1,199 @@
+/**
+ * Recovery of operations that were killed midway: `--recover` finishes an operation whose
+ * every file already landed, and rolls back any other, from the journal's backups.
+ *
+ * @module
+ */
+import {
+  type JournalManifest,
+  type RecoveredFile,
+  type RecoveredJournal,
+  type RecoverResult,
+  sha256,
+} from "../../schema/mod.ts";
+import { NotRegularFileError, readIfExists, removeFileIfPresent } from "./fs.ts";
+import {
+  FINAL_STATES,
+  type JournalEntry,
+  listJournals,
+  lockRoot,
+  readProgress,
+  tryLockJournal,
+  writeManifest,
+} from "./journal.ts";
+import { restoreFile } from "./restore.ts";
+import { compareText } from "./types.ts";
+
+/** A journal that recovery could not read. */
+export interface DamagedJournal {
+  /** Its execution id. */
+  execution_id: string;
+  /** Absolute journal directory. */
+  dir: string;
+  /** Why its manifest could not be used. */
+  reason: string;
+}
+
+/** What {@linkcode recoverJournals} found and did. */
+export interface RecoveryReport {
+  /** The result to report. */
+  result: RecoverResult;
+  /** Journals skipped because their manifest is damaged. */
+  damaged: DamagedJournal[];
+}
+
+/**
+ * Finds every interrupted operation of the workspace and, newest first, rolls it back (or
+ * finishes it when all its files already hold their new bytes). A file that holds neither the
+ * prior nor the new bytes was changed by someone else: it is left alone, reported as a
+ * `conflict`, and the journal is kept. An operation whose process is still alive is skipped.
+ * With `dryRun`, nothing is changed and the report says what would be done.
+ *
+ * @example
+ * ```ts
+ * import { recoverJournals } from "./recover.ts";
+ * const report = await recoverJournals(Deno.cwd(), { dryRun: true });
+ * report.result.count; // interrupted operations found
+ * ```
+ */
+export async function recoverJournals(
+  root: string,
+  options: { dryRun: boolean },
+): Promise<RecoveryReport> {
+  const rootLock = options.dryRun ? undefined : await lockRoot(root);
+  try {
+    const journals: RecoveredJournal[] = [];
+    const damaged: DamagedJournal[] = [];
+    for (const entry of (await listJournals(root)).reverse()) {
+      if (entry.damaged !== undefined) {
+        damaged.push({ execution_id: entry.id, dir: entry.dir, reason: entry.damaged });
+      } else if (!entry.manifest) {
+        if (!options.dryRun) await removeOrphan(entry);
+      } else if (!FINAL_STATES.has(entry.manifest.state)) {
+        journals.push(await recoverOne(entry, entry.manifest, options.dryRun));
+      }
+    }
+    return { result: { dry_run: options.dryRun, count: journals.length, journals }, damaged };
+  } finally {
+    rootLock?.close();
+  }
+}
+
+/**
+ * The interrupted operations of a workspace, without touching anything: those whose journal
+ * is not final and whose process is gone. Cheap enough to run before every operation.
+ *
+ * @example
+ * ```ts
+ * import { findInterrupted } from "./recover.ts";
+ * (await findInterrupted(Deno.cwd())).length; // 0 in a healthy workspace
+ * ```
+ */
+export async function findInterrupted(root: string): Promise<JournalManifest[]> {
+  const found: JournalManifest[] = [];
+  for (const entry of await listJournals(root)) {
+    if (!entry.manifest || FINAL_STATES.has(entry.manifest.state)) continue;
+    const lock = await tryLockJournal(entry.dir);
+    if (lock === "held") continue;
+    lock?.close();
+    found.push(entry.manifest);
+  }
+  return found;
+}
+
+/** A journal directory without a manifest: the operation died before touching any file. */
+async function removeOrphan(entry: JournalEntry): Promise<void> {
+  const lock = await tryLockJournal(entry.dir);
+  if (lock === "held") return;
+  lock?.close();
+  await Deno.remove(entry.dir, { recursive: true });
+}
+
+type Found = "before" | "after" | "neither";
+
+async function recoverOne(
+  entry: JournalEntry,
+  manifest: JournalManifest,
+  dryRun: boolean,
+): Promise<RecoveredJournal> {
+  const head = {
+    execution_id: manifest.execution_id,
+    tool: manifest.tool,
+    operation_type: manifest.operation_type,
+    state_found: manifest.state,
+  };
+  const lock = await tryLockJournal(entry.dir);
+  if (lock === "held") return { ...head, outcome: "in_progress", files: [] };
+  try {
+    const renamed = await readProgress(entry.dir);
+    const states: { found: Found; checksum: string | null }[] = [];
+    for (const file of manifest.files) {
+      let checksum: string | null;
+      try {
+        const bytes = await readIfExists(file.path);
+        checksum = bytes ? sha256(bytes) : null;
+      } catch (error) {
+        if (!(error instanceof NotRegularFileError)) throw error;
+        checksum = null;
+        states.push({ found: "neither", checksum });
+        continue;
+      }
+      const found: Found = checksum === file.checksum_before
+        ? "before"
+        : checksum === file.checksum_after
+        ? "after"
+        : "neither";
+      states.push({ found, checksum });
+    }
+    // Originals are only touched once the journal says `committing`.
+    const touched = manifest.state === "committing";
+    const finished = touched && states.every((state) => state.found === "after");
+    const files: RecoveredFile[] = [];
+    for (const [index, file] of manifest.files.entries()) {
+      const { found, checksum } = states[index];
+      const action = !touched
+        ? "unchanged"
+        : finished
+        ? "kept"
+        : found === "after"
+        ? "restored"
+        : found === "before"
+        ? "unchanged"
+        : "conflict";
+      if (!dryRun && action === "restored") await restoreFile(entry.dir, file);
+      const tempRemoved = dryRun
+        ? await isRegularFile(file.temp)
+        : await removeFileIfPresent(file.temp);
+      if (!dryRun) await removeFileIfPresent(`${file.temp}.restore`);
+      files.push({
+        file_path: file.file_path,
+        action,
+        renamed: renamed.has(index),
+        checksum_found: checksum,
+        temp_removed: tempRemoved,
+      });
+    }
+    const conflicted = files.some((file) => file.action === "conflict");
+    const outcome = finished ? "finished" : conflicted ? "conflicted" : "rolled_back";
+    if (!dryRun && outcome !== "conflicted") {
+      await writeManifest(entry.dir, {
+        ...manifest,
+        state: outcome === "finished" ? "committed" : "rolled_back",
+        updated_at: new Date().toISOString(),
+      });
+    }
+    files.sort((a, b) => compareText(a.file_path, b.file_path));
+    return { ...head, outcome, files };
+  } finally {
+    lock?.close();
+  }
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.lstat(path)).isFile;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}

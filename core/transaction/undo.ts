@@ -1,0 +1,122 @@
+/**
+ * `--undo <execution_id>`: put back the exact prior bytes of a committed operation, provided
+ * its files still hold what it wrote. The undo is itself a journaled transaction, so it is
+ * all-or-nothing and can be undone in turn.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { type JournalManifest, sha256, ToolError } from "../../schema/mod.ts";
+import { commitChanges, type CommitReport } from "./commit.ts";
+import { NotRegularFileError, readIfExists } from "./fs.ts";
+import { openJournal, writeManifest } from "./journal.ts";
+import type { FileChange, TransactionCodes, TransactionOptions } from "./types.ts";
+
+/** What undoing an operation changes. */
+export interface UndoPlan {
+  /** The manifest of the operation to undo. */
+  manifest: JournalManifest;
+  /** Its journal directory. */
+  dir: string;
+  /** The changes that revert it: from what it wrote back to what was there. */
+  changes: FileChange[];
+}
+
+const STATE_REASONS: Record<string, string> = {
+  prepared: "was interrupted before it changed anything; run --recover to clean it up",
+  committing: "was interrupted midway; run --recover to roll it back",
+  rolled_back: "was rolled back, so there is nothing to undo",
+};
+
+/**
+ * Checks that operation `id` can be undone and returns the changes that would undo it.
+ * Throws `noJournal` for an unknown id, `journalUnusable` for an operation that is not
+ * committed (or whose backups are damaged), and `undoConflict` when a file no longer holds the
+ * bytes the operation wrote.
+ *
+ * @example
+ * ```ts
+ * import { planUndo } from "./undo.ts";
+ * // const plan = await planUndo(root, "0b7c…", codes);
+ * // plan.changes.length; // files the undo would restore
+ * ```
+ */
+export async function planUndo(
+  root: string,
+  id: string,
+  codes: TransactionCodes,
+): Promise<UndoPlan> {
+  const { dir, manifest } = await openJournal(root, id, codes);
+  if (manifest.state !== "committed") {
+    const reason = manifest.state === "undone"
+      ? `was already undone by ${manifest.undone_by ?? "an earlier undo"}`
+      : STATE_REASONS[manifest.state];
+    throw new ToolError(codes.journalUnusable, `operation ${id} ${reason}`, { file: dir });
+  }
+  const drifted: string[] = [];
+  const changes: FileChange[] = [];
+  for (const file of manifest.files) {
+    let current: Uint8Array | null;
+    let found: string | null;
+    try {
+      current = await readIfExists(file.path);
+      found = current ? sha256(current) : null;
+    } catch (error) {
+      if (!(error instanceof NotRegularFileError)) throw error;
+      drifted.push(`${file.file_path}: no longer a regular file`);
+      continue;
+    }
+    if (found !== file.checksum_after) {
+      drifted.push(
+        `${file.file_path}: the operation wrote ${file.checksum_after ?? "no file"}, found ${
+          found ?? "no file"
+        }`,
+      );
+      continue;
+    }
+    let prior: Uint8Array | null = null;
+    if (file.backup) {
+      prior = await Deno.readFile(join(dir, file.backup));
+      if (sha256(prior) !== file.checksum_before) {
+        throw new ToolError(
+          codes.journalUnusable,
+          `the journal's backup of ${file.file_path} is damaged; nothing was undone`,
+          { file: join(dir, file.backup) },
+        );
+      }
+    }
+    changes.push({ file_path: file.file_path, path: file.path, before: current, after: prior });
+  }
+  if (drifted.length) {
+    throw new ToolError(
+      codes.undoConflict,
+      `cannot undo ${id}: ${drifted.length} file(s) changed after it; nothing was undone`,
+      { file: drifted[0].slice(0, drifted[0].indexOf(": ")), note: drifted.join("\n") },
+    );
+  }
+  return { manifest, dir, changes };
+}
+
+/**
+ * Undoes operation `undoOf` as a new transaction described by `options` (its own execution id
+ * and journal), then marks the undone operation's journal `undone`.
+ *
+ * @example
+ * ```ts
+ * import { undoOperation } from "./undo.ts";
+ * // await undoOperation({ ...options, undoOf: "0b7c…" });
+ * ```
+ */
+export async function undoOperation(
+  options: TransactionOptions & { undoOf: string },
+): Promise<{ plan: UndoPlan; report: CommitReport }> {
+  const plan = await planUndo(options.root, options.undoOf, options.codes);
+  const report = await commitChanges(plan.changes, options);
+  await writeManifest(plan.dir, {
+    ...plan.manifest,
+    state: "undone",
+    undone_by: options.executionId,
+    updated_at: new Date().toISOString(),
+  });
+  return { plan, report };
+}

@@ -1,0 +1,702 @@
+/**
+ * The engine of `llm-transform`: verifies span edits and guarded replacements against the files,
+ * applies them all or none through the shared transaction module, previews them as a diff,
+ * and runs `--recover` and `--undo`.
+ *
+ * @module
+ */
+import {
+  type Diagnostic,
+  type EditOutcome,
+  EXIT,
+  explainCode,
+  type FileOutcome,
+  LineIndex,
+  makeDiagnostic,
+  makeSpan,
+  type MutationStatus,
+  normalizeChecksum,
+  type RecoverResult,
+  sha256,
+  type Span,
+  ToolError,
+  type TransformOutput,
+  type TransformResult,
+  type UndoResult,
+} from "../../schema/mod.ts";
+import { requirePermission } from "../../core/permissions.ts";
+import {
+  commitChanges,
+  compareText,
+  type FileChange,
+  findInterrupted,
+  journalBase,
+  NotRegularFileError,
+  planUndo,
+  readIfExists,
+  recoverJournals,
+  type TransactionCodes,
+  undoOperation,
+} from "../../core/transaction/mod.ts";
+import { unifiedDiff } from "./diff.ts";
+import { describeOccurrences, findOccurrences, missNote } from "./replace.ts";
+import type { PlanRequest, ReplaceRequest, TransformRequest } from "./request.ts";
+import { applySpanEdits, sameBytes, type SpanEditResult } from "./spans.ts";
+import { Workspace } from "./workspace.ts";
+
+/** Name of the tool in envelopes and diagnostics. */
+export const TOOL_NAME = "llm-transform";
+
+/** The registry codes `llm-transform` gives the transaction module. */
+export const TRANSACTION_CODES: TransactionCodes = {
+  writeFailed: "LMT-IO-011",
+  concurrentChange: "LMT-V-009",
+  noJournal: "LMT-REF-001",
+  journalUnusable: "LMT-REF-002",
+  undoConflict: "LMT-V-010",
+  recoverConflict: "LMT-V-012",
+  idInUse: "LMT-ARG-002",
+};
+
+/** How to run a request. */
+export interface TransformOptions {
+  /** Workspace root, relative to `cwd` or absolute. */
+  root: string;
+  /** Directory the root is relative to. */
+  cwd: string;
+  /** Execution id of the run (a plan's own `execution_id` takes precedence). */
+  executionId: string;
+  /** Write nothing; report what would change. */
+  dryRun: boolean;
+}
+
+/** What a run produced: the parts of the mutation envelope, and the exit code. */
+export interface TransformReport {
+  /** `edit`, `replace`, `recover` or `undo`. */
+  operation_type: string;
+  /** The execution id used (the plan's, when it names one). */
+  execution_id: string;
+  /** Outcome. */
+  status: MutationStatus;
+  /** One-line summary. */
+  message: string;
+  /** Absolute workspace root. */
+  workspace: string;
+  /** The result. */
+  result?: TransformOutput;
+  /** The error that stopped the run. */
+  error?: Diagnostic;
+  /** Every error, warning and note. */
+  diagnostics: Diagnostic[];
+  /** Exit code per the contract: 0 done, 1 changes pending (dry run), 2/3/4 refused. */
+  exitCode: number;
+}
+
+interface Problem {
+  code: string;
+  message: string;
+  note?: string;
+}
+
+interface FileState {
+  display: string;
+  path: string;
+  bytes?: Uint8Array;
+  checksum?: string;
+  problem?: Problem;
+  edits: PlannedEdit[];
+  applied?: SpanEditResult;
+}
+
+interface PlannedEdit {
+  index: number;
+  file: FileState;
+  byte_start: number;
+  byte_end: number;
+  new_text: string;
+  expected_checksum?: string;
+}
+
+function diagnostic(code: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+  return makeDiagnostic(TOOL_NAME, code, message, extra);
+}
+
+function exitOf(code: string): number {
+  return explainCode(code)?.exit ?? EXIT.internal;
+}
+
+/**
+ * Runs one request against the files of a workspace.
+ *
+ * @example
+ * ```ts
+ * import { buildRequest, transform } from "@llm/search/transform";
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.txt`, "hello world\n");
+ * const request = await buildRequest(
+ *   { file: "a.txt", old: "world", new: "there", all: false, recover: false },
+ *   { cwd: root },
+ * );
+ * const report = await transform(request, {
+ *   root, cwd: root, executionId: crypto.randomUUID(), dryRun: false,
+ * });
+ * report.status; // "ok"
+ * ```
+ */
+export async function transform(
+  request: TransformRequest,
+  options: TransformOptions,
+): Promise<TransformReport> {
+  const workspace = await Workspace.open(options.root, options.cwd);
+  switch (request.kind) {
+    case "recover":
+      return await recover(workspace, options);
+    case "undo":
+      return await undo(workspace, request.id, options);
+    case "replace":
+      return await replace(workspace, request, options);
+    default:
+      return await editPlan(workspace, request, options);
+  }
+}
+
+/** Warnings about earlier operations that were killed and not yet recovered. */
+async function interruptedWarnings(workspace: Workspace): Promise<Diagnostic[]> {
+  return (await findInterrupted(workspace.real)).map((manifest) =>
+    diagnostic(
+      "LMT-REF-003",
+      `operation ${manifest.execution_id} (${manifest.tool} ${manifest.operation_type}, ` +
+        `${manifest.created_at}) was interrupted; run --recover`,
+      { level: "warning", note: manifest.files.map((file) => file.file_path).join("\n") },
+    )
+  );
+}
+
+/** Reads a file of the plan, recording why it cannot be edited. */
+async function load(file: FileState): Promise<void> {
+  try {
+    const bytes = await readIfExists(file.path);
+    if (!bytes) {
+      file.problem = { code: "LMT-IO-010", message: `${file.display} does not exist` };
+      return;
+    }
+    file.bytes = bytes;
+    file.checksum = sha256(bytes);
+  } catch (error) {
+    if (!(error instanceof NotRegularFileError)) throw error;
+    file.problem = { code: "LMT-IO-012", message: `${file.display} is not a regular file` };
+  }
+}
+
+/** The files a plan names, keyed by real path, each loaded. */
+class FileSet {
+  readonly #files = new Map<string, FileState>();
+  readonly #workspace: Workspace;
+
+  constructor(workspace: Workspace) {
+    this.#workspace = workspace;
+  }
+
+  get(path: string): FileState {
+    const resolved = this.#workspace.resolve(path);
+    let file = this.#files.get(resolved.path);
+    if (!file) {
+      file = { display: resolved.display, path: resolved.path, edits: [] };
+      this.#files.set(resolved.path, file);
+    }
+    return file;
+  }
+
+  async loadAll(): Promise<void> {
+    for (const file of this.#files.values()) await load(file);
+  }
+
+  sorted(): FileState[] {
+    return [...this.#files.values()].sort((a, b) => compareText(a.display, b.display));
+  }
+}
+
+async function editPlan(
+  workspace: Workspace,
+  request: PlanRequest,
+  options: TransformOptions,
+): Promise<TransformReport> {
+  const executionId = request.plan.execution_id ?? options.executionId;
+  const files = new FileSet(workspace);
+  const edits = request.plan.edits.map((edit, index): PlannedEdit => {
+    const file = files.get(edit.file_path);
+    const planned: PlannedEdit = {
+      index,
+      file,
+      byte_start: edit.byte_start,
+      byte_end: edit.byte_end,
+      new_text: edit.new_text,
+    };
+    if (edit.expected_checksum !== undefined) planned.expected_checksum = edit.expected_checksum;
+    file.edits.push(planned);
+    return planned;
+  });
+  const expected = Object.entries(request.plan.file_checksums ?? {}).map(([path, checksum]) => ({
+    file: files.get(path),
+    checksum: normalizeChecksum(checksum) ?? checksum,
+  }));
+  await files.loadAll();
+  for (const { file, checksum } of expected) {
+    if (file.problem || file.checksum === checksum) continue;
+    file.problem = {
+      code: "LMT-V-001",
+      message: `${file.display} does not have the checksum the plan expects`,
+      note: `expected ${checksum}\nactual   ${file.checksum}`,
+    };
+  }
+  if (request.kind === "span" && request.expect) checkShortFormExpect(edits[0], request.expect);
+  return await finish(workspace, files.sorted(), edits, "edit", options, executionId);
+}
+
+/** `--expect` of the span short form: the whole file's checksum, or the span's. */
+function checkShortFormExpect(edit: PlannedEdit, expect: string): void {
+  const file = edit.file;
+  if (!file.bytes || file.checksum === expect) return;
+  const length = file.bytes.length;
+  const spanFits = edit.byte_start <= edit.byte_end && edit.byte_end <= length;
+  const spanChecksum = spanFits
+    ? sha256(file.bytes.subarray(edit.byte_start, edit.byte_end))
+    : undefined;
+  if (spanChecksum === expect) return;
+  file.problem = {
+    code: "LMT-V-001",
+    message: `${file.display} does not have the checksum --expect gives (nor does the span)`,
+    note: `expected ${expect}\nfile     ${file.checksum}` +
+      (spanChecksum ? `\nspan     ${spanChecksum}` : ""),
+  };
+}
+
+async function replace(
+  workspace: Workspace,
+  request: ReplaceRequest,
+  options: TransformOptions,
+): Promise<TransformReport> {
+  const files = new FileSet(workspace);
+  const file = files.get(request.file);
+  await files.loadAll();
+  if (!file.problem && request.expect && file.checksum !== request.expect) {
+    file.problem = {
+      code: "LMT-V-001",
+      message: `${file.display} does not have the checksum --expect gives`,
+      note: `expected ${request.expect}\nactual   ${file.checksum}`,
+    };
+  }
+  if (file.problem || !file.bytes) {
+    return await finish(workspace, [file], [], "replace", options, options.executionId);
+  }
+  const needle = new TextEncoder().encode(request.old);
+  const starts = findOccurrences(file.bytes, needle);
+  const wanted = request.count;
+  if (starts.length === 0 || (wanted !== undefined && starts.length !== wanted)) {
+    return await countMismatch(workspace, file, starts, needle.length, request, options);
+  }
+  const edits = starts.map((start, index): PlannedEdit => ({
+    index,
+    file,
+    byte_start: start,
+    byte_end: start + needle.length,
+    new_text: request.new,
+  }));
+  file.edits.push(...edits);
+  return await finish(workspace, [file], edits, "replace", options, options.executionId);
+}
+
+/** The failure of a replacement whose text occurs a number of times other than allowed. */
+async function countMismatch(
+  workspace: Workspace,
+  file: FileState,
+  starts: number[],
+  length: number,
+  request: ReplaceRequest,
+  options: TransformOptions,
+): Promise<TransformReport> {
+  const bytes = file.bytes!;
+  const index = new LineIndex(bytes);
+  const candidates = starts.map((start) => makeSpan(file.display, index, start, start + length));
+  let error: Diagnostic;
+  if (starts.length === 0) {
+    const miss = missNote(bytes, request.old);
+    error = diagnostic("LMT-V-007", `the text to replace does not occur in ${file.display}`, {
+      file: file.display,
+      note: miss.note,
+      ...(miss.line ? { line: miss.line } : {}),
+    });
+  } else {
+    const wanted = request.count ?? 1;
+    const code = starts.length > wanted ? "LMT-V-008" : "LMT-V-011";
+    error = diagnostic(
+      code,
+      `the text to replace occurs ${starts.length} times in ${file.display}, ` +
+        `${starts.length > wanted ? "more" : "fewer"} than the ${wanted} allowed`,
+      {
+        file: file.display,
+        span: candidates[0],
+        note: describeOccurrences(index, starts, length),
+        ...(code === "LMT-V-008"
+          ? {
+            remediation: "Add surrounding lines to --old to make it unique, or pass " +
+              `--count ${starts.length} or --all.`,
+          }
+          : {}),
+      },
+    );
+  }
+  const result: TransformResult = {
+    dry_run: options.dryRun,
+    applied_count: 0,
+    pending_count: 0,
+    skipped_count: 0,
+    error_count: 1,
+    files: [{
+      file_path: file.display,
+      status: "error",
+      edit_count: 0,
+      file_checksum_before: file.checksum,
+      total_byte_shift: 0,
+    }],
+    edits: [],
+    candidates,
+  };
+  const warnings = await interruptedWarnings(workspace);
+  return {
+    operation_type: "replace",
+    execution_id: options.executionId,
+    status: "error",
+    message: `${error.message}; nothing was changed`,
+    workspace: workspace.given,
+    result,
+    error,
+    diagnostics: [error, ...warnings],
+    exitCode: exitOf(error.code),
+  };
+}
+
+/** Spans of an edit in the old file, when its offsets are valid there. */
+function oldSpanOf(edit: PlannedEdit, index: LineIndex | undefined): Span | undefined {
+  if (!index) return undefined;
+  try {
+    return makeSpan(edit.file.display, index, edit.byte_start, edit.byte_end);
+  } catch {
+    // Offsets outside the file or inside a character have no span; the edit's problem says why.
+    return undefined;
+  }
+}
+
+/**
+ * Validates and applies every file's edits, then writes them (or, for a dry run, diffs them),
+ * and builds the report. `files` must be sorted by display path.
+ */
+async function finish(
+  workspace: Workspace,
+  files: FileState[],
+  edits: PlannedEdit[],
+  operationType: "edit" | "replace",
+  options: TransformOptions,
+  executionId: string,
+): Promise<TransformReport> {
+  const diagnostics: Diagnostic[] = [];
+  const oldIndexes = new Map<FileState, LineIndex>();
+  const editProblems = new Map<PlannedEdit, Problem>();
+  for (const file of files) {
+    if (file.bytes) oldIndexes.set(file, new LineIndex(file.bytes));
+    if (file.problem) {
+      diagnostics.push(diagnostic(file.problem.code, file.problem.message, {
+        file: file.display,
+        ...(file.problem.note ? { note: file.problem.note } : {}),
+      }));
+      continue;
+    }
+    file.applied = applySpanEdits(file.bytes!, file.edits);
+    const byIndex = new Map(file.edits.map((edit) => [edit.index, edit]));
+    for (const problem of file.applied.problems) {
+      const edit = byIndex.get(problem.index)!;
+      editProblems.set(edit, problem);
+      const span = oldSpanOf(edit, oldIndexes.get(file));
+      diagnostics.push(diagnostic(problem.code, `edit ${edit.index}: ${problem.message}`, {
+        file: file.display,
+        ...(span ? { span } : {}),
+        ...(problem.note ? { note: problem.note } : {}),
+      }));
+    }
+  }
+  let failure = diagnostics[0];
+  const changes: FileChange[] = [];
+  const newBytes = new Map<FileState, Uint8Array>();
+  if (!failure) {
+    for (const file of files) {
+      const after = file.applied!.bytes;
+      newBytes.set(file, after);
+      if (!sameBytes(file.bytes!, after)) {
+        changes.push({ file_path: file.display, path: file.path, before: file.bytes!, after });
+      }
+    }
+  }
+  let journal: string | undefined;
+  let diff: string | undefined;
+  if (!failure && changes.length) {
+    if (options.dryRun) {
+      diff = changes.map((change) => unifiedDiff(change.file_path, change.before, change.after))
+        .join("");
+    } else {
+      try {
+        const report = await commitChanges(changes, {
+          root: workspace.real,
+          executionId,
+          tool: TOOL_NAME,
+          operationType,
+          prefix: "LMT",
+          codes: TRANSACTION_CODES,
+        });
+        journal = workspace.display(report.journal);
+      } catch (error) {
+        if (!(error instanceof ToolError)) throw error;
+        failure = error.toDiagnostic(TOOL_NAME);
+        diagnostics.push(failure);
+      }
+    }
+  }
+  const state = failure ? "failed" : options.dryRun ? "dry" : "written";
+  const newIndexes = new Map<FileState, LineIndex>();
+  if (!failure) {
+    for (const [file, bytes] of newBytes) newIndexes.set(file, new LineIndex(bytes));
+  }
+  const changed = new Set(changes.map((change) => change.path));
+  const editOutcomes = edits.map((edit) =>
+    editOutcome(edit, oldIndexes, newIndexes, editProblems, failure, state)
+  ).sort((a, b) =>
+    compareText(a.file_path, b.file_path) || a.byte_start - b.byte_start || a.index - b.index
+  );
+  const fileOutcomes = files.map((file): FileOutcome => {
+    const outcome: FileOutcome = {
+      file_path: file.display,
+      status: file.problem || file.edits.some((edit) => editProblems.has(edit))
+        ? "error"
+        : failure
+        ? "skipped"
+        : !changed.has(file.path)
+        ? "unchanged"
+        : options.dryRun
+        ? "pending"
+        : "changed",
+      edit_count: file.edits.length,
+      total_byte_shift: 0,
+    };
+    if (file.checksum) outcome.file_checksum_before = file.checksum;
+    const after = newBytes.get(file);
+    if (after && !failure) {
+      outcome.final_checksum = sha256(after);
+      outcome.total_byte_shift = after.length - file.bytes!.length;
+    }
+    return outcome;
+  });
+  const count = (status: EditOutcome["status"]) =>
+    editOutcomes.filter((edit) => edit.status === status).length;
+  const result: TransformResult = {
+    dry_run: options.dryRun,
+    applied_count: count("applied"),
+    pending_count: count("pending"),
+    skipped_count: count("skipped") + count("unchanged"),
+    error_count: count("error") + (failure && edits.length === 0 ? 1 : 0),
+    files: fileOutcomes,
+    edits: editOutcomes,
+  };
+  if (diff !== undefined) result.diff = diff;
+  if (journal !== undefined) result.journal = journal;
+  diagnostics.push(...await interruptedWarnings(workspace));
+  const report: TransformReport = {
+    operation_type: operationType,
+    execution_id: executionId,
+    status: failure ? "error" : "ok",
+    message: summary(result, changes.length, failure, diagnostics, executionId),
+    workspace: workspace.given,
+    result,
+    diagnostics,
+    exitCode: failure ? exitOf(failure.code) : options.dryRun && changes.length ? 1 : 0,
+  };
+  if (failure) report.error = failure;
+  return report;
+}
+
+function editOutcome(
+  edit: PlannedEdit,
+  oldIndexes: Map<FileState, LineIndex>,
+  newIndexes: Map<FileState, LineIndex>,
+  editProblems: Map<PlannedEdit, Problem>,
+  failure: Diagnostic | undefined,
+  state: "failed" | "dry" | "written",
+): EditOutcome {
+  const file = edit.file;
+  const outcome: EditOutcome = {
+    index: edit.index,
+    file_path: file.display,
+    status: "error",
+    byte_start: edit.byte_start,
+    byte_end: edit.byte_end,
+  };
+  const oldSpan = oldSpanOf(edit, oldIndexes.get(file));
+  if (oldSpan) {
+    outcome.old_span = oldSpan;
+    outcome.checksum_before = sha256(file.bytes!.subarray(edit.byte_start, edit.byte_end));
+  }
+  outcome.checksum_after = sha256(edit.new_text);
+  const problem = file.problem ?? editProblems.get(edit);
+  if (problem) return { ...outcome, code: problem.code, message: problem.message };
+  if (state === "failed") {
+    return {
+      ...outcome,
+      status: "skipped",
+      code: failure!.code,
+      message: `not applied: ${failure!.message}`,
+    };
+  }
+  const placed = file.applied!.placed.find((candidate) => candidate.index === edit.index)!;
+  const newIndex = newIndexes.get(file)!;
+  outcome.new_span = makeSpan(file.display, newIndex, placed.new_start, placed.new_end);
+  outcome.status = placed.unchanged ? "unchanged" : state === "dry" ? "pending" : "applied";
+  return outcome;
+}
+
+function summary(
+  result: TransformResult,
+  changedFiles: number,
+  failure: Diagnostic | undefined,
+  diagnostics: Diagnostic[],
+  executionId: string,
+): string {
+  if (failure) {
+    const errors = diagnostics.filter((d) => d.level === "error").length;
+    return `${failure.message}${errors > 1 ? ` (and ${errors - 1} more errors)` : ""}; ` +
+      "nothing was changed";
+  }
+  const unchanged = result.skipped_count;
+  const tail = unchanged ? `; ${unchanged} edit(s) already in place` : "";
+  if (changedFiles === 0) return "nothing to change: the files already hold the new text";
+  if (result.dry_run) {
+    return `dry run: ${result.pending_count} edit(s) pending in ${changedFiles} file(s)${tail}; ` +
+      "nothing was written";
+  }
+  return `applied ${result.applied_count} edit(s) to ${changedFiles} file(s)${tail}; ` +
+    `undo with --undo ${executionId}`;
+}
+
+async function recover(workspace: Workspace, options: TransformOptions): Promise<TransformReport> {
+  if (!options.dryRun) requirePermission("LMT", "write", journalBase(workspace.real));
+  const { result, damaged } = await recoverJournals(workspace.real, { dryRun: options.dryRun });
+  const diagnostics: Diagnostic[] = [];
+  for (const journal of result.journals) {
+    for (const file of journal.files) {
+      if (file.action !== "conflict") continue;
+      diagnostics.push(diagnostic(
+        "LMT-V-012",
+        `${file.file_path} changed after operation ${journal.execution_id} was interrupted; ` +
+          "left as it is",
+        {
+          file: file.file_path,
+          note: `backups: ${
+            workspace.display(journalBase(workspace.real))
+          }/${journal.execution_id}`,
+        },
+      ));
+    }
+    if (journal.outcome === "in_progress") {
+      diagnostics.push(diagnostic(
+        "LMT-REF-003",
+        `operation ${journal.execution_id} is still running in another process; not touched`,
+        { level: "note" },
+      ));
+    }
+  }
+  for (const journal of damaged) {
+    diagnostics.push(diagnostic(
+      "LMT-REF-002",
+      `journal ${journal.execution_id} is damaged and was skipped: ${journal.reason}`,
+      { level: "warning", file: workspace.display(journal.dir) },
+    ));
+  }
+  const error = diagnostics.find((d) => d.level === "error");
+  const acted = result.journals.filter((journal) => journal.outcome !== "in_progress").length;
+  return {
+    operation_type: "recover",
+    execution_id: options.executionId,
+    status: error ? "partial" : "ok",
+    message: recoverSummary(result),
+    workspace: workspace.given,
+    result,
+    ...(error ? { error } : {}),
+    diagnostics,
+    exitCode: error ? exitOf(error.code) : options.dryRun && acted ? 1 : 0,
+  };
+}
+
+function recoverSummary(result: RecoverResult): string {
+  if (result.count === 0) return "no interrupted operation to recover";
+  const counts = new Map<string, number>();
+  for (const journal of result.journals) {
+    counts.set(journal.outcome, (counts.get(journal.outcome) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([outcome, n]) => `${n} ${outcome.replace("_", " ")}`);
+  return `${result.dry_run ? "dry run: would recover" : "recovered"} ${result.count} ` +
+    `interrupted operation(s): ${parts.join(", ")}`;
+}
+
+async function undo(
+  workspace: Workspace,
+  id: string,
+  options: TransformOptions,
+): Promise<TransformReport> {
+  const warnings = await interruptedWarnings(workspace);
+  let result: UndoResult;
+  if (options.dryRun) {
+    const plan = await planUndo(workspace.real, id, TRANSACTION_CODES);
+    result = {
+      dry_run: true,
+      undone_execution_id: id,
+      count: plan.changes.length,
+      files: undoneFiles(plan.changes),
+      diff: plan.changes.map((change) => unifiedDiff(change.file_path, change.before, change.after))
+        .join(""),
+    };
+  } else {
+    const { plan, report } = await undoOperation({
+      root: workspace.real,
+      executionId: options.executionId,
+      tool: TOOL_NAME,
+      operationType: "undo",
+      prefix: "LMT",
+      codes: TRANSACTION_CODES,
+      undoOf: id,
+    });
+    result = {
+      dry_run: false,
+      undone_execution_id: id,
+      count: plan.changes.length,
+      files: undoneFiles(plan.changes),
+      journal: workspace.display(report.journal),
+    };
+  }
+  return {
+    operation_type: "undo",
+    execution_id: options.executionId,
+    status: "ok",
+    message: options.dryRun
+      ? `dry run: undoing ${id} would restore ${result.count} file(s); nothing was written`
+      : `undid ${id}: restored ${result.count} file(s); undo this with --undo ${options.executionId}`,
+    workspace: workspace.given,
+    result,
+    diagnostics: warnings,
+    exitCode: options.dryRun && result.count ? 1 : 0,
+  };
+}
+
+function undoneFiles(changes: FileChange[]): UndoResult["files"] {
+  return changes.map((change) => ({
+    file_path: change.file_path,
+    checksum_before: change.before ? sha256(change.before) : null,
+    final_checksum: change.after ? sha256(change.after) : null,
+  })).sort((a, b) => compareText(a.file_path, b.file_path));
+}

@@ -64,7 +64,8 @@ export function allows(scope: Scope, tool: Pick<Tool, "permissions">): boolean {
 
 /**
  * Argument fields that name files or directories, at any depth (plans nest them). A tool that
- * takes a path under another name is still confined by a scoped `--allow-read=<root>`.
+ * takes a path under another name is still confined by a scoped `--allow-read=<root>`, and a
+ * value that is not a path (inline JSON under `plan`) resolves inside the root, so it passes.
  */
 export const PATH_FIELDS: ReadonlySet<string> = new Set([
   "path",
@@ -79,6 +80,7 @@ export const PATH_FIELDS: ReadonlySet<string> = new Set([
   "directory",
   "target",
   "targets",
+  "plan",
   "plan_file",
 ]);
 

@@ -91,6 +91,8 @@ export interface ToolServerOptions {
   debug?: boolean;
 }
 
+const encoder = new TextEncoder();
+
 const SERVER_INFO = { name: "llm-mcp", kind: "query", mcpName: "mcp", prefix: "MCP" } as const;
 
 function isQuery(envelope: Envelope): envelope is QueryEnvelope {
@@ -220,7 +222,7 @@ export class ToolServer {
     let bytes = 200; // frame, `nextCursor`
     for (let i = start; i < this.#entries.length; i++) {
       const descriptor = this.#entries[i].descriptor;
-      const size = JSON.stringify(descriptor).length + 1;
+      const size = encoder.encode(JSON.stringify(descriptor)).length + 1;
       if (tools.length && bytes + size > this.#maxOutputBytes) {
         return { tools, nextCursor: String(i) };
       }

@@ -38,9 +38,9 @@ export interface DiscoverResult {
   raw_score: number;
   /**
    * Why it matched: `exact path` (a term is the whole path), `exact basename` (a term is the
-   * basename, or the basename without its extension), `basename prefix` (the match starts the
-   * basename), `filename match` (the match lies inside the basename), `path match` (it spans
-   * directories), `listed` (an empty query or only negated terms).
+   * basename, or the basename without its extension), `basename prefix` (the basename starts
+   * with the matched text), `filename match` (every matched character is in the basename),
+   * `path match` (the match spans directories), `listed` (an empty query or only negated terms).
    */
   reason: DiscoverReason;
   /** UTF-8 byte offset, in `path`, of the first byte of each matched character, ascending. */

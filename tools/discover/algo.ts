@@ -4,10 +4,10 @@
  * boundaries, path separators, camelCase and digit transitions, consecutive runs and the first
  * character), exact, exact-boundary, prefix, suffix and equal matching.
  *
- * Every function takes the folded text `T` (see {@linkcode MatchText.variant}), its per-position
- * bonuses `B`, a region `[from, to)` and the folded pattern `P`; it returns the score, or -1 when
- * the pattern does not match. The start and end of the match are left in the {@linkcode Slab};
- * matched positions are appended to `positions` when it is given.
+ * Every function takes the prepared text (its per-position bonuses and classes), the text's code
+ * points folded for the term `T` (see `MatchText.variant`) and the folded pattern `P`; it
+ * returns the score, or -1 when the pattern does not match. The start and end of the match are
+ * left in the {@linkcode Slab}; matched positions are appended to `positions` when it is given.
  *
  * Differences from fzf, all deliberate and deterministic: a one-character fuzzy pattern and an
  * exact term take the best-scoring occurrence (fzf stops at the first word boundary), and the
@@ -27,6 +27,16 @@ import {
   SCORE_GAP_START,
   SCORE_MATCH,
 } from "./text.ts";
+
+/** What the algorithms read of a prepared text (a `MatchText`). */
+export interface Haystack {
+  /** fzf's bonus of each position. */
+  bonus: Int8Array;
+  /** Character class of each position. */
+  classes: Uint8Array;
+  /** Number of code points. */
+  length: number;
+}
 
 /** Scratch memory of the algorithms, reused across calls; also carries the last match range. */
 export class Slab {
@@ -93,8 +103,7 @@ function calculateScore(
 }
 
 /**
- * fzf's FuzzyMatchV2 on `T[from, to)`: the highest-scoring way to find `P[0, m)` as a
- * subsequence.
+ * fzf's FuzzyMatchV2 on `T[from, length)`: the highest-scoring way to find `P` as a subsequence.
  *
  * @example
  * ```ts
@@ -103,20 +112,21 @@ function calculateScore(
  * const text = new MatchText();
  * text.load("src/fooBar.ts");
  * const positions: number[] = [];
- * fuzzyMatch(text.variant(false, false), text.bonus, 0, text.length, Int32Array.from([102, 98]), 2, new Slab(), positions);
+ * fuzzyMatch(text, text.variant(false, false), 0, Int32Array.from([102, 98]), new Slab(), positions);
  * positions; // [4, 7]: "f" at the word start, "b" at the camelCase hump
  * ```
  */
 export function fuzzyMatch(
+  text: Haystack,
   T: Int32Array,
-  B: Int8Array,
   from: number,
-  to: number,
   P: Int32Array,
-  m: number,
   slab: Slab,
   positions?: number[],
 ): number {
+  const B = text.bonus;
+  const to = text.length;
+  const m = P.length;
   if (m === 0) {
     slab.start = slab.end = from;
     return 0;
@@ -265,22 +275,19 @@ function pushRange(positions: number[] | undefined, start: number, end: number):
 
 /**
  * fzf's exact matcher (`'term`), or with `boundary` its word-boundary variant (`'term'`): the
- * occurrence of `P` in `T[from, to)` whose first character has the highest bonus. `classes`
- * and `length` describe the whole text for the boundary checks.
+ * occurrence of `P` in `T[from, length)` whose first character has the highest bonus.
  */
 export function exactMatch(
+  text: Haystack,
   T: Int32Array,
-  B: Int8Array,
-  classes: Uint8Array,
-  length: number,
   from: number,
-  to: number,
   P: Int32Array,
-  m: number,
   boundary: boolean,
   slab: Slab,
   positions?: number[],
 ): number {
+  const { bonus: B, classes, length } = text;
+  const m = P.length;
   if (m === 0) {
     slab.start = slab.end = from;
     return 0;
@@ -288,7 +295,7 @@ export function exactMatch(
   let bestPos = -1;
   let bestBonus = -1;
   const first = P[0];
-  for (let s = from; s + m <= to; s++) {
+  for (let s = from; s + m <= length; s++) {
     if (T[s] !== first || !equalAt(T, s, P, m)) continue;
     const bonus = B[s];
     if (boundary) {
@@ -335,15 +342,14 @@ function isWhite(code: number): boolean {
 
 /** fzf's prefix matcher (`^term`): `P` at the start of the text, after leading white space. */
 export function prefixMatch(
+  text: Haystack,
   T: Int32Array,
-  B: Int8Array,
-  classes: Uint8Array,
-  length: number,
   P: Int32Array,
-  m: number,
   slab: Slab,
   positions?: number[],
 ): number {
+  const { bonus: B, classes, length } = text;
+  const m = P.length;
   const start = m > 0 && isWhite(P[0]) ? 0 : leadingWhite(classes, length);
   if (length - start < m || !equalAt(T, start, P, m)) return -1;
   slab.start = start;
@@ -354,15 +360,14 @@ export function prefixMatch(
 
 /** fzf's suffix matcher (`term$`): `P` at the end of the text, before trailing white space. */
 export function suffixMatch(
+  text: Haystack,
   T: Int32Array,
-  B: Int8Array,
-  classes: Uint8Array,
-  length: number,
   P: Int32Array,
-  m: number,
   slab: Slab,
   positions?: number[],
 ): number {
+  const { bonus: B, classes, length } = text;
+  const m = P.length;
   const end = length - (m > 0 && isWhite(P[m - 1]) ? 0 : trailingWhite(classes, length));
   const start = end - m;
   if (start < 0 || !equalAt(T, start, P, m)) return -1;
@@ -374,14 +379,14 @@ export function suffixMatch(
 
 /** fzf's equal matcher (`^term$`): the whole text, white space around it aside, is `P`. */
 export function equalMatch(
+  text: Haystack,
   T: Int32Array,
-  classes: Uint8Array,
-  length: number,
   P: Int32Array,
-  m: number,
   slab: Slab,
   positions?: number[],
 ): number {
+  const { classes, length } = text;
+  const m = P.length;
   if (m === 0) return -1;
   const start = isWhite(P[0]) ? 0 : leadingWhite(classes, length);
   const end = length - (isWhite(P[m - 1]) ? 0 : trailingWhite(classes, length));
@@ -393,20 +398,14 @@ export function equalMatch(
     (BONUS_FIRST_CHAR_MULTIPLIER - 1) * BONUS_BOUNDARY_WHITE;
 }
 
-/** Whether `T[from, to)` equals `P[0, m)`. */
-export function rangeEquals(
-  T: Int32Array,
-  from: number,
-  to: number,
-  P: Int32Array,
-  m: number,
-): boolean {
-  return to - from === m && equalAt(T, from, P, m);
+/** Whether `T[from, to)` equals `P`. */
+export function rangeEquals(T: Int32Array, from: number, to: number, P: Int32Array): boolean {
+  return to - from === P.length && equalAt(T, from, P, P.length);
 }
 
 /** Whether `P` is a subsequence of `T[0, length)` (the cheap test of an inverse fuzzy term). */
-export function isSubsequence(T: Int32Array, length: number, P: Int32Array, m: number): boolean {
+export function isSubsequence(T: Int32Array, length: number, P: Int32Array): boolean {
   let k = 0;
-  for (let i = 0; i < length && k < m; i++) if (T[i] === P[k]) k++;
-  return k === m;
+  for (let i = 0; i < length && k < P.length; i++) if (T[i] === P[k]) k++;
+  return k === P.length;
 }

@@ -83,6 +83,24 @@ function idealTermScore(term: Term): number {
   return Math.max(run, boundary) + BASENAME_BONUS + EXACT_NAME_BONUS;
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
+function hex(code: number): string {
+  return "\\x" + code.toString(16).padStart(2, "0");
+}
+
+/**
+ * A regular expression that matches when an ASCII term's characters occur in order, written
+ * `a[^b]*b[^c]*c` so that it never backtracks (irregexp runs it natively, faster than a loop).
+ */
+function subsequencePattern(term: Term): RegExp {
+  const parts = Array.from(
+    term.codes,
+    (code, index) => index === 0 ? hex(code) : `[^${hex(code)}]*${hex(code)}`,
+  );
+  return new RegExp(parts.join(""), term.caseSensitive ? "" : "i");
+}
+
 interface TermOutcome {
   score: number;
   reason: MatchReason;
@@ -108,8 +126,10 @@ export class PathScorer {
   readonly idealScore: number;
   readonly #text = new MatchText();
   readonly #slab = new Slab();
-  /** Terms every matching path must contain as a subsequence (ASCII text, for the prefilter). */
-  readonly #required: { codes: Int32Array; caseSensitive: boolean }[];
+  /** One regular expression per required term: its characters in order (a cheap prefilter). */
+  readonly #required: RegExp[];
+  /** A required term has non-ASCII characters: ASCII paths cannot match it. */
+  readonly #requiresNonAscii: boolean;
 
   /** Prepares a scorer for `query`. */
   constructor(query: ParsedQuery) {
@@ -120,36 +140,26 @@ export class PathScorer {
     }, 0);
     const required = query.sets.filter((set) => set.length === 1 && !set[0].inverse)
       .map((set) => set[0]);
-    this.#required = required.map(({ codes, caseSensitive }) => ({ codes, caseSensitive }));
+    this.#requiresNonAscii = required.some((term) => term.codes.some((code) => code >= 128));
+    this.#required = this.#requiresNonAscii ? [] : required.map(subsequencePattern);
   }
 
   /**
    * A cheap necessary condition checked on the string itself: every required term's characters
-   * appear in order. `undefined` when the path has non-ASCII characters (decided later). A term
-   * with non-ASCII characters can never be satisfied by ASCII characters, so an ASCII path is
-   * rejected here outright.
+   * appear in order. `undefined` when the path has non-ASCII characters, which folding or
+   * normalisation may turn into the term's characters (decided by the full evaluation).
    */
   #prefilter(path: string): boolean | undefined {
-    for (const { codes, caseSensitive } of this.#required) {
-      const m = codes.length;
-      let k = 0;
-      let want = codes[0];
-      for (let i = 0; i < path.length; i++) {
-        let code = path.charCodeAt(i);
-        if (code >= 128) return undefined;
-        if (!caseSensitive && code >= 65 && code <= 90) code += 32;
-        if (code === want) {
-          if (++k === m) break;
-          want = codes[k];
-        }
-      }
-      if (k < m) return false;
+    if (this.#requiresNonAscii) return NON_ASCII.test(path) ? undefined : false;
+    for (const pattern of this.#required) {
+      if (!pattern.test(path)) return NON_ASCII.test(path) ? undefined : false;
     }
     return true;
   }
 
   /** Raw score of `path`, or -1 when it does not match. */
   score(path: string): number {
+    if (this.query.sets.length === 0) return 0;
     if (this.#prefilter(path) === false) return -1;
     this.#text.load(path);
     return this.#evaluate(undefined);
@@ -169,9 +179,10 @@ export class PathScorer {
       if (REASON_RANK[candidate] < REASON_RANK[reason]) reason = candidate;
     }
     if (reason !== "exact path" && reason !== "exact basename" && reasons.length > 0) {
-      const inBasename = unique.every((index) => index >= text.basenameStart);
-      const startsBasename = unique[0] === text.basenameStart;
-      reason = !inBasename ? "path match" : startsBasename ? "basename prefix" : "filename match";
+      const start = text.basenameStart;
+      const inBasename = unique.every((index) => index >= start);
+      const prefix = unique.every((index, k) => index === start + k);
+      reason = !inBasename ? "path match" : prefix ? "basename prefix" : "filename match";
     }
     const score = this.idealScore > 0
       ? Math.round(Math.min(1, rawScore / this.idealScore) * 10000) / 10000
@@ -209,39 +220,27 @@ export class PathScorer {
     const text = this.#text;
     const T = text.variant(term.caseSensitive, term.normalize);
     const P = term.codes;
-    if (term.kind === "fuzzy") return isSubsequence(T, text.length, P, P.length);
+    if (term.kind === "fuzzy") return isSubsequence(T, text.length, P);
     return this.#run(term, T, 0, undefined) >= 0;
   }
 
   #run(term: Term, T: Int32Array, from: number, positions: number[] | undefined): number {
     const text = this.#text;
     const P = term.codes;
-    const m = P.length;
-    const { bonus, classes, length } = text;
+    const slab = this.#slab;
     switch (term.kind) {
       case "fuzzy":
-        return fuzzyMatch(T, bonus, from, length, P, m, this.#slab, positions);
+        return fuzzyMatch(text, T, from, P, slab, positions);
       case "exact":
+        return exactMatch(text, T, from, P, false, slab, positions);
       case "exact-boundary":
-        return exactMatch(
-          T,
-          bonus,
-          classes,
-          length,
-          from,
-          length,
-          P,
-          m,
-          term.kind === "exact-boundary",
-          this.#slab,
-          positions,
-        );
+        return exactMatch(text, T, from, P, true, slab, positions);
       case "prefix":
-        return prefixMatch(T, bonus, classes, length, P, m, this.#slab, positions);
+        return prefixMatch(text, T, P, slab, positions);
       case "suffix":
-        return suffixMatch(T, bonus, classes, length, P, m, this.#slab, positions);
+        return suffixMatch(text, T, P, slab, positions);
       case "equal":
-        return equalMatch(T, classes, length, P, m, this.#slab, positions);
+        return equalMatch(text, T, P, slab, positions);
     }
   }
 
@@ -268,15 +267,14 @@ export class PathScorer {
       }
     }
     const P = term.codes;
-    const m = P.length;
     let reason: MatchReason = "path match";
-    if (rangeEquals(T, basenameStart, length, P, m)) {
+    if (rangeEquals(T, basenameStart, length, P)) {
       score += EXACT_NAME_BONUS;
       reason = basenameStart === 0 ? "exact path" : "exact basename";
-    } else if (basenameStart > 0 && rangeEquals(T, 0, length, P, m)) {
+    } else if (basenameStart > 0 && rangeEquals(T, 0, length, P)) {
       score += EXACT_NAME_BONUS;
       reason = "exact path";
-    } else if (stemEnd < length && rangeEquals(T, basenameStart, stemEnd, P, m)) {
+    } else if (stemEnd < length && rangeEquals(T, basenameStart, stemEnd, P)) {
       score += EXACT_STEM_BONUS;
       reason = "exact basename";
     } else if (spansDirectories && this.#coversStem(term, T, fullPositions)) {
@@ -295,7 +293,7 @@ export class PathScorer {
     const P = term.codes;
     const stemLength = stemEnd - basenameStart;
     if (stemLength === 0 || stemLength >= P.length) return false;
-    if (!rangeEquals(T, basenameStart, stemEnd, P.subarray(P.length - stemLength), stemLength)) {
+    if (!rangeEquals(T, basenameStart, stemEnd, P.subarray(P.length - stemLength))) {
       return false;
     }
     let positions = known;

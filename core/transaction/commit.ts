@@ -133,10 +133,28 @@ async function describe(
           { file: change.file_path },
         );
       }
+      await probeWritable(change, options);
     }
     files.push(file);
   }
   return files;
+}
+
+/**
+ * Refuses a file the operating system would not let us write (a read-only file, an immutable
+ * one, a read-only file system): renaming over it would bypass that protection.
+ */
+async function probeWritable(change: FileChange, options: TransactionOptions): Promise<void> {
+  try {
+    (await Deno.open(change.path, { write: true })).close();
+  } catch (error) {
+    if (isPermissionRefusal(error)) throw error;
+    throw new ToolError(
+      options.codes.writeFailed,
+      `cannot write ${change.file_path}: ${messageOf(error)}; nothing was changed`,
+      { file: change.file_path },
+    );
+  }
 }
 
 /** Writes every temporary file; on failure removes the ones written and abandons the journal. */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createTwoFilesPatch } from "diff";
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
@@ -30,6 +30,7 @@ export function unifiedDiff(
     after ? decoder.decode(after) : "",
     undefined,
     undefined,
-    { context: 3 },
+    // `---`/`+++` headers without the `Index:`/`====` lines `git apply` and `patch` do not need.
+    { context: 3, headerOptions: FILE_HEADERS_ONLY },
   );
 }

@@ -21,7 +21,9 @@ import {
 import { TOOL_NAME, transform } from "./engine.ts";
 import { buildRequest } from "./request.ts";
 
-const offset = z.number().int().nonnegative();
+// Offsets are checked (with the JSON path of each violation) by the plan parser, which also
+// renames legacy fields; this schema only describes the fields to clients.
+const offset = z.number().int();
 
 const EditInput = z.looseObject({
   file_path: z.string().optional().describe("File to edit, relative to the root (alias: file)"),

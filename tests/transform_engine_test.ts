@@ -288,7 +288,7 @@ Deno.test("guarded replace: exactly one occurrence, else candidates or the close
   await withTree({ "m.rs": text }, async (root) => {
     const none = await refused(root, { file: "m.rs", old: "let z = 1;", new: "" }, "LMT-V-007", 3);
     assert.equal(none.envelope.error!.line, 2);
-    assert.match(none.envelope.error!.note!, /closest line 2 .*"    let x = 1;"/);
+    assert.match(none.envelope.error!.note!, /closest line 2 .*" {4}let x = 1;"/);
     const crlf = await refused(
       root,
       { file: "m.rs", old: "let x = 1;\n    let y", new: "" },

@@ -156,6 +156,27 @@ Deno.test("a term equal to the stem is an exact basename too, ranked over longer
   assert.equal(reason("srcwalker", "src/walker.ts"), "path match");
 });
 
+Deno.test("among exact names the one nearer the root comes first, not the one first in path order", () => {
+  const paths = [
+    "Documentation/Makefile",
+    "arch/x86/Makefile",
+    "Makefile",
+    "scripts/Makefile.build",
+  ];
+  assert.deepEqual(rank("makefile", paths).slice(0, 3), [
+    "Makefile",
+    "Documentation/Makefile",
+    "arch/x86/Makefile",
+  ]);
+  const s = scorer("kconfig");
+  assert.ok(s.score("Kconfig", 1) > s.score("Documentation/Kconfig", 2));
+  assert.equal(
+    s.score("sub/Kconfig", 1),
+    s.score("Kconfig", 1),
+    "depth counts from the walked root",
+  );
+});
+
 Deno.test("a term equal to the whole path is an exact path", () => {
   assert.deepEqual(rank("core/walk/walker.ts", ["x/core/walk/walker.ts", "core/walk/walker.ts"]), [
     "core/walk/walker.ts",

@@ -54,6 +54,7 @@ export interface DiscoverOutcome {
 interface Candidate {
   absPath: string;
   kind: "file" | "dir";
+  depth: number;
 }
 
 const TOOL = "llm-discover";
@@ -107,17 +108,21 @@ export function discover(options: DiscoverOptions): DiscoverOutcome {
     if (entry.explicit && entry.kind === "dir") continue;
     if (extensions.length > 0 && !hasExtension(entry.name, extensions)) continue;
     scanned++;
-    const score = scorer.score(entry.filePath);
+    const score = scorer.score(entry.filePath, entry.depth);
     if (score < 0) continue;
     total++;
     if (top.admits(score, entry.filePath)) {
-      top.offer(score, entry.filePath, { absPath: entry.absPath, kind: entry.kind });
+      top.offer(score, entry.filePath, {
+        absPath: entry.absPath,
+        kind: entry.kind,
+        depth: entry.depth,
+      });
     }
   }
   const diagnostics = [...walker.diagnostics];
   const results: DiscoverResult[] = [];
   for (const { path, value } of top.sorted()) {
-    const match = scorer.explain(path);
+    const match = scorer.explain(path, value.depth);
     if (!match) continue;
     results.push({
       path,

@@ -15,9 +15,10 @@
  * score: fzf's score of the term, taken on the whole path or on the basename alone, whichever is
  * higher after adding {@linkcode BASENAME_BONUS} to the basename's; plus
  * {@linkcode EXACT_NAME_BONUS} when the term is the whole basename or the whole path, or
- * {@linkcode EXACT_STEM_BONUS} when it is the basename without its extension, or
- * {@linkcode STEM_COVER_BONUS} when its match ends by covering that whole stem (`schedcore` on
- * `kernel/sched/core.c`).
+ * {@linkcode EXACT_STEM_BONUS} when it is the basename without its extension (both less one
+ * point per directory level below the walked root, up to {@linkcode EXACT_DEPTH_STEPS}, so that
+ * the root's `Makefile` comes before `Documentation/Makefile`), or {@linkcode STEM_COVER_BONUS}
+ * when its match ends by covering that whole stem (`schedcore` on `kernel/sched/core.c`).
  *
  * @module
  */
@@ -47,6 +48,8 @@ export const BASENAME_BONUS = SCORE_MATCH;
 export const EXACT_NAME_BONUS = SCORE_MATCH;
 /** Added to a term equal to the basename without its extension. */
 export const EXACT_STEM_BONUS = SCORE_MATCH - 4;
+/** Directory levels over which the exact-name bonuses shrink by one point each. */
+export const EXACT_DEPTH_STEPS = 4;
 /** Added to a term whose match spans directories and ends with the basename's whole stem. */
 export const STEM_COVER_BONUS = SCORE_MATCH / 2;
 
@@ -126,6 +129,8 @@ export class PathScorer {
   readonly idealScore: number;
   readonly #text = new MatchText();
   readonly #slab = new Slab();
+  /** What the exact-name bonuses lose for the current path's depth. */
+  #depthPenalty = 0;
   /** One regular expression per required term: its characters in order (a cheap prefilter). */
   readonly #required: RegExp[];
   /** A required term has non-ASCII characters: ASCII paths cannot match it. */
@@ -157,17 +162,20 @@ export class PathScorer {
     return true;
   }
 
-  /** Raw score of `path`, or -1 when it does not match. */
-  score(path: string): number {
+  /**
+   * Raw score of `path`, or -1 when it does not match. `depth` is the walker's: 1 for an entry
+   * directly in the walked root (default: one more than the path's slashes).
+   */
+  score(path: string, depth?: number): number {
     if (this.query.sets.length === 0) return 0;
     if (this.#prefilter(path) === false) return -1;
-    this.#text.load(path);
+    this.#load(path, depth);
     return this.#evaluate(undefined);
   }
 
   /** Score, reason and positions of `path`, or `undefined` when it does not match. */
-  explain(path: string): PathMatch | undefined {
-    this.#text.load(path);
+  explain(path: string, depth?: number): PathMatch | undefined {
+    this.#load(path, depth);
     const positions: number[] = [];
     const reasons: MatchReason[] = [];
     const rawScore = this.#evaluate({ positions, reasons });
@@ -188,6 +196,12 @@ export class PathScorer {
       ? Math.round(Math.min(1, rawScore / this.idealScore) * 10000) / 10000
       : 0;
     return { rawScore, score, reason, positions: text.byteOffsets(unique) };
+  }
+
+  #load(path: string, depth: number | undefined): void {
+    this.#text.load(path);
+    const levels = depth ?? path.split("/").length;
+    this.#depthPenalty = Math.min(Math.max(levels - 1, 0), EXACT_DEPTH_STEPS);
   }
 
   #evaluate(explanation: { positions: number[]; reasons: MatchReason[] } | undefined): number {
@@ -269,13 +283,13 @@ export class PathScorer {
     const P = term.codes;
     let reason: MatchReason = "path match";
     if (rangeEquals(T, basenameStart, length, P)) {
-      score += EXACT_NAME_BONUS;
+      score += EXACT_NAME_BONUS - (basenameStart === 0 ? 0 : this.#depthPenalty);
       reason = basenameStart === 0 ? "exact path" : "exact basename";
     } else if (basenameStart > 0 && rangeEquals(T, 0, length, P)) {
       score += EXACT_NAME_BONUS;
       reason = "exact path";
     } else if (stemEnd < length && rangeEquals(T, basenameStart, stemEnd, P)) {
-      score += EXACT_STEM_BONUS;
+      score += EXACT_STEM_BONUS - this.#depthPenalty;
       reason = "exact basename";
     } else if (spansDirectories && this.#coversStem(term, T, fullPositions)) {
       score += STEM_COVER_BONUS;

@@ -7,6 +7,7 @@
  */
 import { ToolError } from "../../schema/mod.ts";
 import { requiredLiteral } from "./literal.ts";
+import { spellOutRepeats } from "./rewrite.ts";
 
 /** How to interpret the patterns. */
 export interface MatcherOptions {
@@ -124,7 +125,7 @@ export function buildMatcher(options: MatcherOptions): MatcherSpec {
   const sources = options.patterns.map((pattern, index) => {
     if (options.fixedStrings) return escapeRegExp(pattern);
     checkPattern(pattern, index);
-    return pattern;
+    return spellOutRepeats(pattern);
   });
   const ignoreCase = options.ignoreCase ||
     (options.smartCase === true && !options.patterns.some(hasUpperCase));

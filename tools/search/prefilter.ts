@@ -117,34 +117,65 @@ export class LiteralPrefilter {
   /** Whether `bytes` contain at least one of the literals (always true with none). */
   contains(bytes: Uint8Array): boolean {
     if (this.#needles.length === 0) return true;
-    const memory = this.buffer(bytes.length);
-    if (bytes.buffer !== memory.buffer || bytes.byteOffset !== 0) memory.set(bytes);
-    return this.#needles.some((needle) => this.#find(memory, bytes.length, needle));
+    const memory = this.#load(bytes);
+    return this.#needles.some((needle) => this.#next(memory, bytes.length, needle, 0) !== -1);
   }
 
-  #find(memory: Uint8Array, length: number, needle: Needle): boolean {
+  /** Offset of the first occurrence of `needle` at or after `from`, or -1. */
+  #next(memory: Uint8Array, length: number, needle: Needle, from: number): number {
     const { bytes, fold, first, second } = needle;
-    if (bytes.length > length) return false;
+    if (bytes.length > length) return -1;
     const distance = second - first;
     // Candidate positions i of the first scanned byte; the literal then starts at i - first.
     const end = length - bytes.length + first + 1;
-    for (let at = first; at < end;) {
-      const found = this.#wasm.scan(
-        at,
-        end,
-        bytes[first],
-        bytes[second],
-        distance,
-        fold[first],
-        fold[second],
-      );
-      if (found < 0) return false;
+    const [b1, b2, c1, c2] = [bytes[first], bytes[second], fold[first], fold[second]];
+    for (let at = from + first; at < end;) {
+      const found = this.#wasm.scan(at, end, b1, b2, distance, c1, c2);
+      if (found < 0) return -1;
       const start = found - first;
       let j = 0;
       while (j < bytes.length && (memory[start + j] | fold[j]) === bytes[j]) j++;
-      if (j === bytes.length) return true;
+      if (j === bytes.length) return start;
       at = found + 1;
     }
-    return false;
+    return -1;
+  }
+
+  /**
+   * The lines of `bytes` holding an occurrence of any literal, as sorted, disjoint byte ranges
+   * `[start, end)` without their `\n`. Without multiline matching every match lies on such a
+   * line, so only these lines need the regular expression.
+   *
+   * @example
+   * ```ts
+   * import { LiteralPrefilter } from "@llm/search/search";
+   * const prefilter = new LiteralPrefilter(["b"], false);
+   * prefilter.candidateLines(new TextEncoder().encode("a\nab\nc\nb")); // [[2, 4], [7, 8]]
+   * ```
+   */
+  candidateLines(bytes: Uint8Array): [number, number][] {
+    const memory = this.#load(bytes);
+    const length = bytes.length;
+    const file = memory.subarray(0, length);
+    const lines: [number, number][] = [];
+    for (const needle of this.#needles) {
+      for (let at = this.#next(memory, length, needle, 0); at !== -1;) {
+        const start = at === 0 ? 0 : file.lastIndexOf(0x0a, at - 1) + 1;
+        const newline = file.indexOf(0x0a, at);
+        const end = newline === -1 ? length : newline;
+        lines.push([start, end]);
+        at = end >= length ? -1 : this.#next(memory, length, needle, end + 1);
+      }
+    }
+    if (this.#needles.length === 1) return lines;
+    lines.sort((a, b) => a[0] - b[0]);
+    return lines.filter((line, i) => i === 0 || line[0] !== lines[i - 1][0]);
+  }
+
+  /** The scan memory holding `bytes` at offset 0 (copied there unless read there). */
+  #load(bytes: Uint8Array): Uint8Array {
+    const memory = this.buffer(bytes.length);
+    if (bytes.buffer !== memory.buffer || bytes.byteOffset !== 0) memory.set(bytes);
+    return memory;
   }
 }

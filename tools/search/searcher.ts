@@ -167,6 +167,52 @@ function contextLines(
   return lines;
 }
 
+/** A match in byte offsets with its text. */
+interface ByteMatch {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Runs the regular expression over the whole decoded file (multiline, or no literal known). */
+function* wholeTextMatches(
+  bytes: Uint8Array,
+  regex: RegExp,
+  multiline: boolean,
+): Generator<ByteMatch> {
+  const decoded: DecodedText = decodeUtf8(bytes);
+  for (const found of findMatches(decoded.text, regex, multiline)) {
+    yield {
+      start: decoded.byteOffset(found.start),
+      end: decoded.byteOffset(found.end),
+      text: decoded.text.slice(found.start, found.end),
+    };
+  }
+}
+
+/**
+ * Runs the regular expression only over the lines that hold a required literal: without
+ * multiline matching, no match can lie elsewhere (ripgrep's candidate-line search). Only those
+ * lines are decoded.
+ */
+function* candidateLineMatches(
+  bytes: Uint8Array,
+  lines: [number, number][],
+  regex: RegExp,
+): Generator<ByteMatch> {
+  for (const [lineStart, lineEnd] of lines) {
+    const decoded = decodeUtf8(bytes.subarray(lineStart, lineEnd));
+    // A line holds no "\n", so the multiline-safe loop is the right one.
+    for (const found of findMatches(decoded.text, regex, true)) {
+      yield {
+        start: lineStart + decoded.byteOffset(found.start),
+        end: lineStart + decoded.byteOffset(found.end),
+        text: decoded.text.slice(found.start, found.end),
+      };
+    }
+  }
+}
+
 /**
  * Searches one file's bytes. Returns `undefined` when the prefilter rules the file out.
  *
@@ -186,15 +232,23 @@ export function searchBytes(
   matcher: CompiledMatcher,
   options: SearchFileOptions,
 ): FileResult | undefined {
-  if (!matcher.prefilter.contains(bytes)) return undefined;
-  const decoded: DecodedText = decodeUtf8(bytes);
+  const { prefilter, regex, spec } = matcher;
+  let matches: Generator<ByteMatch>;
+  if (prefilter.active && !spec.multiline) {
+    const lines = prefilter.candidateLines(bytes);
+    if (lines.length === 0) return undefined;
+    matches = candidateLineMatches(bytes, lines, regex);
+  } else {
+    if (!prefilter.contains(bytes)) return undefined;
+    matches = wholeTextMatches(bytes, regex, spec.multiline);
+  }
   const result: FileResult = { matchCount: 0, lineCount: 0, matches: [] };
   let index: LineIndex | undefined;
   let fileChecksum: string | undefined;
   let lastLine = 0;
-  for (const found of findMatches(decoded.text, matcher.regex, matcher.spec.multiline)) {
-    const byteStart = decoded.byteOffset(found.start);
-    const byteEnd = decoded.byteOffset(found.end);
+  for (const found of matches) {
+    const byteStart = found.start;
+    const byteEnd = found.end;
     index ??= new LineIndex(bytes);
     const line = index.lineOf(byteStart);
     if (line !== lastLine) {
@@ -210,7 +264,7 @@ export function searchBytes(
     const match: SearchMatch = {
       match_id: newId(),
       span,
-      matched_text: decoded.text.slice(found.start, found.end),
+      matched_text: found.text,
       line_text: shown.text,
     };
     if (shown.truncated) {

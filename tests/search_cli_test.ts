@@ -165,6 +165,22 @@ Deno.test("two runs give byte-identical output once ids and timestamps are remov
   }
 });
 
+Deno.test("a large tree under a scoped --allow-read still searches everything (inline when workers cannot load)", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 450; i++) files[`d${i % 9}/f${i}.txt`] = `needle ${i}\n`;
+  const root = await makeTree(files);
+  try {
+    const result = await runEntry(ENTRY, ["needle", "-c"], {
+      cwd: root,
+      permissions: [`--allow-read=${root}`],
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((parseJson(result) as unknown as Envelope).data.match_count, 450);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("--help lists the flags derived from the input schema, with examples", async () => {
   const result = await runEntry(ENTRY, ["--help"]);
   assert.equal(result.code, 0);

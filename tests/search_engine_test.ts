@@ -301,3 +301,30 @@ Deno.test("worker and inline searches give identical results in the same order",
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("files around the read-buffer size are searched whole (buffer growth keeps the bytes)", async () => {
+  const sizes = [(1 << 20) - 3, 1 << 20, (1 << 20) + 1000, (1 << 21) + 77, 3 << 20];
+  const files: Record<string, string> = {};
+  for (const size of sizes) files[`f${size}.txt`] = "x".repeat(size - 7) + "NEEDLE\n";
+  for (let i = 0; i < 3; i++) files[`small${i}.txt`] = "NEEDLE\n";
+  const { data } = await find(files, { patterns: ["NEEDLE"] });
+  assert.equal(data.match_count, sizes.length + 3);
+  for (const match of data.matches.filter((m) => m.span.file_path.startsWith("f"))) {
+    assert.equal(match.span.byte_start, Number(match.span.file_path.slice(1, -4)) - 7);
+  }
+});
+
+Deno.test("counted repetitions are spelled out without changing what matches", async () => {
+  const files = { "r.txt": "ABCD123 AB12 ABCDE1234 aaaa a\n" };
+  for (
+    const [pattern, expected] of [
+      ["[A-Z]{4}[0-9]{3}", ["ABCD123", "BCDE123"]],
+      ["[A-Z]{2,3}\\d{2}", ["ABCD12".slice(1), "AB12", "CDE12"]],
+      ["a{2,}", ["aaaa"]],
+      ["a{1,2}?", ["a", "a", "a", "a", "a"]],
+    ] as const
+  ) {
+    const { data } = await find(files, { patterns: [pattern] });
+    assert.deepEqual(data.matches.map((m) => m.matched_text), expected, pattern);
+  }
+});

@@ -64,6 +64,18 @@ const BATCH_FILES = 96;
 /** Batches a worker may hold at once, so it never waits for the walking thread. */
 const BATCHES_IN_FLIGHT = 3;
 
+const WORKER_URL = new URL("./worker.ts", import.meta.url);
+
+/**
+ * Whether worker threads can be started: a local worker module must be readable, which a run
+ * scoped to the searched tree (`--allow-read=<root>`) may not allow; remote modules (JSR) and
+ * compiled binaries need no read permission. Without workers the search runs inline.
+ */
+function canStartWorkers(): boolean {
+  if (WORKER_URL.protocol !== "file:") return true;
+  return Deno.permissions.querySync({ name: "read", path: WORKER_URL }).state === "granted";
+}
+
 function toBatchFile(entry: WalkEntry): BatchFile {
   return { absPath: entry.absPath, filePath: entry.filePath, explicit: entry.explicit };
 }
@@ -97,7 +109,7 @@ async function searchWithWorkers(
   const inbox: WorkerReply[] = [];
   let wake: (() => void) | undefined;
   const workers = Array.from({ length: threads }, () => {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+    const worker = new Worker(WORKER_URL, { type: "module" });
     worker.onmessage = (event: MessageEvent<WorkerReply>) => {
       inbox.push(event.data);
       wake?.();
@@ -194,7 +206,7 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
   const entries = walker.entries();
   const first = takeFiles(entries, INLINE_FILES);
   const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
-  if (first.length < INLINE_FILES || threads === 1) {
+  if (first.length < INLINE_FILES || threads === 1 || !canStartWorkers()) {
     const searcher = new BatchSearcher(spec, fileOptions);
     for (let files = first; files.length > 0; files = takeFiles(entries, BATCH_FILES)) {
       collector.add(searcher.search(files));

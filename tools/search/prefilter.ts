@@ -108,8 +108,8 @@ export class LiteralPrefilter {
   /** A view of the scan memory at least `length` bytes long (it grows on demand). */
   buffer(length: number): Uint8Array {
     const memory = this.#wasm.memory;
-    if (memory.buffer.byteLength < length + PAGE) {
-      memory.grow(Math.ceil((length + PAGE - memory.buffer.byteLength) / PAGE));
+    if (memory.buffer.byteLength < length) {
+      memory.grow(Math.ceil((length - memory.buffer.byteLength) / PAGE));
     }
     return new Uint8Array(memory.buffer);
   }
@@ -174,8 +174,12 @@ export class LiteralPrefilter {
 
   /** The scan memory holding `bytes` at offset 0 (copied there unless read there). */
   #load(bytes: Uint8Array): Uint8Array {
-    const memory = this.buffer(bytes.length);
-    if (bytes.buffer !== memory.buffer || bytes.byteOffset !== 0) memory.set(bytes);
-    return memory;
+    const memory = this.#wasm.memory;
+    if (bytes.buffer === memory.buffer && bytes.byteOffset === 0) {
+      return new Uint8Array(memory.buffer);
+    }
+    const view = this.buffer(bytes.length);
+    view.set(bytes);
+    return view;
   }
 }

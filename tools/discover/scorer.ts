@@ -200,7 +200,7 @@ export class PathScorer {
 
   #load(path: string, depth: number | undefined): void {
     this.#text.load(path);
-    const levels = depth ?? path.split("/").length;
+    const levels = depth ?? this.#text.slashes + 1;
     this.#depthPenalty = Math.min(Math.max(levels - 1, 0), EXACT_DEPTH_STEPS);
   }
 

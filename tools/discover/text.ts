@@ -205,6 +205,8 @@ export function utf8Length(code: number): number {
 export class MatchText {
   /** Code points of the path. */
   codes: Int32Array = new Int32Array(256);
+  /** Code points lowercased (fzf's rule: uppercase letters only), filled by every load. */
+  lower: Int32Array = new Int32Array(256);
   /** Character class of each position. */
   classes: Uint8Array = new Uint8Array(256);
   /** fzf's bonus of each position (path scheme: the start counts as after a `/`). */
@@ -215,12 +217,15 @@ export class MatchText {
   basenameStart = 0;
   /** End of the basename's stem (its last `.`), or `length` when it has no extension. */
   stemEnd = 0;
+  /** Number of `/` in the path. */
+  slashes = 0;
   /** Whether every code point is ASCII (then folding needs no normalisation). */
   ascii = true;
   /** The path itself. */
   path = "";
-  #variants: (Int32Array | undefined)[] = [undefined, undefined, undefined, undefined];
-  #variantBuffers: Int32Array[] = [0, 1, 2, 3].map(() => new Int32Array(256));
+  /** Normalised variants of a non-ASCII path (without and with case), made on demand. */
+  #normalized: (Int32Array | undefined)[] = [undefined, undefined];
+  #normalizedBuffers: Int32Array[] = [new Int32Array(256), new Int32Array(256)];
 
   /** Prepares `path`. */
   load(path: string): void {
@@ -229,23 +234,28 @@ export class MatchText {
     if (path.length > capacity) {
       while (capacity < path.length) capacity *= 2;
       this.codes = new Int32Array(capacity);
+      this.lower = new Int32Array(capacity);
       this.classes = new Uint8Array(capacity);
       this.bonus = new Int8Array(capacity);
-      this.#variantBuffers = [0, 1, 2, 3].map(() => new Int32Array(capacity));
+      this.#normalizedBuffers = [new Int32Array(capacity), new Int32Array(capacity)];
     }
-    const { codes, classes, bonus } = this;
+    const { codes, lower, classes, bonus } = this;
     let length = 0;
     let ascii = true;
     let previous = CLASS_DELIMITER;
     let basenameStart = 0;
     let lastDot = -1;
+    let slashes = 0;
     for (let i = 0; i < path.length; i++) {
       let code = path.charCodeAt(i);
       let klass: number;
       if (code < 128) {
         klass = ASCII_CLASS[code];
-        if (code === 47) basenameStart = length + 1;
-        else if (code === 46) lastDot = length;
+        lower[length] = klass === CLASS_UPPER ? code + 32 : code;
+        if (code === 47) {
+          basenameStart = length + 1;
+          slashes++;
+        } else if (code === 46) lastDot = length;
       } else {
         ascii = false;
         if (code >= 0xd800 && code <= 0xdbff && i + 1 < path.length) {
@@ -256,6 +266,7 @@ export class MatchText {
           }
         }
         klass = classOf(code);
+        lower[length] = klass === CLASS_UPPER ? lowerOf(code) : code;
       }
       codes[length] = code;
       classes[length] = klass;
@@ -267,20 +278,20 @@ export class MatchText {
     this.ascii = ascii;
     this.basenameStart = basenameStart;
     this.stemEnd = lastDot > basenameStart ? lastDot : length;
-    this.#variants.fill(undefined);
+    this.slashes = slashes;
+    if (!ascii) this.#normalized[0] = this.#normalized[1] = undefined;
   }
 
   /** The code points folded for a term's case and normalisation rules (cached per load). */
   variant(caseSensitive: boolean, normalize: boolean): Int32Array {
-    if (this.ascii) normalize = false;
-    if (caseSensitive && !normalize) return this.codes;
-    const slot = (caseSensitive ? 2 : 0) + (normalize ? 1 : 0);
-    let folded = this.#variants[slot];
+    if (this.ascii || !normalize) return caseSensitive ? this.codes : this.lower;
+    const slot = caseSensitive ? 1 : 0;
+    let folded = this.#normalized[slot];
     if (folded === undefined) {
-      folded = this.#variantBuffers[slot];
+      folded = this.#normalizedBuffers[slot];
       const { codes, length } = this;
-      for (let i = 0; i < length; i++) folded[i] = fold(codes[i], caseSensitive, normalize);
-      this.#variants[slot] = folded;
+      for (let i = 0; i < length; i++) folded[i] = fold(codes[i], caseSensitive, true);
+      this.#normalized[slot] = folded;
     }
     return folded;
   }

@@ -165,7 +165,8 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
   },
   "LMA-AST-002": {
     meaning: "The language is known but its grammar cannot be loaded by this runtime.",
-    cause: "The grammar needs symbols web-tree-sitter 0.25 does not provide (yaml).",
+    cause:
+      "yaml's scanner needs symbols web-tree-sitter 0.25 lacks; elm and ql grammars are built for ABI versions it no longer accepts.",
     remediation: "Search those files with llm-search instead.",
     exit: EXIT.refused,
   },
@@ -174,6 +175,32 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     cause: "The embedded grammar module is damaged or out of date.",
     remediation: "Run `deno task grammars` to rebuild the embedded grammars and report it.",
     exit: EXIT.internal,
+  },
+  "LMA-AST-004": {
+    meaning: "The language has no definition query, so --kind and --name cannot search it.",
+    cause: "Definition queries exist for a subset of the languages (grammars/queries/*.scm).",
+    remediation:
+      "Write a tree-sitter query for that language instead, or add its definition query.",
+    exit: EXIT.badInput,
+  },
+  "LMA-QRY-002": {
+    meaning: "Nothing to search for: no query, --kind or --name was given (or the query is empty).",
+    cause: "The query argument was left out.",
+    remediation:
+      "Give a query (`llm-ast-search '(function_definition) @f' src/`), --query-file, or --kind.",
+    exit: EXIT.badInput,
+  },
+  "LMA-QRY-003": {
+    meaning: "--name is not a valid JavaScript regular expression.",
+    cause: "Unbalanced parentheses or brackets, or a dangling quantifier.",
+    remediation: "Fix the pattern; it is tested against each symbol name, e.g. '^parse'.",
+    exit: EXIT.badInput,
+  },
+  "LMA-ARG-011": {
+    meaning: "Both --query and --query-file were given.",
+    cause: "A query can come from one place only.",
+    remediation: "Keep one of the two.",
+    exit: EXIT.badInput,
   },
   // llm-transform
   "LMT-ARG-010": {

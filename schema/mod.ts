@@ -27,3 +27,4 @@ export * from "./mcp.ts";
 export * from "./journal.ts";
 export * from "./transform.ts";
 export * from "./discover.ts";
+export * from "./ast_search.ts";

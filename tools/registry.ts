@@ -5,6 +5,7 @@
  * @module
  */
 import type { Tool } from "../core/tool.ts";
+import { astSearchTool } from "./ast-search/tool.ts";
 import { discoverTool } from "./discover/tool.ts";
 import { searchTool } from "./search/tool.ts";
 import { transformTool } from "./transform/tool.ts";
@@ -12,6 +13,7 @@ import { transformTool } from "./transform/tool.ts";
 /** All tools, read-only ones first. */
 export const TOOLS: readonly Tool[] = [
   searchTool,
+  astSearchTool,
   discoverTool,
   transformTool,
 ];

@@ -1,0 +1,239 @@
+/**
+ * Compiling tree-sitter queries, and explaining the ones that do not compile: where (byte
+ * offset, line, column) and what the grammar expected there, with the closest node or field
+ * names when a name is wrong.
+ *
+ * This module imports no zod, so workers can use it.
+ *
+ * @module
+ */
+import { type Language, Query } from "web-tree-sitter";
+
+/** Predicates web-tree-sitter 0.25 evaluates; any other `#…` would be silently ignored. */
+export const SUPPORTED_PREDICATES: readonly string[] = [
+  "eq?",
+  "not-eq?",
+  "any-eq?",
+  "any-not-eq?",
+  "match?",
+  "not-match?",
+  "any-match?",
+  "any-not-match?",
+  "any-of?",
+  "not-any-of?",
+  "is?",
+  "is-not?",
+  "set!",
+];
+
+/** Why a query does not compile, in terms an agent can act on. */
+export interface QueryProblem {
+  /** Language it was compiled for. */
+  language: string;
+  /** One-line description. */
+  message: string;
+  /** UTF-8 byte offset into the query source, when known. */
+  offset?: number;
+  /** 1-based line of `offset` in the query source. */
+  line?: number;
+  /** 0-based byte column of `offset` in its line. */
+  column?: number;
+  /** What tree-sitter expected at that point, with the closest valid names. */
+  expected: string;
+}
+
+/** Thrown by {@linkcode compileQuery} for a query that does not compile. */
+export class QueryCompileError extends Error {
+  /** The details. */
+  readonly problem: QueryProblem;
+
+  /** Builds the error. */
+  constructor(problem: QueryProblem) {
+    super(problem.message);
+    this.name = "QueryCompileError";
+    this.problem = problem;
+  }
+}
+
+/** Shape of web-tree-sitter's `QueryError` (its class is not exported by 0.25). */
+interface TreeSitterQueryError extends Error {
+  kind: number;
+  index: number;
+  info: { word?: string; suffix?: string };
+}
+
+function isTreeSitterQueryError(error: unknown): error is TreeSitterQueryError {
+  return error instanceof Error && error.name === "QueryError" && "index" in error;
+}
+
+const encoder = new TextEncoder();
+
+/** Offset, line and column of code-unit index `index` of `source`. */
+function position(source: string, index: number): { offset: number; line: number; column: number } {
+  const before = source.slice(0, index);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return {
+    offset: encoder.encode(before).length,
+    line: before.split("\n").length,
+    column: encoder.encode(before.slice(lineStart)).length,
+  };
+}
+
+/** Levenshtein distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+
+/**
+ * The names of `candidates` closest to `word` (by edit distance, then containment), at most
+ * `count` of them.
+ *
+ * @example
+ * ```ts
+ * import { closestNames } from "@llm/search/ast-search";
+ * closestNames("function_defintion", ["function_definition", "struct_specifier"]); // ["function_definition"]
+ * ```
+ */
+export function closestNames(word: string, candidates: readonly string[], count = 5): string[] {
+  const scored = [...new Set(candidates)]
+    .map((name) => ({
+      name,
+      score: distance(word, name) - (name.includes(word) || word.includes(name) ? 3 : 0),
+    }))
+    .filter((entry) => entry.score <= Math.max(3, word.length / 2))
+    .sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : 1));
+  return scored.slice(0, count).map((entry) => entry.name);
+}
+
+function namedTypes(language: Language): string[] {
+  return language.types.filter((type) => type && /^[a-z_][a-z0-9_]*$/i.test(type));
+}
+
+function fieldNames(language: Language): string[] {
+  return language.fields.filter((field): field is string => Boolean(field));
+}
+
+function suggest(word: string, candidates: string[], what: string, language: string): string {
+  const close = closestNames(word, candidates);
+  return close.length
+    ? `a ${what} of the ${language} grammar; closest to '${word}': ${close.join(", ")}`
+    : `a ${what} of the ${language} grammar ('${word}' is none of its ${candidates.length})`;
+}
+
+/** Explains a web-tree-sitter `QueryError`. */
+function explainQueryError(
+  error: TreeSitterQueryError,
+  source: string,
+  languageName: string,
+  language: Language,
+): QueryProblem {
+  const at = position(source, error.index);
+  const word = error.info.word ?? "";
+  const near = source.slice(error.index, error.index + 40).split("\n")[0];
+  const where = `at offset ${at.offset} (line ${at.line}, column ${at.column})`;
+  const base = { language: languageName, ...at };
+  switch (error.kind) {
+    case 2:
+      return {
+        ...base,
+        message: `the ${languageName} grammar has no node type '${word}' ${where}`,
+        expected: suggest(word, namedTypes(language), "node type", languageName),
+      };
+    case 3:
+      return {
+        ...base,
+        message: `the ${languageName} grammar has no field '${word}' ${where}`,
+        expected: suggest(word, fieldNames(language), "field name", languageName),
+      };
+    case 4:
+      return {
+        ...base,
+        message: `predicate uses capture @${word}, which its pattern does not define, ${where}`,
+        expected: "a capture (@name) defined earlier in the same pattern",
+      };
+    case 5:
+      return {
+        ...base,
+        message: `impossible pattern structure ${where}: '${near}'`,
+        expected:
+          "children and fields that this node type can have in the grammar (check the parent node and field names)",
+      };
+    default:
+      return {
+        ...base,
+        message: `query syntax error ${where}: '${near}'`,
+        expected:
+          "a pattern: '(node_type child…)', '[alternatives]', '\"literal\"', '_', a field 'name: …', " +
+          "a capture '@name', a quantifier '?*+', or a predicate '(#eq? @a \"x\")', with balanced parentheses",
+      };
+  }
+}
+
+/** Explains a predicate that web-tree-sitter rejected with a plain `Error`. */
+function explainPredicateError(error: Error, source: string, languageName: string): QueryProblem {
+  const operator = /`#([^`]+)`/.exec(error.message)?.[1];
+  const index = operator ? source.indexOf(`#${operator}`) : -1;
+  const at = index >= 0 ? position(source, index) : {};
+  return {
+    language: languageName,
+    message: `invalid predicate: ${error.message}`,
+    ...at,
+    expected: `predicates of the form (#eq? @capture "text"), (#match? @capture "regex"), ` +
+      `(#any-of? @capture "a" "b"); supported: ${
+        SUPPORTED_PREDICATES.map((p) => `#${p}`).join(" ")
+      }`,
+  };
+}
+
+/**
+ * Compiles `source` for `language` (whose registry name is `languageName`). Throws
+ * {@linkcode QueryCompileError} when it does not compile or uses a predicate web-tree-sitter
+ * would ignore.
+ *
+ * @example
+ * ```ts
+ * import { compileQuery, loadLanguage } from "@llm/search/ast-search";
+ * const query = compileQuery("c", await loadLanguage("c"), "(function_definition) @fn");
+ * query.captureNames; // ["fn"]
+ * ```
+ */
+export function compileQuery(languageName: string, language: Language, source: string): Query {
+  let query: Query;
+  try {
+    query = new Query(language, source);
+  } catch (error) {
+    if (isTreeSitterQueryError(error)) {
+      throw new QueryCompileError(explainQueryError(error, source, languageName, language));
+    }
+    if (error instanceof Error) {
+      throw new QueryCompileError(explainPredicateError(error, source, languageName));
+    }
+    throw error;
+  }
+  for (const predicates of query.predicates) {
+    const unknown = predicates.find((predicate) =>
+      !SUPPORTED_PREDICATES.includes(predicate.operator)
+    );
+    if (unknown) {
+      query.delete();
+      const index = source.indexOf(`#${unknown.operator}`);
+      throw new QueryCompileError({
+        language: languageName,
+        message: `unsupported predicate #${unknown.operator}`,
+        ...(index >= 0 ? position(source, index) : {}),
+        expected: `one of ${SUPPORTED_PREDICATES.map((p) => `#${p}`).join(" ")}`,
+      });
+    }
+  }
+  return query;
+}

@@ -1,0 +1,409 @@
+/**
+ * Searching one file: parse it with its language's grammar, run the query (or the
+ * definition query) over the tree, and turn what matched into byte-exact results. Used alike
+ * by the main thread and by workers; it imports no zod.
+ *
+ * Each {@linkcode FileSearcher} keeps one parser per language and compiles each query once per
+ * language; trees are freed as soon as a file is done.
+ *
+ * @module
+ */
+import type { Node, Parser, Query, QueryMatch } from "web-tree-sitter";
+import { createParser, loadLanguage } from "../../grammars/loader.ts";
+import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
+import { isBinary } from "../../core/walk/binary.ts";
+import { type DecodedText, decodeUtf8 } from "../../core/utf8.ts";
+import { LineIndex } from "../../schema/line_index.ts";
+import { makeSpan, type Span } from "../../schema/span_build.ts";
+import { sha256 } from "../../schema/checksum.ts";
+import type { ContextLine, SpanExtensions } from "../../schema/extensions.ts";
+import type { AstCapture, AstMatch } from "../../schema/ast_search.ts";
+import { compileQuery } from "./compile.ts";
+import { collectDefinitions, type Definition, enclosingDefinition } from "./definitions.ts";
+
+/** What to look for and what to add to each match; plain data, so it can go to a worker. */
+export interface SearchSpec {
+  /** `query`: run `query`; `kind`: report definitions. */
+  mode: "query" | "kind";
+  /** The tree-sitter query (mode `query`). */
+  query: string;
+  /** Kinds to report; empty for every kind. With a query, matches need a `@definition.<kind>`. */
+  kinds: string[];
+  /** Regular expression (source) the symbol name must match, if any. */
+  name?: string;
+  /** Add `semantics` (kind or node type, language, enclosing symbol). */
+  semantics: boolean;
+  /** Lines of context before and after each match (0: none). */
+  contextLines: number;
+  /** Add `checksums`. */
+  checksums: boolean;
+  /** Longest text in bytes (0: no limit). */
+  maxColumns: number;
+}
+
+/** A file to search. */
+export interface FileTask {
+  /** Absolute path. */
+  absPath: string;
+  /** Contract path. */
+  filePath: string;
+  /** Registry language. */
+  language: string;
+}
+
+/** A syntax error of a parsed file. */
+export interface SyntaxErrorInfo {
+  /** Where. */
+  span: Span;
+  /** What: an unexpected region or a missing token. */
+  message: string;
+}
+
+/** A match before it gets its per-run `match_id`. */
+export type FileMatch = Omit<AstMatch, "match_id">;
+
+/** What searching one file gave. */
+export interface FileOutcome {
+  /** Matches in (byte_start, byte_end, pattern) order. */
+  matches: FileMatch[];
+  /** The first few syntax errors. */
+  syntaxErrors: SyntaxErrorInfo[];
+  /** Syntax errors in all (only the first few are listed). */
+  syntaxErrorCount: number;
+  /** The file looked binary and was not parsed. */
+  binary?: true;
+}
+
+/** At most this many syntax errors are listed per file. */
+export const SYNTAX_ERRORS_LISTED = 3;
+
+interface LanguageState {
+  parser: Parser;
+  query?: Query;
+  definitions?: Query;
+}
+
+interface FileContext {
+  bytes: Uint8Array;
+  decoded: DecodedText;
+  index: LineIndex;
+  task: FileTask;
+  fileChecksum?: string;
+}
+
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+function isContinuation(bytes: Uint8Array, offset: number): boolean {
+  return offset < bytes.length && (bytes[offset] & 0xc0) === 0x80;
+}
+
+/** Bytes `[start, end)` as text, cut to `max` bytes on a character boundary. */
+function cutText(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  max: number,
+): { text: string; truncated: boolean } {
+  if (max === 0 || end - start <= max) {
+    return { text: decoder.decode(bytes.subarray(start, end)), truncated: false };
+  }
+  let to = start + max;
+  while (to > start && isContinuation(bytes, to)) to--;
+  return { text: decoder.decode(bytes.subarray(start, to)), truncated: true };
+}
+
+function contextLines(file: FileContext, first: number, last: number, max: number): ContextLine[] {
+  const { bytes, index } = file;
+  const lines: ContextLine[] = [];
+  for (let line = Math.max(1, first); line <= Math.min(last, index.lineCount); line++) {
+    const [start, end] = index.lineRange(line);
+    // The empty "line" after a final newline is not a line of the file.
+    if (line === index.lineCount && start === bytes.length) break;
+    const cut = cutText(bytes, start, end, max);
+    lines.push(
+      cut.truncated ? { line, text: cut.text, truncated: true } : { line, text: cut.text },
+    );
+  }
+  return lines;
+}
+
+/**
+ * A regular expression that matches a file's text whenever `name` can match one of its names,
+ * or `undefined` when no such shortcut is safe. A name is a piece of the file's text, so the
+ * pattern itself qualifies once a leading `^` and a trailing `$` are dropped (dropping them only
+ * widens it); other assertions (`\b`, lookarounds, inner anchors) depend on the surroundings,
+ * and rule the shortcut out.
+ *
+ * @example
+ * ```ts
+ * import { namePrefilter } from "@llm/search/ast-search";
+ * namePrefilter("^parse_")?.source; // "parse_"
+ * namePrefilter("(?<=x)y"); // undefined
+ * ```
+ */
+export function namePrefilter(name: string): RegExp | undefined {
+  let body = name.startsWith("^") ? name.slice(1) : name;
+  const trailingBackslashes = /\\*$/.exec(body.slice(0, -1))?.[0].length ?? 0;
+  if (body.endsWith("$") && trailingBackslashes % 2 === 0) body = body.slice(0, -1);
+  if (/[\^$]|\\[bB]|\(\?<?[=!]/.test(body) || body === "") return undefined;
+  return new RegExp(body, "u");
+}
+
+/** Every node of the tree that is an error or a missing token, outermost first. */
+function errorNodes(root: Node): Node[] {
+  const found: Node[] = [];
+  if (!root.hasError) return found;
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      const node = cursor.currentNode;
+      const descend = !node.isError && !node.isMissing && node.hasError &&
+        cursor.gotoFirstChild();
+      if (node.isError || node.isMissing) found.push(node);
+      if (descend) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return found;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/**
+ * Searches files of any language, loading each grammar and compiling each query once.
+ *
+ * @example
+ * ```ts
+ * import { FileSearcher } from "@llm/search/ast-search";
+ * const searcher = new FileSearcher({
+ *   mode: "kind", query: "", kinds: ["function"], semantics: false, contextLines: 0,
+ *   checksums: false, maxColumns: 500,
+ * });
+ * const task = { absPath: "/tmp/a.py", filePath: "a.py", language: "python" };
+ * await searcher.prepare("python");
+ * const outcome = searcher.searchBytes(task, new TextEncoder().encode("def f():\n  pass\n"));
+ * outcome.matches[0].name; // "f"
+ * ```
+ */
+export class FileSearcher {
+  readonly #spec: SearchSpec;
+  readonly #name: RegExp | undefined;
+  readonly #namePrefilter: RegExp | undefined;
+  readonly #states = new Map<string, LanguageState>();
+
+  /** A searcher for `spec`; call {@linkcode FileSearcher.prepare} for each language first. */
+  constructor(spec: SearchSpec) {
+    this.#spec = spec;
+    this.#name = spec.name === undefined ? undefined : new RegExp(spec.name, "u");
+    this.#namePrefilter = spec.name === undefined ? undefined : namePrefilter(spec.name);
+  }
+
+  /** The spec this searcher runs. */
+  get spec(): SearchSpec {
+    return this.#spec;
+  }
+
+  /**
+   * Loads the grammar of `language` and compiles the queries this spec needs for it. Throws a
+   * `QueryCompileError` when the query does not compile, a `GrammarLoadError` when the grammar
+   * cannot load.
+   */
+  async prepare(language: string): Promise<void> {
+    if (this.#states.has(language)) return;
+    const grammar = await loadLanguage(language);
+    const parser = await createParser(language);
+    const state: LanguageState = { parser };
+    try {
+      if (this.#spec.mode === "query") {
+        state.query = compileQuery(language, grammar, this.#spec.query);
+      }
+      const definitionSource = DEFINITION_QUERIES[language];
+      if (definitionSource && (this.#spec.mode === "kind" || this.#spec.semantics)) {
+        state.definitions = compileQuery(language, grammar, definitionSource);
+      }
+    } catch (error) {
+      state.query?.delete();
+      parser.delete();
+      throw error;
+    }
+    this.#states.set(language, state);
+  }
+
+  /** Reads and searches one file (the language must be prepared). */
+  searchFile(task: FileTask): FileOutcome {
+    return this.searchBytes(task, Deno.readFileSync(task.absPath));
+  }
+
+  /** Searches the bytes of one file (the language must be prepared). */
+  searchBytes(task: FileTask, bytes: Uint8Array): FileOutcome {
+    if (isBinary(bytes)) {
+      return { matches: [], syntaxErrors: [], syntaxErrorCount: 0, binary: true };
+    }
+    const state = this.#states.get(task.language);
+    if (!state) throw new Error(`language ${task.language} was not prepared`);
+    const decoded = decodeUtf8(bytes);
+    if (this.#namePrefilter && !this.#namePrefilter.test(decoded.text)) {
+      // No name can match in a file whose text does not: the parse is not needed.
+      return { matches: [], syntaxErrors: [], syntaxErrorCount: 0 };
+    }
+    const tree = state.parser.parse(decoded.text);
+    if (!tree) throw new Error(`tree-sitter returned no tree for ${task.filePath}`);
+    try {
+      const file: FileContext = { bytes, decoded, index: new LineIndex(bytes), task };
+      const root = tree.rootNode;
+      const definitions = state.definitions ? collectDefinitions(state.definitions, root) : [];
+      const matches = this.#spec.mode === "query" && state.query
+        ? this.#queryMatches(file, state.query.matches(root), definitions)
+        : this.#definitionMatches(file, definitions);
+      const errors = errorNodes(root);
+      return {
+        matches,
+        syntaxErrors: errors.slice(0, SYNTAX_ERRORS_LISTED).map((node) =>
+          this.#syntaxError(file, node)
+        ),
+        syntaxErrorCount: errors.length,
+      };
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /** Frees every parser and query. */
+  dispose(): void {
+    for (const state of this.#states.values()) {
+      state.query?.delete();
+      state.definitions?.delete();
+      state.parser.delete();
+    }
+    this.#states.clear();
+  }
+
+  #span(file: FileContext, start: number, end: number): Span {
+    const { decoded } = file;
+    return makeSpan(
+      file.task.filePath,
+      file.index,
+      decoded.byteOffset(start),
+      decoded.byteOffset(end),
+    );
+  }
+
+  #syntaxError(file: FileContext, node: Node): SyntaxErrorInfo {
+    const span = this.#span(file, node.startIndex, node.endIndex);
+    if (node.isMissing) return { span, message: `missing ${node.type}` };
+    const cut = cutText(file.bytes, span.byte_start, span.byte_end, 60);
+    return { span, message: `unexpected ${JSON.stringify(cut.text + (cut.truncated ? "…" : ""))}` };
+  }
+
+  /** The match fields every mode shares: span, text and the requested extensions. */
+  #result(
+    file: FileContext,
+    span: Span,
+    patternIndex: number,
+    symbol: { name?: string; kind?: string },
+    semantics: { kind: string; parent?: string },
+  ): FileMatch {
+    const spec = this.#spec;
+    const cut = cutText(file.bytes, span.byte_start, span.byte_end, spec.maxColumns);
+    const match: FileMatch = { span, pattern_index: patternIndex, text: cut.text, captures: [] };
+    if (cut.truncated) match.text_truncated = true;
+    if (symbol.name !== undefined) match.name = symbol.name;
+    if (symbol.kind !== undefined) match.kind = symbol.kind;
+    const extensions: SpanExtensions = match;
+    if (spec.contextLines > 0) {
+      extensions.context_before = contextLines(
+        file,
+        span.start_line - spec.contextLines,
+        span.start_line - 1,
+        spec.maxColumns,
+      );
+      extensions.context_after = contextLines(
+        file,
+        span.end_line + 1,
+        span.end_line + spec.contextLines,
+        spec.maxColumns,
+      );
+    }
+    if (spec.semantics) {
+      extensions.semantics = { semantic_kind: semantics.kind, language: file.task.language };
+      if (semantics.parent !== undefined) extensions.semantics.parent = semantics.parent;
+    }
+    if (spec.checksums) {
+      file.fileChecksum ??= sha256(file.bytes);
+      extensions.checksums = {
+        checksum_before: sha256(file.bytes.subarray(span.byte_start, span.byte_end)),
+        file_checksum_before: file.fileChecksum,
+      };
+    }
+    return match;
+  }
+
+  #capture(file: FileContext, name: string, start: number, end: number): AstCapture {
+    const span = this.#span(file, start, end);
+    const cut = cutText(file.bytes, span.byte_start, span.byte_end, this.#spec.maxColumns);
+    const capture: AstCapture = { name, span, text: cut.text };
+    if (cut.truncated) capture.text_truncated = true;
+    return capture;
+  }
+
+  #definitionMatches(file: FileContext, definitions: Definition[]): FileMatch[] {
+    const { kinds } = this.#spec;
+    const matches: FileMatch[] = [];
+    for (const definition of definitions) {
+      if (kinds.length && !kinds.includes(definition.kind)) continue;
+      if (this.#name && !this.#name.test(definition.name)) continue;
+      const span = this.#span(file, definition.start, definition.end);
+      const match = this.#result(file, span, definition.patternIndex, definition, definition);
+      match.captures.push(this.#capture(file, "name", definition.nameStart, definition.nameEnd));
+      matches.push(match);
+    }
+    return matches;
+  }
+
+  #queryMatches(file: FileContext, found: QueryMatch[], definitions: Definition[]): FileMatch[] {
+    const matches: FileMatch[] = [];
+    for (const match of found) {
+      if (match.captures.length === 0) continue;
+      let start = Infinity;
+      let end = -Infinity;
+      let outer: Node | undefined;
+      let kind: string | undefined;
+      let nameNode: Node | undefined;
+      for (const capture of match.captures) {
+        const node = capture.node;
+        if (node.startIndex < start || (node.startIndex === start && node.endIndex > end)) {
+          outer = node;
+        }
+        start = Math.min(start, node.startIndex);
+        end = Math.max(end, node.endIndex);
+        if (capture.name.startsWith("definition.")) kind = capture.name.slice("definition.".length);
+        else if (capture.name === "name") nameNode ??= node;
+      }
+      if (this.#name && (!nameNode || !this.#name.test(nameNode.text))) continue;
+      if (this.#spec.kinds.length && (!kind || !this.#spec.kinds.includes(kind))) continue;
+      const enclosing = this.#spec.semantics
+        ? enclosingDefinition(definitions, start, end)
+        : undefined;
+      const semanticKind = kind ?? outer?.type ?? "node";
+      const result = this.#result(
+        file,
+        this.#span(file, start, end),
+        match.patternIndex,
+        { name: nameNode?.text, kind },
+        { kind: semanticKind, parent: enclosing?.name },
+      );
+      for (const capture of match.captures) {
+        result.captures.push(
+          this.#capture(file, capture.name, capture.node.startIndex, capture.node.endIndex),
+        );
+      }
+      matches.push(result);
+    }
+    matches.sort((a, b) =>
+      a.span.byte_start - b.span.byte_start || a.span.byte_end - b.span.byte_end ||
+      a.pattern_index - b.pattern_index
+    );
+    return matches;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The messages between the engine and its parse workers, and the shared claim counter through
+ * which the main thread and every worker take files from one list without a round trip.
+ *
+ * @module
+ */
+import type { FileOutcome, FileTask, SearchSpec } from "./file_search.ts";
+
+/** A job: every participant claims files of `files` through `counter` until none is left. */
+export interface JobMessage {
+  /** Job number, unique per pool. */
+  id: number;
+  /** What to search for. */
+  spec: SearchSpec;
+  /** Languages of `files`, to prepare before claiming. */
+  languages: string[];
+  /** The files, largest first. */
+  files: FileTask[];
+  /** `Int32Array` view: `[0]` is the next index to claim. */
+  counter: SharedArrayBuffer;
+}
+
+/** An error that crossed the worker boundary. */
+export interface WorkerFailure {
+  /** The error's message. */
+  message: string;
+  /** The error's class name (`NotCapable`, `NotFound`, `QueryCompileError`…). */
+  name: string;
+}
+
+/** What a worker answers: one message per claimed file, then one when its claims ran out. */
+export type WorkerReply =
+  | { type: "file"; job: number; index: number; outcome?: FileOutcome; failure?: WorkerFailure }
+  | { type: "done"; job: number; failure?: WorkerFailure };
+
+/**
+ * Claims the next file index (it may be past the end: then nothing is left).
+ *
+ * @example
+ * ```ts
+ * import { claimNext } from "@llm/search/ast-search";
+ * const counter = new Int32Array(new SharedArrayBuffer(4));
+ * claimNext(counter); // 0
+ * claimNext(counter); // 1
+ * ```
+ */
+export function claimNext(counter: Int32Array): number {
+  return Atomics.add(counter, 0, 1);
+}
+
+/**
+ * Ends a job early: every later claim comes back past the end.
+ *
+ * @example
+ * ```ts
+ * import { claimNext, stopClaims } from "@llm/search/ast-search";
+ * const counter = new Int32Array(new SharedArrayBuffer(4));
+ * stopClaims(counter);
+ * claimNext(counter) > 1_000_000; // true
+ * ```
+ */
+export function stopClaims(counter: Int32Array): void {
+  Atomics.store(counter, 0, 0x3fffffff);
+}

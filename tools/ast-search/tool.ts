@@ -1,0 +1,194 @@
+/**
+ * The `llm-ast-search` tool definition: its input schema (which is also its flag set), its
+ * output schema, and the run function that calls the engine.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineTool, type Tool } from "../../core/tool.ts";
+import {
+  type AstSearchData,
+  AstSearchDataSchema,
+  type QueryEnvelope,
+  queryEnvelope,
+  queryEnvelopeSchema,
+  SYMBOL_KINDS,
+  ToolError,
+} from "../../schema/mod.ts";
+import { parseSize } from "../search/tool.ts";
+import { astSearch } from "./engine.ts";
+
+const count = z.number().int().nonnegative();
+
+/** Bytes of a `--max-filesize` value, failing with this tool's code. */
+function maxFilesize(value: number | string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseSize(value);
+  } catch (error) {
+    if (error instanceof ToolError) {
+      throw new ToolError("LMA-ARG-002", error.message, error.details);
+    }
+    throw error;
+  }
+}
+
+const AstSearchInput = z.object({
+  query: z.string().optional().describe(
+    "Tree-sitter query (S-expression patterns with @captures and #eq?/#match?/#any-of? predicates); " +
+      "the first positional argument unless --query-file, --kind or --name is given",
+  ),
+  query_file: z.string().optional().describe("Read the query from this file"),
+  paths: z.array(z.string()).default([]).describe(
+    "Files or directories to search [default: the root]",
+  ),
+  language: z.string().optional().describe(
+    "Search only this language (name or alias, e.g. rust, ts, c++); named files are parsed as it " +
+      "[default: each file's language by its extension]",
+  ),
+  kind: z.array(z.enum(SYMBOL_KINDS)).default([]).describe(
+    `Find symbol definitions of this kind, no query needed (repeatable): ${SYMBOL_KINDS.join("|")}`,
+  ),
+  name: z.string().optional().describe(
+    "Only symbols whose name matches this regular expression (the @name capture of a query)",
+  ),
+  limit: count.default(200).describe(
+    "Matches to list, 0 for all; cut results set partial and total",
+  ),
+  with_semantics: z.boolean().default(false).describe(
+    "Add semantics: normalised kind (or node type), language, enclosing symbol",
+  ),
+  with_context: z.boolean().default(false).describe("Add context lines (--context-lines of them)"),
+  context_lines: count.default(3).describe("Context lines for --with-context"),
+  with_checksums: z.boolean().default(false).describe(
+    "Add span and file sha256 checksums to matches",
+  ),
+  max_columns: count.default(500).describe(
+    "Cut match, capture and context text longer than N bytes (0: never)",
+  ),
+  glob: z.array(z.string()).default([]).describe(
+    "Include or (with !) exclude paths; later globs win",
+  ),
+  type: z.array(z.string()).default([]).describe("Only files of this type (e.g. ts, rust, c)"),
+  type_not: z.array(z.string()).default([]).describe("Skip files of this type"),
+  hidden: z.boolean().default(false).describe("Search hidden files and directories"),
+  no_ignore: z.boolean().default(false).describe("Do not respect .gitignore, .ignore, .llmignore"),
+  follow: z.boolean().default(false).describe("Follow symbolic links (within the root)"),
+  max_depth: count.optional().describe("Descend at most N directory levels"),
+  max_filesize: z.union([count, z.string()]).optional().describe(
+    "Skip files larger than this (bytes, or with K/M/G)",
+  ),
+  threads: z.number().int().positive().optional().describe(
+    "Threads to parse on [default: CPU count]",
+  ),
+});
+
+/** Input of `llm-ast-search`, as the engine receives it after defaults. */
+export type AstSearchInput = z.output<typeof AstSearchInput>;
+
+/** Output schema of `llm-ast-search`. */
+export const AstSearchEnvelopeSchema: z.ZodType<QueryEnvelope<AstSearchData | { count: 0 }>> =
+  queryEnvelopeSchema(AstSearchDataSchema);
+
+function renderText(envelope: QueryEnvelope<AstSearchData>): string {
+  return (envelope.data.matches ?? []).map((match) => {
+    const where = `${match.span.file_path}:${match.span.start_line}:${match.span.start_col + 1}:`;
+    const what = match.kind && match.name
+      ? `${match.kind} ${match.name}`
+      : match.text.split("\n", 1)[0];
+    return `${where}${what}\n`;
+  }).join("");
+}
+
+/** The `llm-ast-search` tool. */
+export const astSearchTool: Tool = defineTool({
+  name: "llm-ast-search",
+  mcpName: "ast_search",
+  title: "Structural code search (tree-sitter)",
+  description:
+    "Search code by syntax, not text: run a tree-sitter query (S-expression patterns with " +
+    "@captures and #eq?/#match?/#any-of? predicates) over files of 33 languages, or ask for " +
+    "symbol definitions by kind and name without writing a query (--kind function --name " +
+    "'^parse'; kinds are the same for every language: function, method, class, struct, enum, " +
+    "interface, trait, type, module, constant, variable, macro, union). Each match gives its " +
+    "byte-exact span, its text and its captures (name, span, text); -S adds the enclosing " +
+    "symbol. Files with syntax errors are still searched and reported as warnings.",
+  prefix: "LMA",
+  kind: "query",
+  permissions: ["read"],
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  input: AstSearchInput,
+  output: AstSearchEnvelopeSchema,
+  listKey: "matches",
+  itemType: "match",
+  text: (envelope) => renderText(envelope as QueryEnvelope<AstSearchData>),
+  cli: {
+    usage: "[FLAGS] QUERY [PATH...]\n  llm-ast-search [FLAGS] --kind KIND [--name REGEX] [PATH...]",
+    short: {
+      query: "q",
+      language: "l",
+      kind: "k",
+      name: "n",
+      with_semantics: "S",
+      with_context: "C",
+      max_columns: "M",
+      glob: "g",
+      type: "t",
+      type_not: "T",
+      follow: "L",
+      max_depth: "d",
+      threads: "j",
+    },
+    positionals: (positionals, flags) => {
+      const hasQuery = flags.query !== undefined || flags.query_file !== undefined ||
+        (flags.kind as string[] | undefined)?.length || flags.name !== undefined;
+      if (hasQuery) return { paths: positionals };
+      const [query, ...paths] = positionals;
+      return query === undefined ? {} : { query, paths };
+    },
+    examples: [
+      "llm-ast-search --kind function --name '^parse' src/",
+      "llm-ast-search -k class -k interface -S -l ts",
+      "llm-ast-search '(call_expression function: (identifier) @f (#eq? @f \"eval\"))' -l js",
+      "llm-ast-search --query-file unsafe.scm -l rust --with-context --context-lines 2",
+      "llm-ast-search --kind function kernel/ --format text   # path:line:col:kind name",
+      "deno run --allow-read=. jsr:@llm/search/ast-search --kind struct -l c",
+    ],
+  },
+  run: async (input, context) => {
+    const result = await astSearch({
+      cwd: context.cwd,
+      paths: input.paths,
+      query: input.query,
+      queryFile: input.query_file,
+      language: input.language,
+      kinds: input.kind,
+      name: input.name,
+      semantics: input.with_semantics,
+      contextLines: input.with_context ? input.context_lines : 0,
+      checksums: input.with_checksums,
+      maxColumns: input.max_columns,
+      limit: input.limit,
+      threads: input.threads,
+      cache: context.cache,
+      signal: context.signal,
+      emit: context.emit,
+      walk: {
+        hidden: input.hidden,
+        noIgnore: input.no_ignore,
+        follow: input.follow,
+        maxDepth: input.max_depth,
+        maxFilesize: maxFilesize(input.max_filesize),
+        globs: input.glob,
+        types: input.type,
+        typesNot: input.type_not,
+      },
+    });
+    return {
+      envelope: queryEnvelope("llm-ast-search", result.data, result.diagnostics, {
+        partial: result.partial,
+        executionId: context.executionId,
+      }),
+    };
+  },
+});

@@ -1,0 +1,70 @@
+/**
+ * Parse worker: receives jobs (a spec, the file list and a shared claim counter), claims files
+ * one at a time from the counter it shares with the other workers and the main thread, and
+ * answers each file with its outcome. It keeps its grammars and compiled queries between jobs
+ * of the same spec, so a long-lived host pays for them once. It imports no zod.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import { FileSearcher, type FileTask, type SearchSpec } from "./file_search.ts";
+import { claimNext, type JobMessage, type WorkerReply } from "./job.ts";
+
+let searcher: FileSearcher | undefined;
+let searcherKey = "";
+
+async function runJob(job: JobMessage): Promise<void> {
+  const key = JSON.stringify(job.spec);
+  if (!searcher || searcherKey !== key) {
+    searcher?.dispose();
+    searcher = new FileSearcher(job.spec as SearchSpec);
+    searcherKey = key;
+  }
+  for (const language of job.languages) await searcher.prepare(language);
+  const counter = new Int32Array(job.counter);
+  for (let index = claimNext(counter); index < job.files.length; index = claimNext(counter)) {
+    const task: FileTask = job.files[index];
+    try {
+      const outcome = searcher.searchFile(task);
+      self.postMessage({ type: "file", job: job.id, index, outcome } satisfies WorkerReply);
+    } catch (error) {
+      self.postMessage(
+        {
+          type: "file",
+          job: job.id,
+          index,
+          failure: {
+            message: error instanceof Error ? error.message : String(error),
+            name: error instanceof Error ? error.name : "Error",
+          },
+        } satisfies WorkerReply,
+      );
+    }
+  }
+}
+
+async function handle(job: JobMessage): Promise<void> {
+  try {
+    await runJob(job);
+    self.postMessage({ type: "done", job: job.id } satisfies WorkerReply);
+  } catch (error) {
+    self.postMessage(
+      {
+        type: "done",
+        job: job.id,
+        failure: {
+          message: error instanceof Error ? error.message : String(error),
+          name: error instanceof Error ? error.name : "Error",
+        },
+      } satisfies WorkerReply,
+    );
+  }
+}
+
+// Jobs run one after the other: a job awaits while it loads grammars, and a second job must
+// not swap the searcher under it.
+let queue: Promise<void> = Promise.resolve();
+self.onmessage = (event: MessageEvent<JobMessage>) => {
+  const job = event.data;
+  queue = queue.then(() => handle(job));
+};

@@ -65,7 +65,12 @@ function sizeOf(candidate: Candidate, path: string, diagnostics: Diagnostic[]): 
     return Deno.statSync(candidate.absPath).size;
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    // A name that is not valid UTF-8 reaches JavaScript with U+FFFD in it and names no file.
+    const reason = path.includes("\ufffd") && error instanceof Deno.errors.NotFound
+      ? "its name is not valid UTF-8, so it cannot be named exactly"
+      : error instanceof Error
+      ? error.message
+      : String(error);
     diagnostics.push(
       makeDiagnostic(TOOL, "LMD-IO-002", `cannot stat ${path}: ${reason}`, {
         level: "warning",

@@ -161,12 +161,19 @@ Deno.test("extended syntax and non-ASCII through the command line", async () => 
   });
 });
 
-Deno.test("paths given on the command line are walked; results stay root-relative", async () => {
+Deno.test("paths given on the command line: the query matches below them, positions index the whole path", async () => {
   await withTree(async (root) => {
-    const envelope = await run(root, ["main", "src/deep"]);
-    assert.deepEqual(envelope.data.results.map((result) => result.path), [
-      "src/deep/er/still/mainly.ts",
-    ]);
+    const envelope = await run(root, ["mainly", "src/deep"]);
+    const [result] = envelope.data.results;
+    assert.equal(result.path, "src/deep/er/still/mainly.ts");
+    assert.deepEqual(result.positions, [18, 19, 20, 21, 22, 23]);
+    assert.equal(result.reason, "exact basename");
+    const borrowing = await run(root, ["srcmain", "src/deep"]);
+    assert.equal(borrowing.data.total, 0, "the named directory's own path is not matched");
+    const anchored = await run(root, ["^er/", "src/deep"]);
+    assert.equal(anchored.data.total, 1, "^ anchors at the top of the named directory");
+    const named = await run(root, ["main", "src/main.ts"]);
+    assert.equal(named.data.results[0].reason, "exact basename");
   });
 });
 

@@ -55,7 +55,26 @@ interface Candidate {
   absPath: string;
   kind: "file" | "dir";
   depth: number;
+  /** Where the part of the path below the walked root starts. */
+  start: number;
 }
+
+/**
+ * Index in `filePath` where the part below the walked root begins: the last `depth` segments
+ * (the basename of a file named on the command line). The query is matched against that part
+ * only, since the rest is the same for every result of the root and would only let weak matches
+ * borrow its characters (and it makes `^prefix` mean "at the top of the named directory").
+ */
+function relativeStart(filePath: string, depth: number): number {
+  let start = filePath.length;
+  for (let level = Math.max(depth, 1); level > 0; level--) {
+    start = filePath.lastIndexOf("/", start - 1);
+    if (start < 0) return 0;
+  }
+  return start + 1;
+}
+
+const encoder = new TextEncoder();
 
 const TOOL = "llm-discover";
 
@@ -113,22 +132,26 @@ export function discover(options: DiscoverOptions): DiscoverOutcome {
     if (entry.explicit && entry.kind === "dir") continue;
     if (extensions.length > 0 && !hasExtension(entry.name, extensions)) continue;
     scanned++;
-    const score = scorer.score(entry.filePath, entry.depth);
+    const path = entry.filePath;
+    const start = relativeStart(path, entry.depth);
+    const score = scorer.score(start === 0 ? path : path.slice(start), entry.depth);
     if (score < 0) continue;
     total++;
-    if (top.admits(score, entry.filePath)) {
-      top.offer(score, entry.filePath, {
+    if (top.admits(score, path)) {
+      top.offer(score, path, {
         absPath: entry.absPath,
         kind: entry.kind,
         depth: entry.depth,
+        start,
       });
     }
   }
   const diagnostics = [...walker.diagnostics];
   const results: DiscoverResult[] = [];
   for (const { path, value } of top.sorted()) {
-    const match = scorer.explain(path, value.depth);
+    const match = scorer.explain(path.slice(value.start), value.depth);
     if (!match) continue;
+    const shift = value.start === 0 ? 0 : encoder.encode(path.slice(0, value.start)).length;
     results.push({
       path,
       kind: value.kind,
@@ -136,7 +159,7 @@ export function discover(options: DiscoverOptions): DiscoverOutcome {
       score: match.score,
       raw_score: match.rawScore,
       reason: match.reason,
-      positions: match.positions,
+      positions: shift === 0 ? match.positions : match.positions.map((offset) => offset + shift),
     });
   }
   return {

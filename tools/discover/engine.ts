@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { Walker, type WalkOptions } from "../../core/walk/walker.ts";
 import {
   type Diagnostic,
@@ -12,7 +13,7 @@ import {
   makeDiagnostic,
 } from "../../schema/mod.ts";
 import { type CaseMode, parseQuery } from "./query.ts";
-import { hasExtension, PathScorer } from "./scorer.ts";
+import { PathScorer } from "./scorer.ts";
 import { TopN } from "./top.ts";
 
 /** Walk settings discover passes through to the walker. */
@@ -76,6 +77,28 @@ function relativeStart(filePath: string, depth: number): number {
 
 const encoder = new TextEncoder();
 
+/**
+ * fd's `--extension` test: whether a name ends with `.EXT` for one of `extensions` (compared
+ * without case, given with or without the dot); `undefined` when no extension is asked for.
+ *
+ * @example
+ * ```ts
+ * import { extensionFilter } from "@llm/search/discover";
+ * const keep = extensionFilter(["ts", ".MD"])!;
+ * [keep("Walker.TS"), keep("README.md"), keep("walker.ts.bak"), keep(".ts")]; // [true, true, false, false]
+ * ```
+ */
+export function extensionFilter(
+  extensions: readonly string[],
+): ((name: string) => boolean) | undefined {
+  if (extensions.length === 0) return undefined;
+  const suffixes = extensions.map((extension) => "." + extension.replace(/^\./, "").toLowerCase());
+  return (name) => {
+    const lower = name.toLowerCase();
+    return suffixes.some((suffix) => lower.length > suffix.length && lower.endsWith(suffix));
+  };
+}
+
 const TOOL = "llm-discover";
 
 function sizeOf(candidate: Candidate, path: string, diagnostics: Diagnostic[]): number | null {
@@ -113,7 +136,11 @@ function sizeOf(candidate: Candidate, path: string, diagnostics: Diagnostic[]): 
 export function discover(options: DiscoverOptions): DiscoverOutcome {
   const limit = options.limit ?? 20;
   const kind = options.kind ?? "file";
-  const extensions = options.extensions ?? [];
+  const keepName = extensionFilter(options.extensions ?? []);
+  // Paths under the default root are already relative to it: no prefix to skip.
+  const named = (options.paths ?? []).some((path) =>
+    resolve(options.cwd, path) !== resolve(options.cwd)
+  );
   const scorer = new PathScorer(parseQuery(options.query, options.caseMode));
   const walker = new Walker({
     ...options.walk,
@@ -130,10 +157,10 @@ export function discover(options: DiscoverOptions): DiscoverOutcome {
     if (entry.kind !== kind) continue;
     // A directory named on the command line is where the search happens, not a finding.
     if (entry.explicit && entry.kind === "dir") continue;
-    if (extensions.length > 0 && !hasExtension(entry.name, extensions)) continue;
+    if (keepName && !keepName(entry.name)) continue;
     scanned++;
     const path = entry.filePath;
-    const start = relativeStart(path, entry.depth);
+    const start = named ? relativeStart(path, entry.depth) : 0;
     const score = scorer.score(start === 0 ? path : path.slice(start), entry.depth);
     if (score < 0) continue;
     total++;

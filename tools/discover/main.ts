@@ -23,13 +23,13 @@ export {
   type DiscoverOptions,
   type DiscoverOutcome,
   type DiscoverWalkOptions,
+  extensionFilter,
 } from "./engine.ts";
 export { type CaseMode, type ParsedQuery, parseQuery, type Term, type TermKind } from "./query.ts";
 export {
   BASENAME_BONUS,
   EXACT_NAME_BONUS,
   EXACT_STEM_BONUS,
-  hasExtension,
   type MatchReason,
   type PathMatch,
   PathScorer,

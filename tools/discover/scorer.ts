@@ -322,22 +322,3 @@ export class PathScorer {
     return true;
   }
 }
-
-/**
- * Whether `name` has one of `extensions` (compared without case, with or without a leading dot),
- * fd's `--extension`.
- *
- * @example
- * ```ts
- * import { hasExtension } from "./scorer.ts";
- * hasExtension("Walker.TS", ["ts"]); // true
- * hasExtension("walker.ts.bak", [".ts"]); // false
- * ```
- */
-export function hasExtension(name: string, extensions: readonly string[]): boolean {
-  const lower = name.toLowerCase();
-  return extensions.some((extension) => {
-    const suffix = "." + extension.replace(/^\./, "").toLowerCase();
-    return lower.length > suffix.length && lower.endsWith(suffix);
-  });
-}

@@ -8,7 +8,13 @@
  */
 import assert from "node:assert/strict";
 import { LineIndex, sha256 } from "../schema/mod.ts";
-import { applySpanEdits, buildRequest, type SpanEdit, transform } from "../tools/transform/main.ts";
+import {
+  applySpanEdits,
+  buildRequest,
+  findOccurrences,
+  type SpanEdit,
+  transform,
+} from "../tools/transform/main.ts";
 import { makeTree } from "./helpers.ts";
 
 /** Small deterministic PRNG (mulberry32), so a failure can be replayed from its seed. */
@@ -305,5 +311,24 @@ Deno.test("random plans through the engine on real files match the reference byt
     }
   } finally {
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("findOccurrences finds what a naive left-to-right scan finds", () => {
+  const next = random(0x0cc);
+  const alphabet = ["a", "b", "ab", "é", "\r\n"];
+  for (let round = 0; round < 3000; round++) {
+    const pick = (n: number) =>
+      Array.from({ length: n }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+    const haystack = encoder.encode(pick(Math.floor(next() * 30)));
+    const needle = encoder.encode(pick(1 + Math.floor(next() * 3)));
+    const naive: number[] = [];
+    for (let at = 0; at + needle.length <= haystack.length;) {
+      if (needle.every((byte, k) => haystack[at + k] === byte)) {
+        naive.push(at);
+        at += needle.length;
+      } else at++;
+    }
+    assert.deepEqual(findOccurrences(haystack, needle), naive, `round ${round}`);
   }
 });

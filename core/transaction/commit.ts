@@ -16,6 +16,7 @@ import { dirname } from "node:path";
 import { type JournalFile, sha256, ToolError } from "../../schema/mod.ts";
 import { isPermissionRefusal, requirePermission } from "../permissions.ts";
 import {
+  checksumOf,
   fileMode,
   NotRegularFileError,
   readIfExists,
@@ -118,8 +119,8 @@ async function describe(
       file_path: change.file_path,
       path: change.path,
       temp: tempPathFor(change.path, options.executionId, index),
-      checksum_before: change.before ? sha256(change.before) : null,
-      checksum_after: change.after ? sha256(change.after) : null,
+      checksum_before: change.before ? checksumOf(change.before) : null,
+      checksum_after: change.after ? checksumOf(change.after) : null,
     };
     if (change.before) {
       file.backup = `backup-${index}`;

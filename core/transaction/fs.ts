@@ -1,9 +1,33 @@
 /**
  * The file-system steps a transaction is made of: reading a file that may be gone, writing a
- * new file durably, syncing a directory, removing a leftover.
+ * new file durably, syncing a directory, removing a leftover; and checksums of file contents.
  *
  * @module
  */
+import { sha256 } from "../../schema/mod.ts";
+
+const checksums = new WeakMap<Uint8Array, string>();
+
+/**
+ * `sha256:` of a file's contents, computed once per byte array: the caller that verified a
+ * file and the transaction that writes it hash the same bytes without paying twice. The
+ * arrays must not be modified after they are hashed (file contents never are).
+ *
+ * @example
+ * ```ts
+ * import { checksumOf } from "./fs.ts";
+ * const bytes = new TextEncoder().encode("");
+ * checksumOf(bytes); // "sha256:e3b0c442…"
+ * ```
+ */
+export function checksumOf(bytes: Uint8Array): string {
+  let checksum = checksums.get(bytes);
+  if (checksum === undefined) {
+    checksum = sha256(bytes);
+    checksums.set(bytes, checksum);
+  }
+  return checksum;
+}
 
 /**
  * The bytes of `path`, or `null` when nothing is there. Anything but a regular file (a

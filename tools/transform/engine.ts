@@ -26,6 +26,7 @@ import {
 } from "../../schema/mod.ts";
 import { requirePermission } from "../../core/permissions.ts";
 import {
+  checksumOf,
   commitChanges,
   compareText,
   type FileChange,
@@ -41,7 +42,7 @@ import {
 import { unifiedDiff } from "./diff.ts";
 import { describeOccurrences, findOccurrences, missNote } from "./replace.ts";
 import type { PlanRequest, ReplaceRequest, TransformRequest } from "./request.ts";
-import { applySpanEdits, sameBytes, type SpanEditResult } from "./spans.ts";
+import { applySpanEdits, type PlacedEdit, type SpanEditResult } from "./spans.ts";
 import { Workspace } from "./workspace.ts";
 
 /** Name of the tool in envelopes and diagnostics. */
@@ -181,7 +182,7 @@ async function load(file: FileState): Promise<void> {
       return;
     }
     file.bytes = bytes;
-    file.checksum = sha256(bytes);
+    file.checksum = checksumOf(bytes);
   } catch (error) {
     if (!(error instanceof NotRegularFileError)) throw error;
     file.problem = { code: "LMT-IO-012", message: `${file.display} is not a regular file` };
@@ -431,7 +432,8 @@ async function finish(
     for (const file of files) {
       const after = file.applied!.bytes;
       newBytes.set(file, after);
-      if (!sameBytes(file.bytes!, after)) {
+      // Equal checksums mean equal bytes (the contract's premise); both are needed anyway.
+      if (checksumOf(after) !== file.checksum) {
         changes.push({ file_path: file.display, path: file.path, before: file.bytes!, after });
       }
     }
@@ -462,12 +464,19 @@ async function finish(
   }
   const state = failure ? "failed" : options.dryRun ? "dry" : "written";
   const newIndexes = new Map<FileState, LineIndex>();
+  const placedEdits = new Map<PlannedEdit, PlacedEdit>();
   if (!failure) {
     for (const [file, bytes] of newBytes) newIndexes.set(file, new LineIndex(bytes));
+    for (const file of files) {
+      const byIndex = new Map(file.edits.map((edit) => [edit.index, edit]));
+      for (const placed of file.applied!.placed) {
+        placedEdits.set(byIndex.get(placed.index)!, placed);
+      }
+    }
   }
   const changed = new Set(changes.map((change) => change.path));
   const editOutcomes = edits.map((edit) =>
-    editOutcome(edit, oldIndexes, newIndexes, editProblems, failure, state)
+    editOutcome(edit, oldIndexes, newIndexes, placedEdits, editProblems, failure, state)
   ).sort((a, b) =>
     compareText(a.file_path, b.file_path) || a.byte_start - b.byte_start || a.index - b.index
   );
@@ -489,7 +498,7 @@ async function finish(
     if (file.checksum) outcome.file_checksum_before = file.checksum;
     const after = newBytes.get(file);
     if (after && !failure) {
-      outcome.final_checksum = sha256(after);
+      outcome.final_checksum = checksumOf(after);
       outcome.total_byte_shift = after.length - file.bytes!.length;
     }
     return outcome;
@@ -526,6 +535,7 @@ function editOutcome(
   edit: PlannedEdit,
   oldIndexes: Map<FileState, LineIndex>,
   newIndexes: Map<FileState, LineIndex>,
+  placedEdits: Map<PlannedEdit, PlacedEdit>,
   editProblems: Map<PlannedEdit, Problem>,
   failure: Diagnostic | undefined,
   state: "failed" | "dry" | "written",
@@ -539,11 +549,13 @@ function editOutcome(
     byte_end: edit.byte_end,
   };
   const oldSpan = oldSpanOf(edit, oldIndexes.get(file));
+  const placed = placedEdits.get(edit);
   if (oldSpan) {
     outcome.old_span = oldSpan;
-    outcome.checksum_before = sha256(file.bytes!.subarray(edit.byte_start, edit.byte_end));
+    outcome.checksum_before = placed?.checksum_before ??
+      sha256(file.bytes!.subarray(edit.byte_start, edit.byte_end));
   }
-  outcome.checksum_after = sha256(edit.new_text);
+  outcome.checksum_after = placed?.checksum_after ?? sha256(edit.new_text);
   const problem = file.problem ?? editProblems.get(edit);
   if (problem) return { ...outcome, code: problem.code, message: problem.message };
   if (state === "failed") {
@@ -554,10 +566,9 @@ function editOutcome(
       message: `not applied: ${failure!.message}`,
     };
   }
-  const placed = file.applied!.placed.find((candidate) => candidate.index === edit.index)!;
   const newIndex = newIndexes.get(file)!;
-  outcome.new_span = makeSpan(file.display, newIndex, placed.new_start, placed.new_end);
-  outcome.status = placed.unchanged ? "unchanged" : state === "dry" ? "pending" : "applied";
+  outcome.new_span = makeSpan(file.display, newIndex, placed!.new_start, placed!.new_end);
+  outcome.status = placed!.unchanged ? "unchanged" : state === "dry" ? "pending" : "applied";
   return outcome;
 }
 
@@ -696,7 +707,7 @@ async function undo(
 function undoneFiles(changes: FileChange[]): UndoResult["files"] {
   return changes.map((change) => ({
     file_path: change.file_path,
-    checksum_before: change.before ? sha256(change.before) : null,
-    final_checksum: change.after ? sha256(change.after) : null,
+    checksum_before: change.before ? checksumOf(change.before) : null,
+    final_checksum: change.after ? checksumOf(change.after) : null,
   })).sort((a, b) => compareText(a.file_path, b.file_path));
 }

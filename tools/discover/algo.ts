@@ -38,7 +38,20 @@ export interface Haystack {
   length: number;
 }
 
-/** Scratch memory of the algorithms, reused across calls; also carries the last match range. */
+/**
+ * Scratch memory of the algorithms, reused across calls; also carries the last match range.
+ *
+ * @example
+ * ```ts
+ * import { MatchText } from "./text.ts";
+ * import { exactMatch, Slab } from "./algo.ts";
+ * const text = new MatchText();
+ * text.load("lib/core.ts");
+ * const slab = new Slab();
+ * exactMatch(text, text.lower, 0, Int32Array.from("core", (c) => c.charCodeAt(0)), false, slab);
+ * [slab.start, slab.end]; // [4, 8]
+ * ```
+ */
 export class Slab {
   /** Score matrix of FuzzyMatchV2. */
   h: Int32Array = new Int32Array(4096);
@@ -276,6 +289,18 @@ function pushRange(positions: number[] | undefined, start: number, end: number):
 /**
  * fzf's exact matcher (`'term`), or with `boundary` its word-boundary variant (`'term'`): the
  * occurrence of `P` in `T[from, length)` whose first character has the highest bonus.
+ *
+ * @example
+ * ```ts
+ * import { MatchText } from "./text.ts";
+ * import { exactMatch, Slab } from "./algo.ts";
+ * const text = new MatchText();
+ * text.load("src/scorer/core.ts");
+ * const core = Int32Array.from("core", (c) => c.charCodeAt(0));
+ * const positions: number[] = [];
+ * exactMatch(text, text.lower, 0, core, true, new Slab(), positions);
+ * positions; // [11, 12, 13, 14]: "score" is not a word match, "/core." is
+ * ```
  */
 export function exactMatch(
   text: Haystack,
@@ -340,7 +365,18 @@ function isWhite(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13);
 }
 
-/** fzf's prefix matcher (`^term`): `P` at the start of the text, after leading white space. */
+/**
+ * fzf's prefix matcher (`^term`): `P` at the start of the text, after leading white space.
+ *
+ * @example
+ * ```ts
+ * import { MatchText } from "./text.ts";
+ * import { prefixMatch, Slab } from "./algo.ts";
+ * const text = new MatchText();
+ * text.load("src/main.ts");
+ * prefixMatch(text, text.lower, Int32Array.from("src", (c) => c.charCodeAt(0)), new Slab()) > 0; // true
+ * ```
+ */
 export function prefixMatch(
   text: Haystack,
   T: Int32Array,
@@ -358,7 +394,18 @@ export function prefixMatch(
   return calculateScore(T, B, start, start + m, P);
 }
 
-/** fzf's suffix matcher (`term$`): `P` at the end of the text, before trailing white space. */
+/**
+ * fzf's suffix matcher (`term$`): `P` at the end of the text, before trailing white space.
+ *
+ * @example
+ * ```ts
+ * import { MatchText } from "./text.ts";
+ * import { Slab, suffixMatch } from "./algo.ts";
+ * const text = new MatchText();
+ * text.load("src/main.ts");
+ * suffixMatch(text, text.lower, Int32Array.from(".js", (c) => c.charCodeAt(0)), new Slab()); // -1
+ * ```
+ */
 export function suffixMatch(
   text: Haystack,
   T: Int32Array,
@@ -377,7 +424,18 @@ export function suffixMatch(
   return calculateScore(T, B, start, end, P);
 }
 
-/** fzf's equal matcher (`^term$`): the whole text, white space around it aside, is `P`. */
+/**
+ * fzf's equal matcher (`^term$`): the whole text, white space around it aside, is `P`.
+ *
+ * @example
+ * ```ts
+ * import { MatchText } from "./text.ts";
+ * import { equalMatch, Slab } from "./algo.ts";
+ * const text = new MatchText();
+ * text.load("Makefile");
+ * equalMatch(text, text.lower, Int32Array.from("makefile", (c) => c.charCodeAt(0)), new Slab()); // 200
+ * ```
+ */
 export function equalMatch(
   text: Haystack,
   T: Int32Array,
@@ -398,12 +456,28 @@ export function equalMatch(
     (BONUS_FIRST_CHAR_MULTIPLIER - 1) * BONUS_BOUNDARY_WHITE;
 }
 
-/** Whether `T[from, to)` equals `P`. */
+/**
+ * Whether `T[from, to)` equals `P`.
+ *
+ * @example
+ * ```ts
+ * import { rangeEquals } from "./algo.ts";
+ * rangeEquals(Int32Array.from([1, 2, 3]), 1, 3, Int32Array.from([2, 3])); // true
+ * ```
+ */
 export function rangeEquals(T: Int32Array, from: number, to: number, P: Int32Array): boolean {
   return to - from === P.length && equalAt(T, from, P, P.length);
 }
 
-/** Whether `P` is a subsequence of `T[0, length)` (the cheap test of an inverse fuzzy term). */
+/**
+ * Whether `P` is a subsequence of `T[0, length)` (the cheap test of an inverse fuzzy term).
+ *
+ * @example
+ * ```ts
+ * import { isSubsequence } from "./algo.ts";
+ * isSubsequence(Int32Array.from([1, 2, 3, 4]), 4, Int32Array.from([1, 4])); // true
+ * ```
+ */
 export function isSubsequence(T: Int32Array, length: number, P: Int32Array): boolean {
   let k = 0;
   for (let i = 0; i < length && k < P.length; i++) if (T[i] === P[k]) k++;

@@ -16,7 +16,14 @@ import {
 } from "../schema/mod.ts";
 import { transformTool } from "../tools/transform/main.ts";
 import { assertValidEnvelope, makeTree, parseJson, REPO, runEntry } from "./helpers.ts";
-import { manifestOf, snapshot, temporaries } from "./transform_helpers.ts";
+import {
+  exists,
+  holdCommitLock,
+  manifestOf,
+  snapshot,
+  temporaries,
+  until,
+} from "./transform_helpers.ts";
 
 const ENTRY = "tools/transform/main.ts";
 
@@ -70,34 +77,6 @@ function spawn(root: string, args: string[], stdin: string): Deno.ChildProcess {
   const writer = child.stdin.getWriter();
   writer.write(new TextEncoder().encode(stdin)).then(() => writer.close());
   return child;
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
-async function holdCommitLock(root: string): Promise<Deno.FsFile> {
-  await Deno.mkdir(join(root, ".llm", "journal"), { recursive: true });
-  const lock = await Deno.open(join(root, ".llm", "journal", ".lock"), {
-    write: true,
-    create: true,
-  });
-  await lock.lock(true);
-  return lock;
 }
 
 async function stillRunning(child: Deno.ChildProcess, ms: number): Promise<boolean> {

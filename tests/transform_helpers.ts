@@ -121,3 +121,37 @@ export async function makeUnwritable(path: string): Promise<(() => Promise<void>
     assert.ok(await chattr("-i"), `chattr -i ${path}`);
   };
 }
+
+/** Polls `check` every 10 ms until it holds; fails the test after 30 s. */
+export async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Whether anything (even a dangling link) is at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/**
+ * Takes the workspace's commit lock the way a concurrent operation would, so that a run under
+ * test stops before its re-check; closing the file lets it go on.
+ */
+export async function holdCommitLock(root: string): Promise<Deno.FsFile> {
+  await Deno.mkdir(join(root, ".llm", "journal"), { recursive: true });
+  const lock = await Deno.open(join(root, ".llm", "journal", ".lock"), {
+    write: true,
+    create: true,
+  });
+  await lock.lock(true);
+  return lock;
+}

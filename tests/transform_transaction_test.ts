@@ -19,11 +19,14 @@ import {
 import { TRANSACTION_CODES } from "../tools/transform/main.ts";
 import { makeTree } from "./helpers.ts";
 import {
+  exists,
+  holdCommitLock,
   journalIds,
   makeUnwritable,
   manifestOf,
   snapshot,
   temporaries,
+  until,
 } from "./transform_helpers.ts";
 
 const encoder = new TextEncoder();
@@ -57,32 +60,6 @@ async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Too
     return error;
   }
   assert.fail(`expected ${code}`);
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
-/** Takes the workspace's commit lock the way a concurrent operation would. */
-async function holdCommitLock(root: string): Promise<Deno.FsFile> {
-  await Deno.mkdir(journalBase(root), { recursive: true });
-  const lock = await Deno.open(join(journalBase(root), ".lock"), { write: true, create: true });
-  await lock.lock(true);
-  return lock;
 }
 
 const FILES = { "a.txt": "alpha\n", "sub/b.txt": "beta\n", "sub/c.txt": "gamma\n" };

@@ -13,13 +13,12 @@
  * @module
  */
 import { dirname } from "node:path";
-import { type JournalFile, sha256, ToolError } from "../../schema/mod.ts";
+import { type JournalFile, ToolError } from "../../schema/mod.ts";
 import { isPermissionRefusal, requirePermission } from "../permissions.ts";
 import {
   checksumOf,
+  contentsAt,
   fileMode,
-  NotRegularFileError,
-  readIfExists,
   removeFileIfPresent,
   syncDirectory,
   writeNewFile,
@@ -199,14 +198,8 @@ async function recheck(
   const drifted: string[] = [];
   for (const [index, change] of changes.entries()) {
     const expected = journal.manifest.files[index].checksum_before;
-    let found: string | null;
-    try {
-      const bytes = await readIfExists(change.path);
-      found = bytes ? sha256(bytes) : null;
-    } catch (error) {
-      if (!(error instanceof NotRegularFileError)) throw error;
-      found = "not a regular file";
-    }
+    const now = await contentsAt(change.path);
+    const found = now ? now.checksum : "not a regular file";
     if (found !== expected) {
       drifted.push(
         `${change.file_path}: expected ${expected ?? "no file"}, found ${found ?? "no file"}`,

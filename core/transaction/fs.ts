@@ -52,6 +52,33 @@ export async function readIfExists(path: string): Promise<Uint8Array | null> {
   return await Deno.readFile(path);
 }
 
+/** What a path holds now. */
+export interface Contents {
+  /** The bytes; `null` when nothing is there. */
+  bytes: Uint8Array | null;
+  /** Their `sha256:`; `null` when nothing is there. */
+  checksum: string | null;
+}
+
+/**
+ * What `path` holds now, or `undefined` when it is something other than a regular file.
+ *
+ * @example
+ * ```ts
+ * import { contentsAt } from "./fs.ts";
+ * await contentsAt("/no/such/file"); // { bytes: null, checksum: null }
+ * ```
+ */
+export async function contentsAt(path: string): Promise<Contents | undefined> {
+  try {
+    const bytes = await readIfExists(path);
+    return { bytes, checksum: bytes ? checksumOf(bytes) : null };
+  } catch (error) {
+    if (error instanceof NotRegularFileError) return undefined;
+    throw error;
+  }
+}
+
 /** Thrown when a path a transaction reads is not a regular file. */
 export class NotRegularFileError extends Error {
   /** The path. */

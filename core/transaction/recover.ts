@@ -9,9 +9,8 @@ import {
   type RecoveredFile,
   type RecoveredJournal,
   type RecoverResult,
-  sha256,
 } from "../../schema/mod.ts";
-import { NotRegularFileError, readIfExists, removeFileIfPresent } from "./fs.ts";
+import { contentsAt, removeFileIfPresent } from "./fs.ts";
 import {
   FINAL_STATES,
   type JournalEntry,
@@ -128,16 +127,12 @@ async function recoverOne(
     const renamed = await readProgress(entry.dir);
     const states: { found: Found; checksum: string | null }[] = [];
     for (const file of manifest.files) {
-      let checksum: string | null;
-      try {
-        const bytes = await readIfExists(file.path);
-        checksum = bytes ? sha256(bytes) : null;
-      } catch (error) {
-        if (!(error instanceof NotRegularFileError)) throw error;
-        checksum = null;
-        states.push({ found: "neither", checksum });
+      const now = await contentsAt(file.path);
+      if (!now) {
+        states.push({ found: "neither", checksum: null });
         continue;
       }
+      const checksum = now.checksum;
       const found: Found = checksum === file.checksum_before
         ? "before"
         : checksum === file.checksum_after

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { type JournalManifest, sha256, ToolError } from "../../schema/mod.ts";
 import { commitChanges, type CommitReport } from "./commit.ts";
-import { NotRegularFileError, readIfExists } from "./fs.ts";
+import { contentsAt } from "./fs.ts";
 import { openJournal, writeManifest } from "./journal.ts";
 import type { FileChange, TransactionCodes, TransactionOptions } from "./types.ts";
 
@@ -56,16 +56,12 @@ export async function planUndo(
   const drifted: string[] = [];
   const changes: FileChange[] = [];
   for (const file of manifest.files) {
-    let current: Uint8Array | null;
-    let found: string | null;
-    try {
-      current = await readIfExists(file.path);
-      found = current ? sha256(current) : null;
-    } catch (error) {
-      if (!(error instanceof NotRegularFileError)) throw error;
+    const now = await contentsAt(file.path);
+    if (!now) {
       drifted.push(`${file.file_path}: no longer a regular file`);
       continue;
     }
+    const { bytes: current, checksum: found } = now;
     if (found !== file.checksum_after) {
       drifted.push(
         `${file.file_path}: the operation wrote ${file.checksum_after ?? "no file"}, found ${

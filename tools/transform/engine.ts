@@ -29,12 +29,11 @@ import {
   checksumOf,
   commitChanges,
   compareText,
+  contentsAt,
   type FileChange,
   findInterrupted,
   journalBase,
-  NotRegularFileError,
   planUndo,
-  readIfExists,
   recoverJournals,
   type TransactionCodes,
   undoOperation,
@@ -175,17 +174,14 @@ async function interruptedWarnings(workspace: Workspace): Promise<Diagnostic[]> 
 
 /** Reads a file of the plan, recording why it cannot be edited. */
 async function load(file: FileState): Promise<void> {
-  try {
-    const bytes = await readIfExists(file.path);
-    if (!bytes) {
-      file.problem = { code: "LMT-IO-010", message: `${file.display} does not exist` };
-      return;
-    }
-    file.bytes = bytes;
-    file.checksum = checksumOf(bytes);
-  } catch (error) {
-    if (!(error instanceof NotRegularFileError)) throw error;
+  const now = await contentsAt(file.path);
+  if (!now) {
     file.problem = { code: "LMT-IO-012", message: `${file.display} is not a regular file` };
+  } else if (!now.bytes) {
+    file.problem = { code: "LMT-IO-010", message: `${file.display} does not exist` };
+  } else {
+    file.bytes = now.bytes;
+    file.checksum = now.checksum!;
   }
 }
 

@@ -37,10 +37,11 @@ export interface DiscoverResult {
   /** fzf's V2 score (path scheme) with the basename and exact-name bonuses: the ranking key. */
   raw_score: number;
   /**
-   * Why it matched: `exact path` (a term is the whole path), `exact basename` (a term is the
-   * basename, or the basename without its extension), `basename prefix` (the basename starts
-   * with the matched text), `filename match` (every matched character is in the basename),
-   * `path match` (the match spans directories), `listed` (an empty query or only negated terms).
+   * Why it matched: `exact path` (a term is the whole path below the walked root, directories
+   * included), `exact basename` (a term is the basename, or the basename without its extension),
+   * `basename prefix` (the basename starts with the matched text), `filename match` (every
+   * matched character is in the basename), `path match` (the match spans directories), `listed`
+   * (an empty query or only negated terms).
    */
   reason: DiscoverReason;
   /** UTF-8 byte offset, in `path`, of the first byte of each matched character, ascending. */

@@ -283,8 +283,8 @@ export class PathScorer {
     const P = term.codes;
     let reason: MatchReason = "path match";
     if (rangeEquals(T, basenameStart, length, P)) {
-      score += EXACT_NAME_BONUS - (basenameStart === 0 ? 0 : this.#depthPenalty);
-      reason = basenameStart === 0 ? "exact path" : "exact basename";
+      score += EXACT_NAME_BONUS - this.#depthPenalty;
+      reason = "exact basename";
     } else if (basenameStart > 0 && rangeEquals(T, 0, length, P)) {
       score += EXACT_NAME_BONUS;
       reason = "exact path";

@@ -461,3 +461,23 @@ Deno.test("conflicting or incomplete arguments are refused before anything is re
     assert.equal(json.envelope.error?.line, 1);
   });
 });
+
+Deno.test("--expect of a span edit accepts the span's checksum as well as the file's", async () => {
+  await withTree({ "a.txt": "keep THIS keep\n" }, async (root) => {
+    const outcome = await execute(root, {
+      file: "a.txt",
+      span: "5:9",
+      with: "that",
+      expect: sha256("THIS"),
+    });
+    assert.equal(outcome.code, 0, outcome.envelope.message);
+    assert.equal(await Deno.readTextFile(join(root, "a.txt")), "keep that keep\n");
+    const stale = await refused(
+      root,
+      { file: "a.txt", span: "5:9", with: "what", expect: sha256("THIS") },
+      "LMT-V-001",
+      3,
+    );
+    assert.match(stale.envelope.error!.note!, new RegExp(`span +${sha256("that")}`));
+  });
+});

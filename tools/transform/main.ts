@@ -55,6 +55,6 @@ export {
 } from "./request.ts";
 export { unifiedDiff } from "./diff.ts";
 export { type ResolvedPath, Workspace } from "./workspace.ts";
-export { TransformEnvelopeSchema, type TransformInput, transformTool } from "./tool.ts";
+export { TransformEnvelopeSchema, transformTool } from "./tool.ts";
 
 if (import.meta.main) Deno.exit(await runCli(transformTool, Deno.args));

@@ -13,3 +13,4 @@ export * from "./version.ts";
 export * from "./walk/binary.ts";
 export * from "./walk/file_types.ts";
 export * from "./walk/walker.ts";
+export * from "./walk/walk_input.ts";

@@ -31,6 +31,6 @@ export {
 } from "./searcher.ts";
 export { type BatchFile, type BatchFileResult, BatchSearcher } from "./batch.ts";
 export { type BufferSource, ReusableReader } from "./reader.ts";
-export { parseSize, searchTool } from "./tool.ts";
+export { searchTool } from "./tool.ts";
 
 if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));

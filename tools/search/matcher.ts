@@ -107,6 +107,25 @@ function checkPattern(pattern: string, index: number): void {
 }
 
 /**
+ * One required literal per pattern, or `undefined` when some pattern has none (then no file
+ * can be ruled out). Case-insensitive prefiltering compares ASCII case only, so a non-ASCII
+ * literal under `-i` (whose case folding the byte scan cannot follow) disables it too.
+ */
+function prefilterLiterals(
+  options: MatcherOptions,
+  sources: string[],
+  ignoreCase: boolean,
+): string[] | undefined {
+  const literals: string[] = [];
+  for (const [index, pattern] of options.patterns.entries()) {
+    const literal = options.fixedStrings ? pattern : requiredLiteral(sources[index]);
+    if (!literal || (ignoreCase && /[^\x00-\x7f]/.test(literal))) return undefined;
+    literals.push(literal);
+  }
+  return literals;
+}
+
+/**
  * Compiles the patterns and flags into one {@linkcode MatcherSpec}. Patterns are JavaScript
  * regular expressions, compiled with the `u` flag when they allow it (else without it).
  *
@@ -134,36 +153,12 @@ export function buildMatcher(options: MatcherOptions): MatcherSpec {
   const word = unicode ? "[\\p{L}\\p{N}\\p{M}_]" : "\\w";
   const source = options.wordRegexp ? `(?<!${word})(?:${joined})(?!${word})` : joined;
   const flags = "gm" + (ignoreCase ? "i" : "") + (unicode ? "u" : "");
-  const literals: string[] = [];
-  for (const [index, pattern] of options.patterns.entries()) {
-    const literal = options.fixedStrings ? pattern : requiredLiteral(sources[index]);
-    if (!literal) {
-      return {
-        source,
-        flags,
-        multiline: !!options.multiline,
-        literals: [],
-        literalsIgnoreCase: false,
-      };
-    }
-    literals.push(literal);
-  }
-  // Case-insensitive prefiltering compares ASCII case only; a literal with other letters
-  // (whose case folding the byte scan cannot follow) disables the prefilter.
-  if (ignoreCase && literals.some((literal) => /[^\x00-\x7f]/.test(literal))) {
-    return {
-      source,
-      flags,
-      multiline: !!options.multiline,
-      literals: [],
-      literalsIgnoreCase: false,
-    };
-  }
+  const literals = prefilterLiterals(options, sources, ignoreCase);
   return {
     source,
     flags,
     multiline: !!options.multiline,
-    literals,
-    literalsIgnoreCase: ignoreCase,
+    literals: literals ?? [],
+    literalsIgnoreCase: literals !== undefined && ignoreCase,
   };
 }

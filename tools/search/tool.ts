@@ -6,34 +6,17 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
+import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import {
   type QueryEnvelope,
   queryEnvelope,
   queryEnvelopeSchema,
   type SearchData,
   SearchDataSchema,
-  ToolError,
 } from "../../schema/mod.ts";
 import { search } from "./engine.ts";
 
 const count = z.number().int().nonnegative();
-
-/** `--max-filesize` values: bytes, or a number with a K, M or G suffix. */
-const SIZE = /^(\d+)([KMG]?)$/i;
-
-/** Bytes of a `--max-filesize` value. */
-export function parseSize(value: number | string): number {
-  if (typeof value === "number") return value;
-  const found = SIZE.exec(value.trim());
-  if (!found) {
-    throw new ToolError("LMS-ARG-002", `invalid size '${value}'`, {
-      remediation: "Give bytes, or a number with K, M or G, e.g. 10M.",
-    });
-  }
-  const scale =
-    { "": 1, K: 1 << 10, M: 1 << 20, G: 1 << 30 }[found[2].toUpperCase() as "" | "K" | "M" | "G"];
-  return Number(found[1]) * scale;
-}
 
 const SearchInput = z.object({
   patterns: z.array(z.string()).default([]).describe(
@@ -65,18 +48,7 @@ const SearchInput = z.object({
   max_columns: count.default(500).describe(
     "Cut line text longer than N bytes (a window around the match)",
   ),
-  glob: z.array(z.string()).default([]).describe(
-    "Include or (with !) exclude paths; later globs win",
-  ),
-  type: z.array(z.string()).default([]).describe("Only files of this type (e.g. ts, rust, md)"),
-  type_not: z.array(z.string()).default([]).describe("Skip files of this type"),
-  hidden: z.boolean().default(false).describe("Search hidden files and directories"),
-  no_ignore: z.boolean().default(false).describe("Do not respect .gitignore, .ignore, .llmignore"),
-  follow: z.boolean().default(false).describe("Follow symbolic links (within the root)"),
-  max_depth: count.optional().describe("Descend at most N directory levels"),
-  max_filesize: z.union([count, z.string()]).optional().describe(
-    "Skip files larger than this (bytes, or with K/M/G)",
-  ),
+  ...walkInputShape,
   with_checksums: z.boolean().default(false).describe(
     "Add span and file sha256 checksums to matches",
   ),
@@ -140,12 +112,8 @@ export const searchTool: Tool = defineTool({
       files_with_matches: "l",
       count: "c",
       max_columns: "M",
-      glob: "g",
-      type: "t",
-      type_not: "T",
-      follow: "L",
-      max_depth: "d",
       threads: "j",
+      ...WALK_SHORT_FLAGS,
     },
     aliases: { regexp: "patterns" },
     positionals: (positionals, flags) => {
@@ -183,16 +151,7 @@ export const searchTool: Tool = defineTool({
       withChecksums: input.with_checksums,
       threads: input.threads,
       emit: context.emit,
-      walk: {
-        hidden: input.hidden,
-        noIgnore: input.no_ignore,
-        follow: input.follow,
-        maxDepth: input.max_depth,
-        maxFilesize: input.max_filesize === undefined ? undefined : parseSize(input.max_filesize),
-        globs: input.glob,
-        types: input.type,
-        typesNot: input.type_not,
-      },
+      walk: walkOptionsFrom(input, "LMS"),
     });
     return {
       envelope: queryEnvelope("llm-search", result.data, result.diagnostics, {

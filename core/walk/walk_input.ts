@@ -1,0 +1,119 @@
+/**
+ * The walker's flags as input-schema fields, shared by every tool that walks (search,
+ * ast-search, discover), so the flags read the same everywhere and are defined once.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { type CodePrefix, ToolError } from "../../schema/mod.ts";
+import type { WalkOptions } from "./walker.ts";
+
+const count = z.number().int().nonnegative();
+
+/** The walk fields of a tool's input, after defaults. */
+export interface WalkInput {
+  /** ripgrep-style globs. */
+  glob: string[];
+  /** File types to keep. */
+  type: string[];
+  /** File types to drop. */
+  type_not: string[];
+  /** Include hidden entries. */
+  hidden: boolean;
+  /** Ignore no ignore files. */
+  no_ignore: boolean;
+  /** Follow symbolic links inside the root. */
+  follow: boolean;
+  /** Deepest level to enter. */
+  max_depth?: number;
+  /** Largest file to read: bytes, or a number with K, M or G. */
+  max_filesize?: number | string;
+}
+
+/** zod fields of {@linkcode WalkInput}, to spread into a tool's input object. */
+export const walkInputShape: {
+  glob: z.ZodDefault<z.ZodArray<z.ZodString>>;
+  type: z.ZodDefault<z.ZodArray<z.ZodString>>;
+  type_not: z.ZodDefault<z.ZodArray<z.ZodString>>;
+  hidden: z.ZodDefault<z.ZodBoolean>;
+  no_ignore: z.ZodDefault<z.ZodBoolean>;
+  follow: z.ZodDefault<z.ZodBoolean>;
+  max_depth: z.ZodOptional<z.ZodNumber>;
+  max_filesize: z.ZodOptional<z.ZodUnion<readonly [z.ZodNumber, z.ZodString]>>;
+} = {
+  glob: z.array(z.string()).default([]).describe(
+    "Include or (with !) exclude paths; later globs win",
+  ),
+  type: z.array(z.string()).default([]).describe("Only files of this type (e.g. ts, rust, md)"),
+  type_not: z.array(z.string()).default([]).describe("Skip files of this type"),
+  hidden: z.boolean().default(false).describe("Include hidden files and directories"),
+  no_ignore: z.boolean().default(false).describe("Do not respect .gitignore, .ignore, .llmignore"),
+  follow: z.boolean().default(false).describe("Follow symbolic links (within the root)"),
+  max_depth: count.optional().describe("Descend at most N directory levels"),
+  max_filesize: z.union([count, z.string()]).optional().describe(
+    "Skip files larger than this (bytes, or with K/M/G)",
+  ),
+};
+
+/** Short flags of the walk fields (ripgrep's letters). */
+export const WALK_SHORT_FLAGS: Readonly<Record<string, string>> = {
+  glob: "g",
+  type: "t",
+  type_not: "T",
+  follow: "L",
+  max_depth: "d",
+};
+
+const SIZE = /^(\d+)([KMG]?)$/i;
+const SCALE: Record<string, number> = { "": 1, K: 1 << 10, M: 1 << 20, G: 1 << 30 };
+
+/**
+ * Bytes of a `--max-filesize` value: a number, or digits with a K, M or G suffix.
+ *
+ * @example
+ * ```ts
+ * import { parseSize } from "@llm/search";
+ * parseSize("10K", "LMS"); // 10240
+ * ```
+ */
+export function parseSize(value: number | string, prefix: CodePrefix): number {
+  if (typeof value === "number") return value;
+  const found = SIZE.exec(value.trim());
+  if (!found) {
+    throw new ToolError(`${prefix}-ARG-002`, `invalid size '${value}'`, {
+      remediation: "Give bytes, or a number with K, M or G, e.g. 10M.",
+    });
+  }
+  return Number(found[1]) * SCALE[found[2].toUpperCase()];
+}
+
+/**
+ * The walker options of a tool's walk fields.
+ *
+ * @example
+ * ```ts
+ * import { walkOptionsFrom } from "@llm/search";
+ * walkOptionsFrom({ glob: ["*.ts"], type: [], type_not: [], hidden: false, no_ignore: false, follow: false }, "LMS")
+ *   .globs; // ["*.ts"]
+ * ```
+ */
+export function walkOptionsFrom(
+  input: WalkInput,
+  prefix: CodePrefix,
+): Pick<
+  WalkOptions,
+  "globs" | "types" | "typesNot" | "hidden" | "noIgnore" | "follow" | "maxDepth" | "maxFilesize"
+> {
+  return {
+    globs: input.glob,
+    types: input.type,
+    typesNot: input.type_not,
+    hidden: input.hidden,
+    noIgnore: input.no_ignore,
+    follow: input.follow,
+    maxDepth: input.max_depth,
+    maxFilesize: input.max_filesize === undefined
+      ? undefined
+      : parseSize(input.max_filesize, prefix),
+  };
+}

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { LINUX, prepare } from "./prepare.ts";
-import { median, ms, type Sample, sample } from "./measure.ts";
+import { median, ms, runOnce, type Sample, sample } from "./measure.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const ENTRY = join(REPO, "tools/discover/main.ts");
@@ -23,18 +23,30 @@ interface Case {
   target?: number;
 }
 
-function ours(args: string[], root: string, runs: number): Promise<Sample[]> {
-  return sample(
-    "deno",
-    ["run", "--quiet", `--config=${CONFIG}`, `--allow-read=${root}`, ENTRY, ...args],
-    root,
-    runs,
-  );
+type Command = [command: string, args: string[]];
+
+function ours(args: string[], root: string): Command {
+  return ["deno", ["run", "--quiet", `--config=${CONFIG}`, `--allow-read=${root}`, ENTRY, ...args]];
 }
 
-function peer(query: string, root: string, runs: number): Promise<Sample[]> {
+function peer(query: string): Command {
   const quoted = `'${query.replaceAll("'", `'\\''`)}'`;
-  return sample("sh", ["-c", `fdfind -t f . | fzf --filter ${quoted}`], root, runs);
+  return ["sh", ["-c", `fdfind -t f . | fzf --filter ${quoted}`]];
+}
+
+/**
+ * Runs two commands `runs` times each, alternating, after one warm-up each: on a shared machine
+ * the load then weighs on both alike.
+ */
+async function alternate(a: Command, b: Command, cwd: string, runs: number): Promise<Sample[][]> {
+  const samples: Sample[][] = [[], []];
+  await runOnce(...a, cwd);
+  await runOnce(...b, cwd);
+  for (let i = 0; i < runs; i++) {
+    samples[0].push(await runOnce(...a, cwd));
+    samples[1].push(await runOnce(...b, cwd));
+  }
+  return samples;
 }
 
 function wall(samples: Sample[]): number {
@@ -68,8 +80,7 @@ async function benchTree(
   console.log("| --- | --- | --- | --- | --- | --- |");
   let held = true;
   for (const { query, target } of cases) {
-    const mine = await ours([query], root, runs);
-    const theirs = await peer(query, root, runs);
+    const [mine, theirs] = await alternate(ours([query], root), peer(query), root, runs);
     const ratio = wall(mine) / wall(theirs);
     const first = [firstOfOurs(mine[0].stdout), firstOfPeer(theirs[0].stdout)];
     const same = first[0] === first[1] ? `same: ${first[0]}` : `${first[0]} vs ${first[1]}`;
@@ -85,7 +96,7 @@ async function benchTree(
         `${goal || "—"}${ok ? "" : " MISSED"} | ${same} |`,
     );
   }
-  const start = await ours(["--version"], root, runs);
+  const start = await sample(...ours(["--version"], root), root, runs);
   const walk = await sample("fdfind", ["-t", "f", "."], root, runs);
   console.log(
     `| floor: \`llm-discover --version\` (Deno start + modules) | ${describe(start)} | | | | |`,

@@ -194,6 +194,13 @@ Deno.test("a match that ends on a whole stem ranks first among equal fzf scores 
   assert.equal(rank("schedcore", paths)[0], "kernel/sched/core.c");
 });
 
+Deno.test("a term equal to a directory name counts (sched core: kernel/sched/core.c first)", () => {
+  const paths = ["Documentation/admin-guide/hw-vuln/core-scheduling.rst", "kernel/sched/core.c"];
+  assert.equal(rank("sched core", paths)[0], "kernel/sched/core.c");
+  const s = scorer("sched");
+  assert.ok(s.score("kernel/sched/x.c") > s.score("kernel/schedx/x.c"));
+});
+
 Deno.test("scores are normalised to [0, 1]; an exact name scores 1", () => {
   const s = scorer("walker.ts");
   assert.equal(s.explain("walker.ts")?.score, 1);

@@ -17,8 +17,10 @@
  * {@linkcode EXACT_NAME_BONUS} when the term is the whole basename or the whole path, or
  * {@linkcode EXACT_STEM_BONUS} when it is the basename without its extension (both less one
  * point per directory level below the walked root, up to {@linkcode EXACT_DEPTH_STEPS}, so that
- * the root's `Makefile` comes before `Documentation/Makefile`), or {@linkcode STEM_COVER_BONUS}
- * when its match ends by covering that whole stem (`schedcore` on `kernel/sched/core.c`).
+ * the root's `Makefile` comes before `Documentation/Makefile`); for a term matched in the
+ * directories, {@linkcode EXACT_DIRECTORY_BONUS} when it equals a directory's name (`sched` in
+ * `kernel/sched/core.c`) or {@linkcode STEM_COVER_BONUS} when its match ends by covering the
+ * basename's whole stem (`schedcore` on `kernel/sched/core.c`).
  *
  * @module
  */
@@ -52,6 +54,8 @@ export const EXACT_STEM_BONUS = SCORE_MATCH - 4;
 export const EXACT_DEPTH_STEPS = 4;
 /** Added to a term whose match spans directories and ends with the basename's whole stem. */
 export const STEM_COVER_BONUS = SCORE_MATCH / 2;
+/** Added to a term matched in the directories that equals a whole directory name. */
+export const EXACT_DIRECTORY_BONUS = SCORE_MATCH / 2;
 
 /** Why a path matched, strongest first (see {@linkcode DiscoverReason}). */
 export type MatchReason = DiscoverReason;
@@ -291,11 +295,25 @@ export class PathScorer {
     } else if (stemEnd < length && rangeEquals(T, basenameStart, stemEnd, P)) {
       score += EXACT_STEM_BONUS - this.#depthPenalty;
       reason = "exact basename";
+    } else if (spansDirectories && this.#namesDirectory(T, P)) {
+      score += EXACT_DIRECTORY_BONUS;
     } else if (spansDirectories && this.#coversStem(term, T, fullPositions)) {
       score += STEM_COVER_BONUS;
     }
     if (positions && chosen) positions.push(...chosen);
     return { score, reason };
+  }
+
+  /** Whether `P` equals the name of one of the path's directories. */
+  #namesDirectory(T: Int32Array, P: Int32Array): boolean {
+    const { codes, basenameStart } = this.#text;
+    let start = 0;
+    for (let i = 0; i < basenameStart; i++) {
+      if (codes[i] !== 47) continue;
+      if (rangeEquals(T, start, i, P)) return true;
+      start = i + 1;
+    }
+    return false;
   }
 
   /**

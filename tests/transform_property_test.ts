@@ -7,6 +7,7 @@
  * nothing. A smaller run goes through the whole engine on real files.
  */
 import assert from "node:assert/strict";
+import { applyPatch, parsePatch } from "diff";
 import { LineIndex, sha256 } from "../schema/mod.ts";
 import {
   applySpanEdits,
@@ -14,6 +15,7 @@ import {
   findOccurrences,
   type SpanEdit,
   transform,
+  unifiedDiff,
 } from "../tools/transform/main.ts";
 import { makeTree } from "./helpers.ts";
 
@@ -331,4 +333,51 @@ Deno.test("findOccurrences finds what a naive left-to-right scan finds", () => {
     }
     assert.deepEqual(findOccurrences(haystack, needle), naive, `round ${round}`);
   }
+});
+
+Deno.test("the windowed dry-run diff applies to the old text and gives the new text", () => {
+  const next = random(0xd1ff);
+  const lines = ["alpha\n", "beta\n", "\n", "gamma é\r\n", "delta 😀\n", "x\n"];
+  let hunks = 0;
+  for (let round = 0; round < 500; round++) {
+    const count = Math.floor(next() * 40);
+    let text = Array.from({ length: count }, () => lines[Math.floor(next() * lines.length)])
+      .join("");
+    if (next() < 0.3) text += "no final newline";
+    const input = sample(text);
+    const planned = randomEdits(next, input.chars.length).map((edit) => ({
+      ...edit,
+      text: next() < 0.5 ? edit.text : edit.text + "\n",
+    }));
+    const bytes = encoder.encode(text);
+    const result = applySpanEdits(bytes, toSpanEdits(input, planned, false));
+    const regions = result.placed.map((placed) => ({
+      old_start: placed.byte_start,
+      old_end: placed.byte_end,
+      new_start: placed.new_start,
+      new_end: placed.new_end,
+    }));
+    const patch = unifiedDiff("f.txt", bytes, result.bytes, regions);
+    const after = decoder.decode(result.bytes);
+    const context = `round ${round}: ${JSON.stringify(text)} ${JSON.stringify(planned)}`;
+    if (after === text) {
+      assert.equal(patch, "--- a/f.txt\n+++ b/f.txt\n", context);
+      continue;
+    }
+    assert.equal(applyPatch(text, patch), after, `${context}\n${patch}`);
+    // Strictly: every hunk's old side is at the very line its header names (no fuzzy search).
+    const oldLines = text.split("\n");
+    for (const hunk of parsePatch(patch)[0].hunks) {
+      const side = hunk.lines.filter((line) => line[0] === " " || line[0] === "-")
+        .map((line) => line.slice(1));
+      const first = hunk.oldLines === 0 ? hunk.oldStart : hunk.oldStart - 1;
+      assert.deepEqual(
+        side.map((line) => line.replace(/\r$/, "")),
+        oldLines.slice(first, first + side.length).map((line) => line.replace(/\r$/, "")),
+        `${context}\n${patch}`,
+      );
+    }
+    hunks += patch.split("\n@@").length - 1;
+  }
+  assert.ok(hunks > 300, `only ${hunks} hunks were checked`);
 });

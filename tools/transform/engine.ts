@@ -38,7 +38,7 @@ import {
   type TransactionCodes,
   undoOperation,
 } from "../../core/transaction/mod.ts";
-import { unifiedDiff } from "./diff.ts";
+import { type ChangedRegion, unifiedDiff } from "./diff.ts";
 import { describeOccurrences, findOccurrences, missNote } from "./replace.ts";
 import type { PlanRequest, ReplaceRequest, TransformRequest } from "./request.ts";
 import { applySpanEdits, type PlacedEdit, type SpanEditResult } from "./spans.ts";
@@ -434,12 +434,15 @@ async function finish(
       }
     }
   }
+  const changedPaths = new Set(changes.map((change) => change.path));
+  const changed = (file: FileState) => changedPaths.has(file.path);
   let journal: string | undefined;
   let diff: string | undefined;
   if (!failure && changes.length) {
     if (options.dryRun) {
-      diff = changes.map((change) => unifiedDiff(change.file_path, change.before, change.after))
-        .join("");
+      diff = files.filter((file) => changed(file)).map((file) =>
+        unifiedDiff(file.display, file.bytes!, file.applied!.bytes, regionsOf(file.applied!))
+      ).join("");
     } else {
       try {
         const report = await commitChanges(changes, {
@@ -470,7 +473,6 @@ async function finish(
       }
     }
   }
-  const changed = new Set(changes.map((change) => change.path));
   const editOutcomes = edits.map((edit) =>
     editOutcome(edit, oldIndexes, newIndexes, placedEdits, editProblems, failure, state)
   ).sort((a, b) =>
@@ -483,7 +485,7 @@ async function finish(
         ? "error"
         : failure
         ? "skipped"
-        : !changed.has(file.path)
+        : !changed(file)
         ? "unchanged"
         : options.dryRun
         ? "pending"
@@ -525,6 +527,16 @@ async function finish(
   };
   if (failure) report.error = failure;
   return report;
+}
+
+/** The changed byte ranges of a file's applied edits, for a windowed diff. */
+function regionsOf(applied: SpanEditResult): ChangedRegion[] {
+  return applied.placed.map((placed) => ({
+    old_start: placed.byte_start,
+    old_end: placed.byte_end,
+    new_start: placed.new_start,
+    new_end: placed.new_end,
+  }));
 }
 
 function editOutcome(

@@ -53,7 +53,7 @@ export {
   type RequestInput,
   type TransformRequest,
 } from "./request.ts";
-export { unifiedDiff } from "./diff.ts";
+export { type ChangedRegion, unifiedDiff } from "./diff.ts";
 export { type ResolvedPath, Workspace } from "./workspace.ts";
 export { TransformEnvelopeSchema, transformTool } from "./tool.ts";
 

@@ -19,7 +19,7 @@ import { TopN } from "./top.ts";
 /** Walk settings discover passes through to the walker. */
 export type DiscoverWalkOptions = Omit<
   WalkOptions,
-  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat" | "maxFilesize"
+  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat"
 >;
 
 /** Everything a discovery needs. */

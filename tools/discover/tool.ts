@@ -13,6 +13,7 @@ import {
   queryEnvelope,
   queryEnvelopeSchema,
 } from "../../schema/mod.ts";
+import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { discover } from "./engine.ts";
 
 const count = z.number().int().nonnegative();
@@ -34,15 +35,7 @@ const DiscoverInput = z.object({
   case: z.enum(["smart", "sensitive", "insensitive"]).default("smart").describe(
     "Case rule: smart (a term with an upper-case letter is case-sensitive, like fzf)",
   ),
-  glob: z.array(z.string()).default([]).describe(
-    "Include or (with !) exclude paths; later globs win",
-  ),
-  type: z.array(z.string()).default([]).describe("Only files of this type (e.g. ts, rust, md)"),
-  type_not: z.array(z.string()).default([]).describe("Skip files of this type"),
-  hidden: z.boolean().default(false).describe("Include hidden files and directories"),
-  no_ignore: z.boolean().default(false).describe("Do not respect .gitignore, .ignore, .llmignore"),
-  follow: z.boolean().default(false).describe("Follow symbolic links (within the root)"),
-  max_depth: count.optional().describe("Descend at most N directory levels"),
+  ...walkInputShape,
 });
 
 /** Input of `llm-discover`, as the engine receives it after defaults. */
@@ -81,17 +74,7 @@ export const discoverTool: Tool = defineTool({
   text: (envelope) => renderText(envelope as QueryEnvelope<DiscoverData>),
   cli: {
     usage: "[FLAGS] [QUERY] [PATH...]",
-    short: {
-      extension: "e",
-      limit: "n",
-      glob: "g",
-      type: "t",
-      type_not: "T",
-      hidden: "H",
-      no_ignore: "I",
-      follow: "L",
-      max_depth: "d",
-    },
+    short: { ...WALK_SHORT_FLAGS, extension: "e", limit: "n", hidden: "H", no_ignore: "I" },
     positionals: (positionals, flags) => {
       if (flags.query !== undefined) return { paths: positionals };
       const [query, ...paths] = positionals;
@@ -116,15 +99,7 @@ export const discoverTool: Tool = defineTool({
       extensions: input.extension,
       limit: input.limit,
       caseMode: input.case,
-      walk: {
-        hidden: input.hidden,
-        noIgnore: input.no_ignore,
-        follow: input.follow,
-        maxDepth: input.max_depth,
-        globs: input.glob,
-        types: input.type,
-        typesNot: input.type_not,
-      },
+      walk: walkOptionsFrom(input, "LMD"),
     });
     return Promise.resolve({
       envelope: queryEnvelope("llm-discover", outcome.data, outcome.diagnostics, {

@@ -1,6 +1,6 @@
 /**
- * llm-transform against `sed -i` on the same files, in the same run: median wall time and the
- * ratio to sed. Every run starts from fresh copies of the files (restored outside the timing).
+ * llm-transform against `sed -i` (and, for a preview, `sed | diff -u`) on the same files, in the
+ * same run: median wall time and the ratio to sed. Every run starts from fresh copies of the files (restored outside the timing).
  * The comparison is not like for like, and the table says so: llm-transform verifies
  * checksums, writes a journal with backups, fsyncs every file it writes and reports each edit's
  * spans; sed does none of that. A floor row gives Deno's start with the tool's modules.
@@ -24,8 +24,10 @@ interface Case {
   files: string[];
   /** Arguments of llm-transform, run in the scratch root. */
   ours: (root: string) => Promise<string[]>;
-  /** The sed command line, run in the scratch root. */
+  /** The peer's command line, run in the scratch root. */
   peer: string[];
+  /** Exit code both must end with (1: a preview with changes pending). */
+  exit?: number;
 }
 
 const BIG = "drivers/gpu/drm/amd/include/asic_reg/nbio/nbio_7_7_0_sh_mask.h";
@@ -52,12 +54,13 @@ async function timed(
   root: string,
   files: string[],
   runs: number,
+  exit = 0,
 ): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i <= runs; i++) {
     await reset(root, files);
     const sample = await runOnce(command, args, root);
-    if (sample.code !== 0) {
+    if (sample.code !== exit) {
       throw new Error(`${command} ${args.slice(0, 6).join(" ")} … exited ${sample.code}`);
     }
     if (i > 0) times.push(sample.ms); // the first run warms the caches
@@ -110,6 +113,23 @@ async function main(): Promise<void> {
       peer: ["sed", "-i", "s/DEVICE_CNTL2/DEVICE_CTL_2/g", BIG],
     },
     {
+      label: "preview of the 1,603 replacements (--dry-run; peer: sed piped to diff -u)",
+      files: [BIG],
+      ours: () =>
+        Promise.resolve([
+          "--file",
+          BIG,
+          "--old",
+          "DEVICE_CNTL2",
+          "--new",
+          "DEVICE_CTL_2",
+          "--all",
+          "--dry-run",
+        ]),
+      peer: ["sh", "-c", `sed 's/DEVICE_CNTL2/DEVICE_CTL_2/g' ${BIG} | diff -u ${BIG} -`],
+      exit: 1,
+    },
+    {
       label: `a plan of ${many.length} files, one insertion each`,
       files: many,
       ours: async (root) => {
@@ -132,13 +152,13 @@ async function main(): Promise<void> {
   await Deno.mkdir(root);
   try {
     const floor = await timed("deno", deno(["--version"], root), root, [], runs);
-    console.log(`| case | llm-transform | sed -i | ratio |`);
+    console.log(`| case | llm-transform | sed | ratio |`);
     console.log(`|---|---|---|---|`);
     console.log(`| floor: \`llm-transform --version\` (Deno start + modules) | ${ms(floor)} | | |`);
     for (const item of cases) {
       const args = deno(await item.ours(root), root);
-      const ours = await timed("deno", args, root, item.files, runs);
-      const peer = await timed(item.peer[0], item.peer.slice(1), root, item.files, runs);
+      const ours = await timed("deno", args, root, item.files, runs, item.exit);
+      const peer = await timed(item.peer[0], item.peer.slice(1), root, item.files, runs, item.exit);
       console.log(`| ${item.label} | ${ms(ours)} | ${ms(peer)} | ${(ours / peer).toFixed(1)}× |`);
     }
   } finally {

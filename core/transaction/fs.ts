@@ -93,8 +93,9 @@ export class NotRegularFileError extends Error {
 }
 
 /**
- * Writes `bytes` to a file that must not exist yet, flushes it to disk and, when `mode` is
- * given, sets exactly those permission bits (the umask does not apply).
+ * Writes `bytes` to a file that must not exist yet, flushes it to disk (unless `durable` is
+ * false) and, when `mode` is given, sets exactly those permission bits (the umask does not
+ * apply).
  *
  * @example
  * ```ts
@@ -108,12 +109,13 @@ export async function writeNewFile(
   path: string,
   bytes: Uint8Array,
   mode?: number,
+  durable = true,
 ): Promise<void> {
   const file = await Deno.open(path, { write: true, createNew: true, mode: mode ?? 0o666 });
   try {
     let written = 0;
     while (written < bytes.length) written += await file.write(bytes.subarray(written));
-    await file.sync();
+    if (durable) await file.sync();
   } finally {
     file.close();
   }

@@ -75,15 +75,24 @@ export async function readManifest(dir: string): Promise<JournalManifest> {
   return JournalManifestSchema.parse(JSON.parse(text));
 }
 
-/** Replaces a journal's manifest atomically and durably. */
-export async function writeManifest(dir: string, manifest: JournalManifest): Promise<void> {
+/**
+ * Replaces a journal's manifest atomically; `durable` also flushes it to disk. Only the switch
+ * to `committing` must be durable (it has to survive a power cut before the first rename): a
+ * lost `prepared` or final state is re-derived by recovery from the files themselves.
+ */
+export async function writeManifest(
+  dir: string,
+  manifest: JournalManifest,
+  durable: boolean,
+): Promise<void> {
   const temp = join(dir, `${MANIFEST}.tmp`);
   await Deno.remove(temp).catch((error) => {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   });
-  await writeNewFile(temp, new TextEncoder().encode(JSON.stringify(manifest, null, 2) + "\n"));
+  const text = JSON.stringify(manifest, null, 2) + "\n";
+  await writeNewFile(temp, new TextEncoder().encode(text), undefined, durable);
   await Deno.rename(temp, join(dir, MANIFEST));
-  await syncDirectory(dir);
+  if (durable) await syncDirectory(dir);
 }
 
 /** A journal directory found on disk. */
@@ -293,7 +302,7 @@ export class Journal {
         files,
       };
       if (options.undoOf) manifest.undo_of = options.undoOf;
-      await writeManifest(dir, manifest);
+      await writeManifest(dir, manifest, false);
       for (const file of files) {
         const bytes = file.backup ? backups.get(file.backup) : undefined;
         if (file.backup && bytes) await writeNewFile(join(dir, file.backup), bytes, 0o600);
@@ -308,10 +317,10 @@ export class Journal {
     }
   }
 
-  /** Records a new state durably. */
+  /** Records a new state (durably for `committing`, see {@linkcode writeManifest}). */
   async setState(state: JournalState): Promise<void> {
     this.manifest = { ...this.manifest, state, updated_at: new Date().toISOString() };
-    await writeManifest(this.dir, this.manifest);
+    await writeManifest(this.dir, this.manifest, state === "committing");
   }
 
   /** Appends one line to the progress log: file `index` was put in place. */

@@ -175,7 +175,7 @@ async function recoverOne(
         ...manifest,
         state: outcome === "finished" ? "committed" : "rolled_back",
         updated_at: new Date().toISOString(),
-      });
+      }, false);
     }
     files.sort((a, b) => compareText(a.file_path, b.file_path));
     return { ...head, outcome, files };

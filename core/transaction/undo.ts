@@ -113,6 +113,6 @@ export async function undoOperation(
     state: "undone",
     undone_by: options.executionId,
     updated_at: new Date().toISOString(),
-  });
+  }, true);
   return { plan, report };
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { FileStamp, RunCache } from "../../core/cache.ts";
 import { permissionError } from "../../core/permissions.ts";
 import { Walker, type WalkOptions } from "../../core/walk/walker.ts";
@@ -37,7 +38,7 @@ import {
   SYNTAX_ERRORS_LISTED,
 } from "./file_search.ts";
 import { claimNext, stopClaims, type WorkerFailure } from "./job.ts";
-import { ParsePool, sharedPool } from "./pool.ts";
+import { ParsePool, sharedPool, workersAvailable } from "./pool.ts";
 
 const TOOL = "llm-ast-search";
 
@@ -371,7 +372,7 @@ async function parseAll(
   work: Task[],
   searcher: FileSearcher,
   options: AstSearchOptions,
-): Promise<(Result | undefined)[]> {
+): Promise<{ results: (Result | undefined)[]; workerFailures: WorkerFailure[]; single: boolean }> {
   const results = new Array<Result | undefined>(work.length);
   const parseHere = (index: number) => {
     try {
@@ -389,7 +390,10 @@ async function parseAll(
   const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
   let pool: ParsePool | undefined;
   let running: Promise<WorkerFailure[]> | undefined;
-  if (threads > 1 && work.length > 1 && bytes >= INLINE_BYTES) {
+  let workerFailures: WorkerFailure[] = [];
+  const wanted = threads > 1 && work.length > 1 && bytes >= INLINE_BYTES;
+  const single = wanted && !workersAvailable();
+  if (wanted && !single) {
     const keep = options.keepWorkers ?? options.cache !== undefined;
     pool = keep ? sharedPool(threads - 1) : new ParsePool(threads - 1);
     const languages = [...new Set(work.map((task) => task.language))];
@@ -417,14 +421,14 @@ async function parseAll(
       }
       parseHere(index);
     }
-    await running;
+    workerFailures = (await running) ?? [];
   } finally {
     if (pool && !(options.keepWorkers ?? options.cache !== undefined)) pool.close();
   }
   options.signal?.throwIfAborted();
   // Files a failed worker had claimed but not finished are parsed here.
   for (let index = 0; index < work.length; index++) if (!results[index]) parseHere(index);
-  return results;
+  return { results, workerFailures, single };
 }
 
 function syntaxDiagnostics(task: Task, outcome: FileOutcome): Diagnostic[] {
@@ -492,10 +496,33 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
     }
     // Largest files first, so the threads finish together.
     work.sort((a, b) => b.size - a.size);
-    const results = await parseAll(work, searcher, options);
+    const { results, workerFailures, single } = await parseAll(work, searcher, options);
     const outcomes = new Map<Task, Result | undefined>(work.map((task, i) => [task, results[i]]));
     for (const [task, outcome] of cached) outcomes.set(task, { outcome });
     const diagnostics = [...walker.diagnostics, ...collected.diagnostics, ...prepared.diagnostics];
+    if (single) {
+      diagnostics.push(
+        makeDiagnostic(
+          TOOL,
+          "LMA-PERM-001",
+          "parsed on one thread: parse workers need read access to the package",
+          {
+            level: "note",
+            note: `package: ${fileURLToPath(new URL("../../", import.meta.url))}`,
+            remediation:
+              "For multi-core parsing, add the package directory to --allow-read (or run the package from JSR).",
+          },
+        ),
+      );
+    }
+    for (const failure of workerFailures) {
+      diagnostics.push(
+        makeDiagnostic(TOOL, "LMA-INT-001", `a parse worker failed: ${failure.message}`, {
+          level: "warning",
+          note: "Its files were parsed on the calling thread; the results are complete.",
+        }),
+      );
+    }
     const data: AstSearchData = {
       count: 0,
       mode: spec.mode,

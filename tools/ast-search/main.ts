@@ -50,7 +50,13 @@ export {
   type WorkerFailure,
   type WorkerReply,
 } from "./job.ts";
-export { closeSharedPool, type FileListener, ParsePool, sharedPool } from "./pool.ts";
+export {
+  closeSharedPool,
+  type FileListener,
+  ParsePool,
+  sharedPool,
+  workersAvailable,
+} from "./pool.ts";
 export { AstSearchEnvelopeSchema, type AstSearchInput, astSearchTool } from "./tool.ts";
 export {
   languageByName,

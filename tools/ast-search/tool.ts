@@ -13,25 +13,11 @@ import {
   queryEnvelope,
   queryEnvelopeSchema,
   SYMBOL_KINDS,
-  ToolError,
 } from "../../schema/mod.ts";
-import { parseSize } from "../search/tool.ts";
+import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { astSearch } from "./engine.ts";
 
 const count = z.number().int().nonnegative();
-
-/** Bytes of a `--max-filesize` value, failing with this tool's code. */
-function maxFilesize(value: number | string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return parseSize(value);
-  } catch (error) {
-    if (error instanceof ToolError) {
-      throw new ToolError("LMA-ARG-002", error.message, error.details);
-    }
-    throw error;
-  }
-}
 
 const AstSearchInput = z.object({
   query: z.string().optional().describe(
@@ -66,18 +52,7 @@ const AstSearchInput = z.object({
   max_columns: count.default(500).describe(
     "Cut match, capture and context text longer than N bytes (0: never)",
   ),
-  glob: z.array(z.string()).default([]).describe(
-    "Include or (with !) exclude paths; later globs win",
-  ),
-  type: z.array(z.string()).default([]).describe("Only files of this type (e.g. ts, rust, c)"),
-  type_not: z.array(z.string()).default([]).describe("Skip files of this type"),
-  hidden: z.boolean().default(false).describe("Search hidden files and directories"),
-  no_ignore: z.boolean().default(false).describe("Do not respect .gitignore, .ignore, .llmignore"),
-  follow: z.boolean().default(false).describe("Follow symbolic links (within the root)"),
-  max_depth: count.optional().describe("Descend at most N directory levels"),
-  max_filesize: z.union([count, z.string()]).optional().describe(
-    "Skip files larger than this (bytes, or with K/M/G)",
-  ),
+  ...walkInputShape,
   threads: z.number().int().positive().optional().describe(
     "Threads to parse on [default: CPU count]",
   ),
@@ -132,11 +107,7 @@ export const astSearchTool: Tool = defineTool({
       with_semantics: "S",
       with_context: "C",
       max_columns: "M",
-      glob: "g",
-      type: "t",
-      type_not: "T",
-      follow: "L",
-      max_depth: "d",
+      ...WALK_SHORT_FLAGS,
       threads: "j",
     },
     positionals: (positionals, flags) => {
@@ -173,16 +144,7 @@ export const astSearchTool: Tool = defineTool({
       cache: context.cache,
       signal: context.signal,
       emit: context.emit,
-      walk: {
-        hidden: input.hidden,
-        noIgnore: input.no_ignore,
-        follow: input.follow,
-        maxDepth: input.max_depth,
-        maxFilesize: maxFilesize(input.max_filesize),
-        globs: input.glob,
-        types: input.type,
-        typesNot: input.type_not,
-      },
+      walk: walkOptionsFrom(input, "LMA"),
     });
     return {
       envelope: queryEnvelope("llm-ast-search", result.data, result.diagnostics, {

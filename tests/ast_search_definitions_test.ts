@@ -1,0 +1,279 @@
+/**
+ * Per-language definition queries: for each of the nine languages with a definition query, a
+ * fixture with known definitions gives exactly the expected names, kinds, spans and parents,
+ * and every span points at the bytes the match reports.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { astSearch } from "../tools/ast-search/main.ts";
+import { LineIndex } from "../schema/mod.ts";
+import { REPO } from "./helpers.ts";
+
+const FIXTURES = join(REPO, "tests", "fixtures", "ast");
+
+/** kind, name, parent, start_line, start_col, end_line, end_col. */
+type Row = [string, string, string | null, number, number, number, number];
+
+interface Case {
+  file: string;
+  language: string;
+  definitions: Row[];
+}
+
+const CASES: Case[] = [
+  {
+    file: "defs.c",
+    language: "c",
+    definitions: [
+      ["macro", "MAX", null, 2, 0, 3, 0],
+      ["macro", "SQUARE", null, 3, 0, 4, 0],
+      ["variable", "counter", null, 5, 0, 5, 23],
+      ["variable", "table", null, 6, 0, 6, 21],
+      ["variable", "ptr", null, 6, 0, 6, 21],
+      ["variable", "name", null, 7, 0, 7, 23],
+      ["variable", "fp", null, 8, 0, 8, 18],
+      ["variable", "handlers", null, 9, 0, 9, 24],
+      ["type", "point_t", null, 13, 0, 13, 47],
+      ["struct", "point", null, 13, 8, 13, 38],
+      ["type", "handler_t", null, 14, 0, 14, 30],
+      ["struct", "node", null, 15, 0, 15, 34],
+      ["union", "value", null, 16, 0, 16, 31],
+      ["enum", "color", null, 17, 0, 17, 29],
+      ["constant", "RED", "color", 17, 13, 17, 16],
+      ["constant", "GREEN", "color", 17, 18, 17, 27],
+      ["function", "add", null, 19, 0, 19, 39],
+      ["function", "split", null, 21, 0, 24, 1],
+      ["function", "get_handler", null, 26, 0, 26, 43],
+    ],
+  },
+  {
+    file: "defs.cpp",
+    language: "cpp",
+    definitions: [
+      ["macro", "VERSION", null, 2, 0, 3, 0],
+      ["module", "geo", null, 4, 0, 29, 1],
+      ["variable", "kMax", "geo", 6, 0, 6, 23],
+      ["class", "Shape", "geo", 8, 0, 15, 1],
+      ["method", "~Shape", "Shape", 10, 4, 10, 31],
+      ["method", "id", "Shape", 12, 4, 12, 34],
+      ["struct", "Point", "geo", 17, 0, 17, 26],
+      ["enum", "Color", "geo", 19, 0, 19, 31],
+      ["constant", "Red", "Color", 19, 19, 19, 22],
+      ["constant", "Green", "Color", 19, 24, 19, 29],
+      ["function", "clamp", "geo", 22, 0, 22, 52],
+      ["type", "Id", "geo", 24, 0, 24, 15],
+      ["type", "Size", "geo", 25, 0, 25, 27],
+      ["method", "area", "Shape", 27, 0, 27, 40],
+      ["function", "main", null, 31, 0, 31, 24],
+      ["function", "make", null, 32, 0, 32, 33],
+      ["method", "get", "geo::Registry", 33, 0, 33, 47],
+    ],
+  },
+  {
+    file: "defs.go",
+    language: "go",
+    definitions: [
+      ["constant", "Pi", null, 5, 6, 5, 15],
+      ["constant", "A", null, 7, 1, 7, 9],
+      ["constant", "B", null, 8, 1, 8, 2],
+      ["variable", "Count", null, 10, 4, 10, 13],
+      ["variable", "x", null, 12, 1, 12, 12],
+      ["variable", "y", null, 12, 1, 12, 12],
+      ["struct", "Point", null, 14, 5, 14, 30],
+      ["interface", "Shape", null, 15, 5, 15, 39],
+      ["method", "Area", "Shape", 15, 23, 15, 37],
+      ["type", "ID", null, 16, 5, 16, 11],
+      ["type", "Alias", null, 17, 5, 17, 18],
+      ["function", "New", null, 18, 0, 18, 42],
+      ["method", "Move", "Point", 19, 0, 19, 42],
+      ["method", "String", "Point", 20, 0, 20, 57],
+      ["function", "Map", null, 21, 0, 21, 39],
+    ],
+  },
+  {
+    file: "Defs.java",
+    language: "java",
+    definitions: [
+      ["class", "Outer", null, 5, 0, 23, 1],
+      ["constant", "LIMIT", "Outer", 6, 4, 6, 39],
+      ["method", "Outer", "Outer", 9, 4, 9, 51],
+      ["method", "run", "Outer", 11, 4, 12, 24],
+      ["method", "identity", "Outer", 14, 4, 14, 44],
+      ["interface", "Listener", "Outer", 16, 4, 16, 50],
+      ["method", "onEvent", "Listener", 16, 25, 16, 48],
+      ["enum", "Mode", "Outer", 18, 4, 18, 51],
+      ["constant", "ON", "Mode", 18, 16, 18, 18],
+      ["constant", "OFF", "Mode", 18, 20, 18, 23],
+      ["method", "code", "Mode", 18, 25, 18, 49],
+      ["class", "Pair", "Outer", 20, 4, 20, 32],
+      ["interface", "Marker", "Outer", 22, 4, 22, 24],
+    ],
+  },
+  {
+    file: "defs.js",
+    language: "javascript",
+    definitions: [
+      ["constant", "MAX", null, 2, 0, 2, 15],
+      ["variable", "counter", null, 3, 0, 3, 16],
+      ["variable", "legacy", null, 4, 0, 4, 26],
+      ["variable", "other", null, 4, 0, 4, 26],
+      ["function", "arrow", null, 5, 0, 5, 27],
+      ["function", "fn", null, 6, 0, 6, 31],
+      ["function", "top", null, 7, 0, 10, 1],
+      ["function", "inner", "top", 8, 2, 8, 21],
+      ["function", "gen", null, 11, 0, 11, 18],
+      ["function", "load", null, 12, 0, 12, 24],
+      ["function", "exported", null, 13, 7, 13, 29],
+      ["class", "Widget", null, 14, 15, 20, 1],
+      ["method", "constructor", "Widget", 16, 2, 16, 38],
+      ["method", "render", "Widget", 17, 2, 17, 27],
+      ["method", "size", "Widget", 18, 2, 18, 26],
+      ["method", "#secret", "Widget", 19, 2, 19, 14],
+      ["class", "Plain", null, 21, 0, 21, 14],
+      ["constant", "obj", null, 22, 0, 22, 28],
+      ["function", "shout", null, 23, 7, 23, 44],
+    ],
+  },
+  {
+    file: "defs.ts",
+    language: "typescript",
+    definitions: [
+      ["interface", "Shape", null, 1, 7, 1, 55],
+      ["method", "area", "Shape", 1, 25, 1, 39],
+      ["type", "Id", null, 2, 0, 2, 26],
+      ["enum", "Color", null, 3, 0, 3, 25],
+      ["class", "Base", null, 4, 0, 4, 45],
+      ["method", "run", "Base", 4, 22, 4, 42],
+      ["class", "Circle", null, 5, 7, 10, 1],
+      ["method", "constructor", "Circle", 7, 2, 7, 37],
+      ["method", "area", "Circle", 8, 2, 8, 30],
+      ["method", "run", "Circle", 9, 2, 9, 16],
+      ["module", "Geometry", null, 11, 0, 11, 46],
+      ["constant", "PI", "Geometry", 11, 28, 11, 44],
+      ["module", "lib", null, 12, 8, 12, 44],
+      ["function", "f", "lib", 12, 23, 12, 42],
+      ["function", "ext", null, 13, 8, 13, 38],
+      ["function", "overload", null, 14, 0, 14, 35],
+      ["function", "overload", null, 15, 0, 15, 28],
+      ["function", "handler", null, 16, 0, 16, 54],
+      ["variable", "mutable", null, 17, 0, 17, 24],
+    ],
+  },
+  {
+    file: "tsx_defs.tsx",
+    language: "tsx",
+    definitions: [
+      ["interface", "Props", null, 3, 0, 3, 33],
+      ["function", "Header", null, 5, 7, 7, 1],
+      ["function", "Footer", null, 9, 7, 9, 49],
+      ["class", "Page", null, 11, 0, 13, 1],
+      ["method", "render", "Page", 12, 2, 12, 56],
+    ],
+  },
+  {
+    file: "defs.py",
+    language: "python",
+    definitions: [
+      ["constant", "MAX_SIZE", null, 2, 0, 2, 13],
+      ["variable", "counter", null, 3, 0, 3, 16],
+      ["function", "top", null, 6, 0, 9, 16],
+      ["function", "inner", "top", 7, 4, 8, 12],
+      ["function", "decorated", null, 11, 0, 13, 8],
+      ["class", "Point", null, 15, 0, 28, 16],
+      ["constant", "LIMIT", "Point", 17, 4, 17, 13],
+      ["method", "__init__", "Point", 19, 4, 20, 18],
+      ["method", "norm", "Point", 22, 4, 24, 16],
+      ["class", "Inner", "Point", 26, 4, 28, 16],
+      ["method", "deep", "Inner", 27, 8, 28, 16],
+      ["function", "fetch", null, 30, 0, 31, 8],
+    ],
+  },
+  {
+    file: "defs.rs",
+    language: "rust",
+    definitions: [
+      ["constant", "MAX", null, 3, 0, 3, 26],
+      ["variable", "COUNTER", null, 4, 0, 4, 28],
+      ["struct", "Point", null, 6, 0, 6, 35],
+      ["struct", "Unit", null, 7, 0, 7, 12],
+      ["enum", "Shape", null, 8, 0, 8, 48],
+      ["union", "Bits", null, 9, 0, 9, 29],
+      ["type", "Alias", null, 10, 0, 10, 19],
+      ["trait", "Area", null, 12, 0, 15, 1],
+      ["method", "area", "Area", 13, 4, 13, 26],
+      ["method", "describe", "Area", 14, 4, 14, 50],
+      ["method", "new", "Point", 18, 4, 18, 57],
+      ["method", "area", "Wrapper", 22, 4, 22, 33],
+      ["module", "inner", null, 25, 0, 27, 1],
+      ["function", "helper", "inner", 26, 4, 26, 22],
+      ["macro", "square", null, 29, 0, 29, 49],
+      ["function", "main", null, 31, 0, 33, 1],
+      ["function", "nested", "main", 32, 4, 32, 18],
+    ],
+  },
+];
+
+const decoder = new TextDecoder();
+
+for (const { file, language, definitions } of CASES) {
+  Deno.test(`definitions: ${language} (${file})`, async () => {
+    const { data, diagnostics } = await astSearch({
+      cwd: FIXTURES,
+      paths: [file],
+      name: "",
+      semantics: true,
+      maxColumns: 0,
+      limit: 0,
+      threads: 1,
+    });
+    assert.deepEqual(diagnostics, []);
+    assert.deepEqual(data.languages, [language]);
+    const rows = data.matches.map((match): Row => [
+      match.kind ?? "",
+      match.name ?? "",
+      match.semantics?.parent ?? null,
+      match.span.start_line,
+      match.span.start_col,
+      match.span.end_line,
+      match.span.end_col,
+    ]);
+    assert.deepEqual(rows, definitions);
+    const bytes = Deno.readFileSync(join(FIXTURES, file));
+    const index = new LineIndex(bytes);
+    for (const match of data.matches) {
+      const { span } = match;
+      assert.equal(span.file_path, file);
+      assert.equal(decoder.decode(bytes.subarray(span.byte_start, span.byte_end)), match.text);
+      assert.deepEqual(index.position(span.byte_start), {
+        line: span.start_line,
+        col: span.start_col,
+      });
+      assert.deepEqual(index.position(span.byte_end), { line: span.end_line, col: span.end_col });
+      const [name] = match.captures;
+      assert.equal(name.name, "name");
+      assert.equal(name.text, match.name);
+      assert.ok(span.byte_start <= name.span.byte_start && name.span.byte_end <= span.byte_end);
+      assert.equal(match.semantics?.semantic_kind, match.kind);
+      assert.equal(match.semantics?.language, language);
+    }
+  });
+}
+
+Deno.test("definitions: --kind and --name select among them", async () => {
+  const search = (kinds: string[], name?: string) =>
+    astSearch({ cwd: FIXTURES, paths: ["defs.c", "defs.py"], kinds, name, threads: 1 })
+      .then(({ data }) => data.matches.map((match) => `${match.kind} ${match.name}`));
+  assert.deepEqual(await search(["function"], "^s"), ["function split"]);
+  assert.deepEqual(await search(["method", "class"], "^(__init__|Inner)$"), [
+    "method __init__",
+    "class Inner",
+  ]);
+  assert.deepEqual(await search(["constant"]), [
+    "constant RED",
+    "constant GREEN",
+    "constant MAX_SIZE",
+    "constant LIMIT",
+  ]);
+  // A name anchored at both ends still finds definitions (the text prefilter drops anchors).
+  assert.deepEqual(await search([], "^add$"), ["function add"]);
+});

@@ -328,3 +328,20 @@ Deno.test("counted repetitions are spelled out without changing what matches", a
     assert.deepEqual(data.matches.map((m) => m.matched_text), expected, pattern);
   }
 });
+
+Deno.test("a directory named explicitly inside an ignored directory is still walked", async () => {
+  const root = await makeTree({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    ".gitignore": "vendor/\n",
+    "vendor/pkg/a.txt": "hit",
+    "src/b.txt": "hit",
+  });
+  try {
+    const named = await search({ patterns: ["hit"], cwd: root, paths: ["vendor/pkg"], threads: 1 });
+    assert.deepEqual(named.data.matches.map((m) => m.span.file_path), ["vendor/pkg/a.txt"]);
+    const all = await search({ patterns: ["hit"], cwd: root, threads: 1 });
+    assert.deepEqual(all.data.matches.map((m) => m.span.file_path), ["src/b.txt"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -118,5 +118,8 @@ export function ancestorLayers(root: string, gitRoot: string | undefined): Ignor
     const layer = layerFor(dir, true);
     if (layer) layers.push(layer);
   }
-  return layers;
+  // A root named explicitly is walked even when an ancestor's rules ignore it (as in
+  // ripgrep); such a layer would otherwise hide every entry below the root, because the
+  // rules also exclude everything under an excluded directory.
+  return layers.filter((layer) => !isIgnored([layer], root, true));
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import ignore, { type Ignore } from "ignore";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, sep } from "node:path";
 
 /** Ignore files read in every directory, in increasing precedence. */
 export const IGNORE_FILES: readonly string[] = [".gitignore", ".ignore", ".llmignore"];
@@ -84,8 +84,11 @@ export function isIgnored(
 ): boolean {
   for (let i = layers.length - 1; i >= 0; i--) {
     const layer = layers[i];
-    let rel = relative(layer.dir, absPath);
-    if (rel === "" || rel.startsWith("..")) continue;
+    // Both paths are absolute and normalised (the walker builds them by joining names), so
+    // slicing replaces path.relative, which resolves both paths on every call.
+    if (absPath.length <= layer.dir.length || !absPath.startsWith(layer.dir)) continue;
+    if (absPath[layer.dir.length] !== sep && !layer.dir.endsWith(sep)) continue;
+    let rel = absPath.slice(layer.dir.endsWith(sep) ? layer.dir.length : layer.dir.length + 1);
     if (sep !== "/") rel = rel.split(sep).join("/");
     const verdict = layer.matcher.test(isDir ? rel + "/" : rel);
     if (verdict.ignored) return true;

@@ -77,6 +77,7 @@ interface Child {
   isDir: boolean;
   isFile: boolean;
   isSymlink: boolean;
+  isIgnoreFile: boolean;
 }
 
 interface Frame {
@@ -206,6 +207,7 @@ export class Walker {
           isDir,
           isFile: entry.isFile,
           isSymlink: entry.isSymlink,
+          isIgnoreFile: entry.name.charCodeAt(0) === 46 && IGNORE_FILES.includes(entry.name),
         });
       }
     } catch (error) {
@@ -232,7 +234,7 @@ export class Walker {
       this.#gitRoot = findGitRoot(absDir);
       layers = ancestorLayers(absDir, this.#gitRoot);
     }
-    if (!noIgnore && children.some((child) => IGNORE_FILES.includes(child.name))) {
+    if (!noIgnore && children.some((child) => child.isIgnoreFile)) {
       const names = new Set(children.map((child) => child.name));
       const layer = layerFor(absDir, this.#gitRoot !== undefined, names);
       if (layer) layers = [...layers, layer];
@@ -311,7 +313,8 @@ export class Walker {
       if (name === ".git" || (!hidden && name.charCodeAt(0) === 46)) continue;
       const absPath = frame.absDir + sep + name;
       const display = joinDisplay(frame.display, name);
-      const relInRoot = frame.relInRoot ? `${frame.relInRoot}/${name}` : name;
+      // Globs match paths relative to the named root; build them only when globs exist.
+      const relInRoot = filter.isEmpty ? "" : frame.relInRoot ? `${frame.relInRoot}/${name}` : name;
       // FIFOs, sockets and devices are never read: a FIFO would block the walk forever.
       let kind: "file" | "dir" | undefined = child.isDir
         ? "dir"

@@ -61,8 +61,7 @@ function messageOf(error: unknown): string {
  *   root, executionId: crypto.randomUUID(), tool: "llm-transform", operationType: "edit",
  *   prefix: "LMT", codes: {
  *     writeFailed: "LMT-IO-011", concurrentChange: "LMT-V-009", noJournal: "LMT-REF-001",
- *     journalUnusable: "LMT-REF-002", undoConflict: "LMT-V-010", recoverConflict: "LMT-V-012",
- *     idInUse: "LMT-ARG-002",
+ *     journalUnusable: "LMT-REF-002", undoConflict: "LMT-V-010", idInUse: "LMT-ARG-002",
  *   },
  * });
  * ```

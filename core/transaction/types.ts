@@ -29,8 +29,6 @@ export interface TransactionCodes {
   journalUnusable: string;
   /** Undo refused because the files changed since (e.g. `LMT-V-010`). */
   undoConflict: string;
-  /** Recovery left a file alone because someone else changed it (e.g. `LMT-V-012`). */
-  recoverConflict: string;
   /** The execution id already names a journal (e.g. `LMT-ARG-002`). */
   idInUse: string;
 }

@@ -1,96 +1,44 @@
 /**
  * The engine of `llm-transform`: verifies span edits and guarded replacements against the files,
- * applies them all or none through the shared transaction module, previews them as a diff,
- * and runs `--recover` and `--undo`.
+ * applies them all or none through the shared transaction module, or previews them as a diff;
+ * `--recover` and `--undo` are in `journal_runs.ts`.
  *
  * @module
  */
 import {
   type Diagnostic,
   type EditOutcome,
-  EXIT,
-  explainCode,
   type FileOutcome,
   LineIndex,
-  makeDiagnostic,
   makeSpan,
-  type MutationStatus,
   normalizeChecksum,
-  type RecoverResult,
   sha256,
   type Span,
   ToolError,
-  type TransformOutput,
   type TransformResult,
-  type UndoResult,
 } from "../../schema/mod.ts";
-import { requirePermission } from "../../core/permissions.ts";
 import {
   checksumOf,
   commitChanges,
   compareText,
   contentsAt,
   type FileChange,
-  findInterrupted,
-  journalBase,
-  planUndo,
-  recoverJournals,
-  type TransactionCodes,
-  undoOperation,
 } from "../../core/transaction/mod.ts";
+import { recover, undo } from "./journal_runs.ts";
+import {
+  exitOf,
+  interruptedWarnings,
+  TOOL_NAME,
+  TRANSACTION_CODES,
+  transformDiagnostic as diagnostic,
+  type TransformOptions,
+  type TransformReport,
+} from "./report.ts";
 import { type ChangedRegion, unifiedDiff } from "./diff.ts";
 import { describeOccurrences, findOccurrences, missNote } from "./replace.ts";
 import type { PlanRequest, ReplaceRequest, TransformRequest } from "./request.ts";
 import { applySpanEdits, type PlacedEdit, type SpanEditResult } from "./spans.ts";
 import { Workspace } from "./workspace.ts";
-
-/** Name of the tool in envelopes and diagnostics. */
-export const TOOL_NAME = "llm-transform";
-
-/** The registry codes `llm-transform` gives the transaction module. */
-export const TRANSACTION_CODES: TransactionCodes = {
-  writeFailed: "LMT-IO-011",
-  concurrentChange: "LMT-V-009",
-  noJournal: "LMT-REF-001",
-  journalUnusable: "LMT-REF-002",
-  undoConflict: "LMT-V-010",
-  recoverConflict: "LMT-V-012",
-  idInUse: "LMT-ARG-002",
-};
-
-/** How to run a request. */
-export interface TransformOptions {
-  /** Workspace root, relative to `cwd` or absolute. */
-  root: string;
-  /** Directory the root is relative to. */
-  cwd: string;
-  /** Execution id of the run (a plan's own `execution_id` takes precedence). */
-  executionId: string;
-  /** Write nothing; report what would change. */
-  dryRun: boolean;
-}
-
-/** What a run produced: the parts of the mutation envelope, and the exit code. */
-export interface TransformReport {
-  /** `edit`, `replace`, `recover` or `undo`. */
-  operation_type: string;
-  /** The execution id used (the plan's, when it names one). */
-  execution_id: string;
-  /** Outcome. */
-  status: MutationStatus;
-  /** One-line summary. */
-  message: string;
-  /** Absolute workspace root. */
-  workspace: string;
-  /** The result. */
-  result?: TransformOutput;
-  /** The error that stopped the run. */
-  error?: Diagnostic;
-  /** Every error, warning and note. */
-  diagnostics: Diagnostic[];
-  /** Exit code per the contract: 0 done, 1 changes pending (dry run), 2/3/4 refused. */
-  exitCode: number;
-}
 
 interface Problem {
   code: string;
@@ -115,14 +63,6 @@ interface PlannedEdit {
   byte_end: number;
   new_text: string;
   expected_checksum?: string;
-}
-
-function diagnostic(code: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
-  return makeDiagnostic(TOOL_NAME, code, message, extra);
-}
-
-function exitOf(code: string): number {
-  return explainCode(code)?.exit ?? EXIT.internal;
 }
 
 /**
@@ -158,18 +98,6 @@ export async function transform(
     default:
       return await editPlan(workspace, request, options);
   }
-}
-
-/** Warnings about earlier operations that were killed and not yet recovered. */
-async function interruptedWarnings(workspace: Workspace): Promise<Diagnostic[]> {
-  return (await findInterrupted(workspace.real)).map((manifest) =>
-    diagnostic(
-      "LMT-REF-003",
-      `operation ${manifest.execution_id} (${manifest.tool} ${manifest.operation_type}, ` +
-        `${manifest.created_at}) was interrupted; run --recover`,
-      { level: "warning", note: manifest.files.map((file) => file.file_path).join("\n") },
-    )
-  );
 }
 
 /** Reads a file of the plan, recording why it cannot be edited. */
@@ -601,121 +529,4 @@ function summary(
   }
   return `applied ${result.applied_count} edit(s) to ${changedFiles} file(s)${tail}; ` +
     `undo with --undo ${executionId}`;
-}
-
-async function recover(workspace: Workspace, options: TransformOptions): Promise<TransformReport> {
-  if (!options.dryRun) requirePermission("LMT", "write", journalBase(workspace.real));
-  const { result, damaged } = await recoverJournals(workspace.real, { dryRun: options.dryRun });
-  const diagnostics: Diagnostic[] = [];
-  for (const journal of result.journals) {
-    for (const file of journal.files) {
-      if (file.action !== "conflict") continue;
-      diagnostics.push(diagnostic(
-        "LMT-V-012",
-        `${file.file_path} changed after operation ${journal.execution_id} was interrupted; ` +
-          "left as it is",
-        {
-          file: file.file_path,
-          note: `backups: ${
-            workspace.display(journalBase(workspace.real))
-          }/${journal.execution_id}`,
-        },
-      ));
-    }
-    if (journal.outcome === "in_progress") {
-      diagnostics.push(diagnostic(
-        "LMT-REF-003",
-        `operation ${journal.execution_id} is still running in another process; not touched`,
-        { level: "note" },
-      ));
-    }
-  }
-  for (const journal of damaged) {
-    diagnostics.push(diagnostic(
-      "LMT-REF-002",
-      `journal ${journal.execution_id} is damaged and was skipped: ${journal.reason}`,
-      { level: "warning", file: workspace.display(journal.dir) },
-    ));
-  }
-  const error = diagnostics.find((d) => d.level === "error");
-  const acted = result.journals.filter((journal) => journal.outcome !== "in_progress").length;
-  return {
-    operation_type: "recover",
-    execution_id: options.executionId,
-    status: error ? "partial" : "ok",
-    message: recoverSummary(result),
-    workspace: workspace.given,
-    result,
-    ...(error ? { error } : {}),
-    diagnostics,
-    exitCode: error ? exitOf(error.code) : options.dryRun && acted ? 1 : 0,
-  };
-}
-
-function recoverSummary(result: RecoverResult): string {
-  if (result.count === 0) return "no interrupted operation to recover";
-  const counts = new Map<string, number>();
-  for (const journal of result.journals) {
-    counts.set(journal.outcome, (counts.get(journal.outcome) ?? 0) + 1);
-  }
-  const parts = [...counts].map(([outcome, n]) => `${n} ${outcome.replace("_", " ")}`);
-  return `${result.dry_run ? "dry run: would recover" : "recovered"} ${result.count} ` +
-    `interrupted operation(s): ${parts.join(", ")}`;
-}
-
-async function undo(
-  workspace: Workspace,
-  id: string,
-  options: TransformOptions,
-): Promise<TransformReport> {
-  const warnings = await interruptedWarnings(workspace);
-  let result: UndoResult;
-  if (options.dryRun) {
-    const plan = await planUndo(workspace.real, id, TRANSACTION_CODES);
-    result = {
-      dry_run: true,
-      undone_execution_id: id,
-      count: plan.changes.length,
-      files: undoneFiles(plan.changes),
-      diff: plan.changes.map((change) => unifiedDiff(change.file_path, change.before, change.after))
-        .join(""),
-    };
-  } else {
-    const { plan, report } = await undoOperation({
-      root: workspace.real,
-      executionId: options.executionId,
-      tool: TOOL_NAME,
-      operationType: "undo",
-      prefix: "LMT",
-      codes: TRANSACTION_CODES,
-      undoOf: id,
-    });
-    result = {
-      dry_run: false,
-      undone_execution_id: id,
-      count: plan.changes.length,
-      files: undoneFiles(plan.changes),
-      journal: workspace.display(report.journal),
-    };
-  }
-  return {
-    operation_type: "undo",
-    execution_id: options.executionId,
-    status: "ok",
-    message: options.dryRun
-      ? `dry run: undoing ${id} would restore ${result.count} file(s); nothing was written`
-      : `undid ${id}: restored ${result.count} file(s); undo this with --undo ${options.executionId}`,
-    workspace: workspace.given,
-    result,
-    diagnostics: warnings,
-    exitCode: options.dryRun && result.count ? 1 : 0,
-  };
-}
-
-function undoneFiles(changes: FileChange[]): UndoResult["files"] {
-  return changes.map((change) => ({
-    file_path: change.file_path,
-    checksum_before: change.before ? checksumOf(change.before) : null,
-    final_checksum: change.after ? checksumOf(change.after) : null,
-  })).sort((a, b) => compareText(a.file_path, b.file_path));
 }

@@ -20,13 +20,15 @@
 import { runCli } from "../../core/cli.ts";
 import { transformTool } from "./tool.ts";
 
+export { transform } from "./engine.ts";
 export {
+  exitOf,
   TOOL_NAME,
   TRANSACTION_CODES,
-  transform,
+  transformDiagnostic,
   type TransformOptions,
   type TransformReport,
-} from "./engine.ts";
+} from "./report.ts";
 export {
   applySpanEdits,
   type EditProblem,

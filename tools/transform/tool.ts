@@ -18,7 +18,8 @@ import {
   type TransformResult,
   type UndoResult,
 } from "../../schema/mod.ts";
-import { TOOL_NAME, transform } from "./engine.ts";
+import { transform } from "./engine.ts";
+import { TOOL_NAME } from "./report.ts";
 import { buildRequest } from "./request.ts";
 
 // Offsets are checked (with the JSON path of each violation) by the plan parser, which also

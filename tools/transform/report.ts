@@ -1,0 +1,106 @@
+/**
+ * What every `llm-transform` run reports: the tool's name and transaction codes, the options
+ * of a run, its report (the parts of the mutation envelope and the exit code), and the
+ * diagnostics every run shares.
+ *
+ * @module
+ */
+import {
+  type Diagnostic,
+  EXIT,
+  explainCode,
+  makeDiagnostic,
+  type MutationStatus,
+  type TransformOutput,
+} from "../../schema/mod.ts";
+import { findInterrupted, type TransactionCodes } from "../../core/transaction/mod.ts";
+import type { Workspace } from "./workspace.ts";
+
+/** Name of the tool in envelopes and diagnostics. */
+export const TOOL_NAME = "llm-transform";
+
+/** The registry codes `llm-transform` gives the transaction module. */
+export const TRANSACTION_CODES: TransactionCodes = {
+  writeFailed: "LMT-IO-011",
+  concurrentChange: "LMT-V-009",
+  noJournal: "LMT-REF-001",
+  journalUnusable: "LMT-REF-002",
+  undoConflict: "LMT-V-010",
+  idInUse: "LMT-ARG-002",
+};
+
+/** How to run a request. */
+export interface TransformOptions {
+  /** Workspace root, relative to `cwd` or absolute. */
+  root: string;
+  /** Directory the root is relative to. */
+  cwd: string;
+  /** Execution id of the run (a plan's own `execution_id` takes precedence). */
+  executionId: string;
+  /** Write nothing; report what would change. */
+  dryRun: boolean;
+}
+
+/** What a run produced: the parts of the mutation envelope, and the exit code. */
+export interface TransformReport {
+  /** `edit`, `replace`, `recover` or `undo`. */
+  operation_type: string;
+  /** The execution id used (the plan's, when it names one). */
+  execution_id: string;
+  /** Outcome. */
+  status: MutationStatus;
+  /** One-line summary. */
+  message: string;
+  /** Absolute workspace root. */
+  workspace: string;
+  /** The result. */
+  result?: TransformOutput;
+  /** The error that stopped the run. */
+  error?: Diagnostic;
+  /** Every error, warning and note. */
+  diagnostics: Diagnostic[];
+  /** Exit code per the contract: 0 done, 1 changes pending (dry run), 2/3/4 refused. */
+  exitCode: number;
+}
+
+/**
+ * A diagnostic of `llm-transform`, remediation from the registry.
+ *
+ * @example
+ * ```ts
+ * import { transformDiagnostic } from "@llm/search/transform";
+ * transformDiagnostic("LMT-V-001", "stale").tool; // "llm-transform"
+ * ```
+ */
+export function transformDiagnostic(
+  code: string,
+  message: string,
+  extra: Partial<Diagnostic> = {},
+): Diagnostic {
+  return makeDiagnostic(TOOL_NAME, code, message, extra);
+}
+
+/**
+ * The exit code the registry gives `code`.
+ *
+ * @example
+ * ```ts
+ * import { exitOf } from "@llm/search/transform";
+ * exitOf("LMT-V-001"); // 3
+ * ```
+ */
+export function exitOf(code: string): number {
+  return explainCode(code)?.exit ?? EXIT.internal;
+}
+
+/** Warnings about earlier operations that were killed and not yet recovered. */
+export async function interruptedWarnings(workspace: Workspace): Promise<Diagnostic[]> {
+  return (await findInterrupted(workspace.real)).map((manifest) =>
+    transformDiagnostic(
+      "LMT-REF-003",
+      `operation ${manifest.execution_id} (${manifest.tool} ${manifest.operation_type}, ` +
+        `${manifest.created_at}) was interrupted; run --recover`,
+      { level: "warning", note: manifest.files.map((file) => file.file_path).join("\n") },
+    )
+  );
+}

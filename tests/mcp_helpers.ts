@@ -182,12 +182,30 @@ export const SAMPLES: Record<string, Sample> = {
       if (!files.has("src/greet.ts")) throw new Error("search missed src/greet.ts");
     },
   },
+  ast_search: {
+    args: { kind: ["function"], name: "^greet$" },
+    check(envelope) {
+      const data = envelope.data as { matches: { name?: string; span: { file_path: string } }[] };
+      const found = data.matches.map((match) => `${match.span.file_path}:${match.name}`);
+      if (found.join() !== "src/greet.ts:greet,src/util.py:greet") {
+        throw new Error(`ast_search found ${found.join()}`);
+      }
+    },
+  },
   discover: {
     args: { query: "greet" },
     check(envelope) {
       const data = envelope.data as { results: { path: string }[] };
       const paths = data.results.map((result) => result.path);
       if (paths[0] !== "src/greet.ts") throw new Error(`discover ranked ${paths.join(", ")}`);
+    },
+  },
+  transform: {
+    args: { file: "src/greet.ts", old: "hello ", new: "hi there " },
+    check(envelope) {
+      const result = envelope.result as { files: { file_path: string }[] };
+      const files = result.files.map((file) => file.file_path);
+      if (files.join() !== "src/greet.ts") throw new Error(`transform changed ${files.join()}`);
     },
   },
 };

@@ -203,7 +203,8 @@ export function createServer(options: McpServerOptions): ToolServer {
  * @example
  * ```ts
  * import { runMcpCommand } from "@llm/search/mcp";
- * if (import.meta.main) Deno.exitCode = await runMcpCommand(Deno.args);
+ * // Exit explicitly: a long-lived host's tools may keep worker threads for the next call.
+if (import.meta.main) Deno.exit(await runMcpCommand(Deno.args));
  * ```
  */
 export async function runMcpCommand(args: string[]): Promise<number> {
@@ -230,4 +231,5 @@ export async function runMcpCommand(args: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-if (import.meta.main) Deno.exitCode = await runMcpCommand(Deno.args);
+// Exit explicitly: a long-lived host's tools may keep worker threads for the next call.
+if (import.meta.main) Deno.exit(await runMcpCommand(Deno.args));

@@ -82,6 +82,7 @@ export const PATH_FIELDS: ReadonlySet<string> = new Set([
   "targets",
   "plan",
   "plan_file",
+  "query_file",
 ]);
 
 function collectPaths(value: unknown, key: string | undefined, out: string[]): void {

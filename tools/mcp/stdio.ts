@@ -2,8 +2,9 @@
  * The stdio transport: the official SDK's server speaking newline-delimited JSON-RPC on stdin
  * and stdout (it needs no permission beyond what the tools need), with the
  * {@linkcode ToolServer} behind `tools/list` and `tools/call`. Logs go to stderr. When stdin
- * closes, the server answers the calls it already received and ends (a client that does not
- * want to wait sends SIGTERM, as the MCP spec has it; a cancelled request aborts its run).
+ * closes, the server answers the calls it already received, flushes stdout and resolves (a
+ * client that does not want to wait sends SIGTERM, as the MCP spec has it; a cancelled request
+ * aborts its run). The caller then exits: tools may keep workers alive for the next call.
  *
  * @module
  */
@@ -70,4 +71,7 @@ export async function serveStdio(server: ToolServer): Promise<void> {
   } while (inFlight.size);
   await new Promise((resolve) => setTimeout(resolve, 0));
   await sdk.close();
+  if (process.stdout.writableNeedDrain) {
+    await new Promise((resolve) => process.stdout.once("drain", resolve));
+  }
 }

@@ -1,0 +1,176 @@
+/**
+ * Mutating tools through llm-mcp: offered only with write permission, refused without it, and
+ * with it a transform changes the file, the log records the call, and later reads see the
+ * change.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ExecutionRecordSchema } from "../schema/mod.ts";
+import { LOG_FILE } from "../tools/mcp/log.ts";
+import { TOOLS } from "../tools/registry.ts";
+import { makeTree } from "./helpers.ts";
+import { connect, FIXTURE, SAMPLES } from "./mcp_helpers.ts";
+
+interface CallOutcome {
+  structuredContent: Record<string, unknown> & { execution_id: string; status: string };
+  content: { type: string; text: string }[];
+  isError?: boolean;
+}
+
+interface ListedTool {
+  name: string;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
+}
+
+const MUTATING = TOOLS.filter((tool) => tool.permissions.includes("write"));
+
+Deno.test("mcp write: the registry has mutating tools for these tests to cover", () => {
+  assert.ok(
+    MUTATING.some((tool) => tool.mcpName === "transform"),
+    "transform is in the registry",
+  );
+});
+
+Deno.test("mcp write: a read-only server lists no mutating tool and refuses a call to one", async () => {
+  const root = await makeTree(FIXTURE);
+  const server = await connect({ root, permissions: [`--allow-read=${root}`] });
+  try {
+    const listed = (await server.client.listTools()).tools as ListedTool[];
+    const names = listed.map((tool) => tool.name);
+    for (const tool of MUTATING) assert.ok(!names.includes(tool.mcpName), tool.mcpName);
+    for (const tool of MUTATING) {
+      await assert.rejects(
+        () => server.client.callTool({ name: tool.mcpName, arguments: SAMPLES[tool.mcpName].args }),
+        (
+          error: Error & {
+            code?: number;
+            data?: { diagnostic: { code: string; remediation: string } };
+          },
+        ) => {
+          assert.equal(error.code, -32602);
+          assert.equal(error.data?.diagnostic.code, "MCP-PERM-002");
+          assert.match(error.data?.diagnostic.remediation ?? "", /--allow-write=/);
+          return true;
+        },
+      );
+    }
+    assert.equal(Deno.readTextFileSync(join(root, "src/greet.ts")), FIXTURE["src/greet.ts"]);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp write: with write permission a transform changes the file and the log records it", async () => {
+  const root = await makeTree(FIXTURE);
+  const logDir = await Deno.makeTempDir();
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root},${logDir}`, `--allow-write=${root},${logDir}`],
+    args: ["--log-dir", logDir],
+  });
+  let closed = false;
+  try {
+    const listed = (await server.client.listTools()).tools as ListedTool[];
+    for (const tool of MUTATING) {
+      const entry = listed.find((candidate) => candidate.name === tool.mcpName);
+      assert.ok(entry, `${tool.mcpName} is offered with write permission`);
+      assert.deepEqual(
+        {
+          readOnlyHint: entry.annotations?.readOnlyHint,
+          destructiveHint: entry.annotations?.destructiveHint,
+          idempotentHint: entry.annotations?.idempotentHint,
+        },
+        tool.annotations,
+      );
+      assert.equal(entry.annotations?.readOnlyHint, false);
+    }
+
+    const before = await server.client.callTool({
+      name: "search",
+      arguments: { patterns: ["hi there"] },
+    }) as CallOutcome;
+    assert.equal((before.structuredContent.data as { count: number }).count, 0);
+
+    const transform = TOOLS.find((tool) => tool.mcpName === "transform")!;
+    const sample = SAMPLES.transform;
+    const result = await server.client.callTool({
+      name: "transform",
+      arguments: sample.args,
+    }) as CallOutcome;
+    assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+    const parsed = transform.output.safeParse(result.structuredContent);
+    assert.ok(parsed.success, JSON.stringify(!parsed.success && parsed.error.issues));
+    sample.check(result.structuredContent);
+    assert.equal(
+      Deno.readTextFileSync(join(root, "src/greet.ts")),
+      FIXTURE["src/greet.ts"].replace("hello ", "hi there "),
+    );
+
+    const after = await server.client.callTool({
+      name: "search",
+      arguments: { patterns: ["hi there"] },
+    }) as CallOutcome;
+    assert.equal((after.structuredContent.data as { count: number }).count, 1, "reads see it");
+
+    const refused = await server.client.callTool({
+      name: "transform",
+      arguments: { file: "../outside.ts", old: "a", new: "b" },
+    }) as CallOutcome;
+    assert.equal(refused.isError, true);
+    const refusal = (refused.structuredContent.error as { code: string }).code;
+    assert.equal(refusal, "MCP-PERM-010");
+
+    await server.close();
+    closed = true;
+    const records = Deno.readTextFileSync(join(logDir, LOG_FILE)).split("\n").filter(Boolean)
+      .map((line) => ExecutionRecordSchema.parse(JSON.parse(line)));
+    const logged = records.find((record) =>
+      record.execution_id === result.structuredContent.execution_id
+    );
+    assert.ok(logged, "the transform is in the log");
+    assert.equal(logged.tool, "transform");
+    assert.equal(logged.status, result.structuredContent.status);
+    assert.deepEqual(logged.arguments, sample.args);
+    assert.deepEqual(logged.envelope, result.structuredContent);
+    assert.deepEqual(records.map((record) => record.tool), [
+      "search",
+      "transform",
+      "search",
+      "transform",
+    ]);
+  } finally {
+    if (!closed) await server.close();
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(logDir, { recursive: true });
+  }
+});
+
+Deno.test("mcp write: every mutating tool answers its sample with a valid envelope", async (t) => {
+  for (const tool of MUTATING) {
+    await t.step(tool.mcpName, async () => {
+      const root = await makeTree(FIXTURE);
+      const server = await connect({
+        root,
+        permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
+      });
+      try {
+        const sample = SAMPLES[tool.mcpName];
+        assert.ok(sample, `a sample for ${tool.mcpName} in tests/mcp_helpers.ts`);
+        const result = await server.client.callTool({
+          name: tool.mcpName,
+          arguments: sample.args,
+        }) as CallOutcome;
+        assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+        const parsed = tool.output.safeParse(result.structuredContent);
+        assert.ok(parsed.success, JSON.stringify(!parsed.success && parsed.error.issues));
+        assert.equal(result.structuredContent.tool, tool.name);
+        sample.check(result.structuredContent);
+        assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+      } finally {
+        await server.close();
+        await Deno.remove(root, { recursive: true });
+      }
+    });
+  }
+});

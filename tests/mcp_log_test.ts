@@ -98,6 +98,10 @@ Deno.test("mcp log: server writes the log, llm-mcp log show reads it", async () 
       arguments: { patterns: ["greet"], paths: ["src"] },
     }) as { structuredContent: { execution_id: string } };
     await assert.rejects(() => server.client.callTool({ name: "nope", arguments: {} }));
+    const fetched = await server.client.callTool({
+      name: "get_execution",
+      arguments: { execution_id: result.structuredContent.execution_id },
+    }) as { structuredContent: Record<string, unknown> };
     await server.close();
     const records = lines(join(logDir, LOG_FILE)).map((line) =>
       ExecutionRecordSchema.parse(JSON.parse(line))
@@ -105,7 +109,9 @@ Deno.test("mcp log: server writes the log, llm-mcp log show reads it", async () 
     assert.deepEqual(records.map((record) => [record.tool, record.status]), [
       ["search", "ok"],
       ["nope", "error"],
+      ["get_execution", "ok"],
     ]);
+    assert.deepEqual(records[2].envelope, fetched.structuredContent, "the page it returned");
     assert.equal(records[1].envelope.diagnostics[0].code, "MCP-ARG-010");
     assert.deepEqual(records[0].arguments, { patterns: ["greet"], paths: ["src"] });
     assert.deepEqual(records[0].envelope, result.structuredContent);

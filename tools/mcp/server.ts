@@ -279,7 +279,6 @@ export class ToolServer {
       envelope = failureOutcome(tool, thrown, executionId, this.#debug).envelope;
     }
     if (tool.kind === "mutation" || !tool.annotations.readOnlyHint) this.#invalidate(envelope);
-    record(envelope);
     const isError = envelope.status === "error";
     const request: PageRequest = {
       tool: name,
@@ -289,6 +288,9 @@ export class ToolServer {
     const fitted = name === GET_EXECUTION
       ? this.#fitExecution(envelope, prepared.offset, request, isError)
       : this.#fit(envelope, tool.listKey, prepared.offset, request, isError);
+    // A tool's full result is logged; a get_execution call logs the page it returned (the full
+    // record it read is in the log already).
+    record(name === GET_EXECUTION ? fitted : envelope);
     return toolResult({ envelope: fitted, isError });
   }
 

@@ -341,15 +341,25 @@ export async function runCli(tool: Tool, args: string[]): Promise<number> {
     const outcome = await tool.execute(input, context);
     stream?.flush();
     writeOutcome(tool, format, outcome);
+    reportErrors(tool, outcome);
     return exitCodeOf(outcome);
   } catch (thrown) {
     const outcome = failureOutcome(tool, thrown, executionId, debug);
     if (debug && thrown instanceof Error && thrown.stack) console.error(thrown.stack);
     writeOutcome(tool, format === "text" ? "json" : format, outcome);
-    const diagnostic = "error" in outcome.envelope ? outcome.envelope.error : undefined;
-    const message = diagnostic?.message ??
-      (outcome.envelope as QueryEnvelope).diagnostics[0]?.message;
-    console.error(`${tool.name}: ${message}`);
+    reportErrors(tool, outcome);
     return exitCodeOf(outcome);
+  }
+}
+
+/** Repeats a run's errors on stderr for people watching the terminal (stdout stays JSON). */
+function reportErrors(tool: Tool, outcome: ToolOutcome): void {
+  const envelope = outcome.envelope;
+  const errors = [
+    ...("error" in envelope && envelope.error ? [envelope.error] : []),
+    ...envelope.diagnostics.filter((d) => d.level === "error"),
+  ];
+  for (const error of new Set(errors)) {
+    console.error(`${tool.name}: ${error.code}: ${error.message}`);
   }
 }

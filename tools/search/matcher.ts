@@ -98,12 +98,16 @@ function checkPattern(pattern: string, index: number): void {
   const plain = unicode === undefined ? undefined : compiles(pattern, "");
   if (unicode === undefined || plain === undefined) return;
   const column = faultColumn(pattern);
-  throw new ToolError("LMS-QRY-001", `invalid regular expression: ${plain}`, {
-    column,
-    note: `pattern ${index + 1}: ${pattern}\n${
-      " ".repeat(`pattern ${index + 1}: `.length + column)
-    }^`,
-  });
+  throw new ToolError(
+    "LMS-QRY-001",
+    `invalid regular expression: ${plain.replace(/^Invalid regular expression: /, "")}`,
+    {
+      column,
+      note: `pattern ${index + 1}: ${pattern}\n${
+        " ".repeat(`pattern ${index + 1}: `.length + column)
+      }^`,
+    },
+  );
 }
 
 /**

@@ -337,7 +337,12 @@ export async function runCli(tool: Tool, args: string[]): Promise<number> {
     }
     const input = inputFromFlags(tool, specs, values as Record<string, unknown>, positionals);
     const stream = format === "jsonl" && tool.listKey ? jsonlEmitter(tool) : undefined;
-    const context: RunContext = { executionId, cwd: Deno.cwd(), emit: stream?.emit };
+    const context: RunContext = {
+      executionId,
+      cwd: Deno.cwd(),
+      emit: stream?.emit,
+      readStdin: () => new Response(Deno.stdin.readable).text(),
+    };
     const outcome = await tool.execute(input, context);
     stream?.flush();
     writeOutcome(tool, format, outcome);

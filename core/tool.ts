@@ -65,6 +65,11 @@ export interface RunContext {
   signal?: AbortSignal;
   /** Cache of a long-lived host; absent in one-shot CLI runs. */
   cache?: RunCache;
+  /**
+   * Reads all of standard input, when the host leaves it to the run (the CLI does; the MCP
+   * server speaks its protocol there and gives none).
+   */
+  readStdin?: () => Promise<string>;
 }
 
 /** The one definition of a tool. */

@@ -90,15 +90,6 @@ function operationOf(input: TransformInput): string {
   return "edit";
 }
 
-/**
- * A host that passes a cancellation signal or a cache is long-lived (the MCP server) and
- * speaks its protocol on standard input, so a plan cannot be read from there.
- */
-function stdinReader(context: RunContext): (() => Promise<string>) | undefined {
-  if (context.signal !== undefined || context.cache !== undefined) return undefined;
-  return () => new Response(Deno.stdin.readable).text();
-}
-
 function renderText(envelope: MutationEnvelope<TransformOutput>): string {
   const lines: string[] = [];
   const result = envelope.result;
@@ -177,7 +168,7 @@ export const transformTool: Tool = defineTool({
     try {
       const request = await buildRequest(input, {
         cwd: context.cwd,
-        readStdin: stdinReader(context),
+        readStdin: context.readStdin,
       });
       const report = await transform(request, {
         root: input.root ?? ".",

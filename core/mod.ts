@@ -14,3 +14,4 @@ export * from "./walk/binary.ts";
 export * from "./walk/file_types.ts";
 export * from "./walk/walker.ts";
 export * from "./walk/walk_input.ts";
+export * from "./paths.ts";

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
+import { displayPath } from "../paths.ts";
 import { type CodePrefix, type Diagnostic, makeDiagnostic } from "../../schema/mod.ts";
 import { requirePermission } from "../permissions.ts";
 import {
@@ -92,27 +93,6 @@ interface Frame {
 }
 
 const NO_ANCESTORS: Set<string> = new Set();
-
-function toSlash(path: string): string {
-  return sep === "/" ? path : path.split(sep).join("/");
-}
-
-/**
- * Contract path of `absPath`: relative to `cwd` with `/` separators when inside it, else absolute.
- *
- * @example
- * ```ts
- * import { displayPath } from "@llm/search";
- * displayPath("/repo", "/repo/src/a.ts"); // "src/a.ts"
- * displayPath("/repo", "/etc/hosts"); // "/etc/hosts"
- * ```
- */
-export function displayPath(cwd: string, absPath: string): string {
-  const rel = relative(cwd, absPath);
-  if (rel === "") return ".";
-  if (rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel)) return toSlash(absPath);
-  return toSlash(rel);
-}
 
 function joinDisplay(base: string, name: string): string {
   return base === "." ? name : base.endsWith("/") ? base + name : `${base}/${name}`;

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import { ToolError } from "../../schema/mod.ts";
 import type { Tool, ToolPermission } from "../../core/tool.ts";
+import { isInside, realPathOf } from "../../core/paths.ts";
 
 /** The workspace and the permissions the server holds for it. */
 export interface Scope {
@@ -99,28 +100,16 @@ function collectPaths(value: unknown, key: string | undefined, out: string[]): v
   }
 }
 
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
-}
-
 /**
- * The real path of `path`, resolving links on the longest part that exists. A part that cannot
- * be resolved for another reason is taken as written: the tool reports it with its own code.
+ * The real path of `path`; a part that cannot be resolved for a reason other than not existing
+ * is taken as written, since the tool then reports it with its own code.
  */
-function realPathOf(path: string): string {
-  let existing = path;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      const real = Deno.realPathSync(existing);
-      return rest.length ? resolve(real, ...rest.reverse()) : real;
-    } catch (error) {
-      const parent = dirname(existing);
-      if (!(error instanceof Deno.errors.NotFound) || parent === existing) return path;
-      rest.push(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-      existing = parent;
-    }
+function realPathOrGiven(path: string): string {
+  try {
+    return realPathOf(path);
+  } catch (error) {
+    if (error instanceof Error) return path;
+    throw error;
   }
 }
 
@@ -138,7 +127,7 @@ export function pathsOutsideRoot(root: string, args: unknown): string[] {
   collectPaths(args, undefined, paths);
   return paths.filter((path) => {
     const absolute = resolve(root, path);
-    return !inside(root, absolute) || !inside(root, realPathOf(absolute));
+    return !isInside(root, absolute) || !isInside(root, realPathOrGiven(absolute));
   });
 }
 

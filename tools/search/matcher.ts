@@ -123,7 +123,7 @@ function prefilterLiterals(
   const literals: string[] = [];
   for (const [index, pattern] of options.patterns.entries()) {
     const literal = options.fixedStrings ? pattern : requiredLiteral(sources[index]);
-    if (!literal || (ignoreCase && /[^\x00-\x7f]/.test(literal))) return undefined;
+    if (!literal || (ignoreCase && /[\u0080-\uffff]/.test(literal))) return undefined;
     literals.push(literal);
   }
   return literals;

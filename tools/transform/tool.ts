@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, type RunContext, type Tool } from "../../core/tool.ts";
+import { defineTool, type Tool } from "../../core/tool.ts";
 import { isPermissionRefusal, permissionError } from "../../core/permissions.ts";
 import {
   type MutationEnvelope,

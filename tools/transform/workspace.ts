@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { relative, resolve } from "node:path";
 import { ToolError } from "../../schema/mod.ts";
 import { requirePermission } from "../../core/permissions.ts";
+import { isInside, realPathOf, toSlash } from "../../core/paths.ts";
 
 /** A file an edit names. */
 export interface ResolvedPath {
@@ -14,15 +15,6 @@ export interface ResolvedPath {
   display: string;
   /** Absolute path with symbolic links resolved: what is read and written. */
   path: string;
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
-}
-
-function toDisplay(rel: string): string {
-  return sep === "/" ? rel : rel.split(sep).join("/");
 }
 
 /** The root of a run: where relative paths start and where the journal lives. */
@@ -74,13 +66,13 @@ export class Workspace {
       new ToolError("LMT-PERM-010", `${path} is outside the root ${this.given}${why}`, {
         file: path,
       });
-    if (!inside(this.given, absolute) && !inside(this.real, absolute)) throw outside("");
-    const base = inside(this.given, absolute) ? this.given : this.real;
-    const display = toDisplay(relative(base, absolute));
+    if (!isInside(this.given, absolute) && !isInside(this.real, absolute)) throw outside("");
+    const base = isInside(this.given, absolute) ? this.given : this.real;
+    const display = toSlash(relative(base, absolute));
     if (display === "") throw outside(": it is the root itself");
     requirePermission("LMT", "read", absolute);
     const real = realPathOf(absolute);
-    if (!inside(this.real, real)) throw outside(` (through a symbolic link to ${real})`);
+    if (!isInside(this.real, real)) throw outside(` (through a symbolic link to ${real})`);
     if (real !== absolute) requirePermission("LMT", "read", real);
     return { display, path: real };
   }
@@ -96,23 +88,6 @@ export class Workspace {
    * ```
    */
   display(path: string): string {
-    return toDisplay(relative(this.real, path));
-  }
-}
-
-/** Real path of `path`, resolving links on the longest part that exists. */
-function realPathOf(path: string): string {
-  const rest: string[] = [];
-  let existing = path;
-  for (;;) {
-    try {
-      const real = Deno.realPathSync(existing);
-      return rest.length ? join(real, ...rest.reverse()) : real;
-    } catch (error) {
-      const parent = dirname(existing);
-      if (!(error instanceof Deno.errors.NotFound) || parent === existing) throw error;
-      rest.push(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-      existing = parent;
-    }
+    return toSlash(relative(this.real, path));
   }
 }

@@ -1,0 +1,79 @@
+/**
+ * Path helpers every tool shares: containment in a root, real paths of paths that may not
+ * exist yet, and the contract's display form (root-relative with `/`).
+ *
+ * @module
+ */
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
+
+/**
+ * Whether `path` is `root` or lies under it (lexically; both absolute).
+ *
+ * @example
+ * ```ts
+ * import { isInside } from "@llm/search";
+ * isInside("/repo", "/repo/src/a.ts"); // true
+ * isInside("/repo", "/repository"); // false
+ * ```
+ */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
+}
+
+/**
+ * `path` with `/` separators, whatever the platform.
+ *
+ * @example
+ * ```ts
+ * import { toSlash } from "@llm/search";
+ * toSlash("src/a.ts"); // "src/a.ts"
+ * ```
+ */
+export function toSlash(path: string): string {
+  return sep === "/" ? path : path.split(sep).join("/");
+}
+
+/**
+ * Contract path of `absPath`: relative to `root` with `/` separators when inside it (`.` for
+ * the root itself), else absolute.
+ *
+ * @example
+ * ```ts
+ * import { displayPath } from "@llm/search";
+ * displayPath("/repo", "/repo/src/a.ts"); // "src/a.ts"
+ * displayPath("/repo", "/etc/hosts"); // "/etc/hosts"
+ * ```
+ */
+export function displayPath(root: string, absPath: string): string {
+  if (!isInside(root, absPath)) return toSlash(absPath);
+  const rel = relative(root, absPath);
+  return rel === "" ? "." : toSlash(rel);
+}
+
+/**
+ * The real path of `path`, resolving links on the longest leading part that exists (so a file
+ * about to be created still resolves through a linked directory). Errors other than a missing
+ * part are thrown.
+ *
+ * @example
+ * ```ts
+ * import { realPathOf } from "@llm/search";
+ * realPathOf(Deno.cwd() + "/not-yet-created.txt").endsWith("not-yet-created.txt"); // true
+ * ```
+ */
+export function realPathOf(path: string): string {
+  const rest: string[] = [];
+  let existing = path;
+  for (;;) {
+    try {
+      const real = Deno.realPathSync(existing);
+      return rest.length ? join(real, ...rest.reverse()) : real;
+    } catch (error) {
+      const parent = dirname(existing);
+      if (!(error instanceof Deno.errors.NotFound) || parent === existing) throw error;
+      rest.push(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+      existing = parent;
+    }
+  }
+}

@@ -15,3 +15,4 @@ export * from "./walk/file_types.ts";
 export * from "./walk/walker.ts";
 export * from "./walk/walk_input.ts";
 export * from "./paths.ts";
+export * from "./transaction/mod.ts";

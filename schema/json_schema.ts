@@ -7,6 +7,8 @@
 import { z } from "zod";
 import { DiagnosticSchema } from "./diagnostic.ts";
 import { EditPlanSchema } from "./edit_plan.ts";
+import { JournalManifestSchema } from "./journal.ts";
+import { ExecutionRecordSchema, GetExecutionEnvelopeSchema } from "./mcp.ts";
 import { SpanSchema } from "./span.ts";
 
 /** A JSON Schema document. */
@@ -36,4 +38,7 @@ export const SHARED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   span: SpanSchema,
   diagnostic: DiagnosticSchema,
   "edit-plan": EditPlanSchema,
+  "journal-manifest": JournalManifestSchema,
+  "mcp-execution-record": ExecutionRecordSchema,
+  "mcp-get-execution.output": GetExecutionEnvelopeSchema,
 };

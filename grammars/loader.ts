@@ -83,6 +83,19 @@ export function initTreeSitter(): Promise<void> {
 const loaded = new Map<string, Promise<Language>>();
 
 /**
+ * The tail of the chain that serialises `Language.load`: emscripten's dynamic linker keeps
+ * global state while it instantiates a side module, so two loads at once corrupt each other
+ * ("bad export type for 'tree_sitter_rust_…'"). Unpacking may overlap; linking may not.
+ */
+let linking: Promise<unknown> = Promise.resolve();
+
+function link(bytes: Uint8Array): Promise<Language> {
+  const next = linking.then(() => Language.load(bytes));
+  linking = next.catch(() => undefined);
+  return next;
+}
+
+/**
  * The grammar of a registry language, loaded once per isolate. Throws
  * {@linkcode GrammarLoadError} for an unknown or unsupported language or a damaged module.
  *
@@ -106,7 +119,7 @@ export function loadLanguage(name: string): Promise<Language> {
       await initTreeSitter();
       const bytes = await unpackWasm(info.name, wasm);
       try {
-        return await Language.load(bytes);
+        return await link(bytes);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new GrammarLoadError(info.name, `grammar ${info.name} failed to load: ${reason}`);

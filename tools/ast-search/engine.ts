@@ -102,6 +102,10 @@ export interface AstSearchResult {
  * 100 ms to load its runtime and grammar) would cost more than it saves. */
 export const INLINE_BYTES = 384 * 1024;
 
+/** A language's files go to workers only from this many bytes: loading its grammar in another
+ * isolate costs about as much as parsing that much. */
+const SHARE_BYTES = 128 * 1024;
+
 interface Task extends FileTask {
   size: number;
   stamp?: FileStamp;
@@ -338,6 +342,7 @@ async function prepareLanguages(
 ): Promise<{ ready: Set<string>; diagnostics: Diagnostic[] }> {
   const ready = new Set<string>();
   const problems: QueryProblem[] = [];
+  searcher.preload(languages);
   for (const language of languages) {
     try {
       await searcher.prepare(language);
@@ -367,67 +372,112 @@ async function prepareLanguages(
   return { ready, diagnostics };
 }
 
-/** Parses `work` on this thread and, for larger inputs, on workers; returns a result per file. */
+/** What parsing the work list gave. */
+interface Parsed {
+  /** The result of each file. */
+  results: Map<Task, Result>;
+  /** Workers that gave up (their files were parsed here). */
+  workerFailures: WorkerFailure[];
+  /** Workers were wanted but could not load: everything was parsed on this thread. */
+  single: boolean;
+}
+
+/**
+ * Splits the work into files worth sharing with workers (their language has enough bytes to
+ * pay for loading its grammar in another isolate) and files this thread parses alone.
+ */
+function shareable(work: Task[], threads: number): { shared: Task[]; own: Task[] } {
+  if (threads < 2) return { shared: [], own: work };
+  const bytes = new Map<string, number>();
+  for (const task of work) bytes.set(task.language, (bytes.get(task.language) ?? 0) + task.size);
+  const shared = work.filter((task) => (bytes.get(task.language) ?? 0) >= SHARE_BYTES);
+  const sharedBytes = shared.reduce((sum, task) => sum + task.size, 0);
+  if (shared.length < 2 || sharedBytes < INLINE_BYTES) return { shared: [], own: work };
+  return { shared, own: work.filter((task) => !shared.includes(task)) };
+}
+
+/**
+ * Parses `work` (largest first) on this thread and, for larger inputs, on workers: they claim
+ * files of the shared languages from one counter, while this thread parses the other files
+ * first and then claims with them.
+ */
 async function parseAll(
   work: Task[],
   searcher: FileSearcher,
   options: AstSearchOptions,
-): Promise<{ results: (Result | undefined)[]; workerFailures: WorkerFailure[]; single: boolean }> {
-  const results = new Array<Result | undefined>(work.length);
-  const parseHere = (index: number) => {
+): Promise<Parsed> {
+  const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
+  const keep = options.keepWorkers ?? options.cache !== undefined;
+  let { shared, own } = shareable(work, threads);
+  const single = shared.length > 0 && !workersAvailable();
+  if (single) [shared, own] = [[], work];
+  const results = new Map<Task, Result>();
+  let allDone: (() => void) | undefined;
+  const settle = (task: Task, result: Result) => {
+    results.set(task, result);
+    if (results.size === work.length) allDone?.();
+  };
+  const parseHere = async (task: Task) => {
     try {
-      results[index] = { outcome: searcher.searchFile(work[index]) };
+      settle(task, { outcome: await searcher.searchFile(task) });
     } catch (error) {
-      const failure = {
-        name: error instanceof Error ? error.name : "Error",
-        message: error instanceof Error ? error.message : String(error),
-      };
-      results[index] = { failure };
+      if (error instanceof GrammarLoadError) throw error;
+      settle(task, {
+        failure: {
+          name: error instanceof Error ? error.name : "Error",
+          message: error instanceof Error ? error.message : String(error),
+        },
+      });
     }
   };
   const counter = new Int32Array(new SharedArrayBuffer(4));
-  const bytes = work.reduce((sum, task) => sum + task.size, 0);
-  const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
   let pool: ParsePool | undefined;
   let running: Promise<WorkerFailure[]> | undefined;
-  let workerFailures: WorkerFailure[] = [];
-  const wanted = threads > 1 && work.length > 1 && bytes >= INLINE_BYTES;
-  const single = wanted && !workersAvailable();
-  if (wanted && !single) {
-    const keep = options.keepWorkers ?? options.cache !== undefined;
+  if (shared.length > 0) {
     pool = keep ? sharedPool(threads - 1) : new ParsePool(threads - 1);
-    const languages = [...new Set(work.map((task) => task.language))];
-    const files: FileTask[] = work.map(({ absPath, filePath, language }) => ({
+    const files: FileTask[] = shared.map(({ absPath, filePath, language }) => ({
       absPath,
       filePath,
       language,
     }));
     running = pool.run({
       spec: searcher.spec,
-      languages,
+      languages: [...new Set(files.map((file) => file.language))],
       files,
       counter: counter.buffer as SharedArrayBuffer,
     }, (index, outcome, failure) => {
-      results[index] = outcome
-        ? { outcome }
-        : { failure: failure ?? { name: "Error", message: "no outcome" } };
+      settle(
+        shared[index],
+        outcome ? { outcome } : { failure: failure ?? { name: "Error", message: "" } },
+      );
     });
   }
+  let workerFailures: WorkerFailure[] = [];
   try {
-    for (let index = claimNext(counter); index < work.length; index = claimNext(counter)) {
+    for (const task of own) {
+      options.signal?.throwIfAborted();
+      await parseHere(task);
+    }
+    for (let index = claimNext(counter); index < shared.length; index = claimNext(counter)) {
       if (options.signal?.aborted) {
         stopClaims(counter);
         break;
       }
-      parseHere(index);
+      await parseHere(shared[index]);
     }
-    workerFailures = (await running) ?? [];
+    if (running && results.size < work.length) {
+      // Wait for the files workers claimed; a worker that claimed none (still loading its
+      // grammars) is not waited for.
+      const finished = new Promise<void>((resolve) => (allDone = resolve));
+      const outcome = await Promise.race([running, finished]);
+      if (outcome) workerFailures = outcome;
+    }
   } finally {
-    if (pool && !(options.keepWorkers ?? options.cache !== undefined)) pool.close();
+    if (pool && !keep) pool.close();
   }
   options.signal?.throwIfAborted();
   // Files a failed worker had claimed but not finished are parsed here.
-  for (let index = 0; index < work.length; index++) if (!results[index]) parseHere(index);
+  for (const task of shared) if (!results.has(task)) await parseHere(task);
   return { results, workerFailures, single };
 }
 
@@ -481,24 +531,60 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
     });
     const collected = collectTasks(spec, forced, walker);
     const languages = [...new Set(collected.tasks.map((task) => task.language))].sort();
-    const prepared = await prepareLanguages(searcher, languages, options, forced);
+    // Definition queries are known to compile: their languages load on first need, so a
+    // language whose files the --name shortcut rules out is never loaded.
+    const prepared = spec.mode === "query"
+      ? await prepareLanguages(searcher, languages, options, forced)
+      : { ready: new Set(languages), diagnostics: [] };
     const tasks = collected.tasks.filter((task) => prepared.ready.has(task.language));
     const namespace = `llm-ast-search\0${JSON.stringify(spec)}`;
-    const cached = new Map<Task, FileOutcome>();
-    const work: Task[] = [];
+    // Outcomes known without a parse: from the host's cache, or ruled out by their text.
+    const known = new Map<Task, FileOutcome>();
+    const fromCache = new Set<Task>();
+    let work: Task[] = [];
     for (const task of tasks) {
       const hit = options.cache && task.stamp
         ? options.cache.get<CachedFile>(namespace, task.absPath, task.stamp)
         : undefined;
       if (hit && hit.filePath === task.filePath && hit.language === task.language) {
-        cached.set(task, hit.outcome);
+        known.set(task, hit.outcome);
+        fromCache.add(task);
       } else work.push(task);
+    }
+    if (searcher.rulesOutByText) {
+      // A cheap pass over the text first: only files that can match are parsed, and only
+      // their bytes decide whether workers are worth starting.
+      for (const task of work) {
+        let outcome: FileOutcome | undefined;
+        try {
+          outcome = searcher.outcomeWithoutParse(Deno.readFileSync(task.absPath));
+        } catch {
+          // Left to the parse, which reads the file again and reports why it cannot.
+          continue;
+        }
+        if (outcome) known.set(task, outcome);
+      }
+      work = work.filter((task) => !known.has(task));
     }
     // Largest files first, so the threads finish together.
     work.sort((a, b) => b.size - a.size);
-    const { results, workerFailures, single } = await parseAll(work, searcher, options);
-    const outcomes = new Map<Task, Result | undefined>(work.map((task, i) => [task, results[i]]));
-    for (const [task, outcome] of cached) outcomes.set(task, { outcome });
+    // Every grammar the parse needs is loaded before it starts: loading is asynchronous and
+    // only advances while this thread waits, so loading on first need would stall the parse
+    // once per language.
+    await Promise.all(
+      [...new Set(work.map((task) => task.language))].map((language) =>
+        searcher.prepare(language).catch((error) => {
+          throw error instanceof GrammarLoadError ? grammarError(error) : error;
+        })
+      ),
+    );
+    const { results, workerFailures, single } = await parseAll(work, searcher, options).catch(
+      (error) => {
+        throw error instanceof GrammarLoadError ? grammarError(error) : error;
+      },
+    );
+    const outcomes = new Map<Task, Result>(results);
+    for (const [task, outcome] of known) outcomes.set(task, { outcome });
     const diagnostics = [...walker.diagnostics, ...collected.diagnostics, ...prepared.diagnostics];
     if (single) {
       diagnostics.push(
@@ -540,6 +626,11 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
       if ("failure" in result) {
         const { failure } = result;
         if (failure.name === "NotCapable") throw permissionError("LMA", new Error(failure.message));
+        if (failure.name === "GrammarLoadError") {
+          throw new ToolError("LMA-AST-003", failure.message, {
+            note: `language: ${task.language}`,
+          });
+        }
         diagnostics.push(
           makeDiagnostic(TOOL, "LMA-IO-002", `cannot search ${task.filePath}: ${failure.message}`, {
             level: "warning",
@@ -549,7 +640,7 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
         continue;
       }
       const { outcome } = result;
-      if (options.cache && task.stamp && !cached.has(task)) {
+      if (options.cache && task.stamp && !fromCache.has(task)) {
         options.cache.set<CachedFile>(namespace, task.absPath, task.stamp, {
           filePath: task.filePath,
           language: task.language,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Node, Parser, Query, QueryMatch } from "web-tree-sitter";
+import type { Language, Node, Parser, Query, QueryMatch } from "web-tree-sitter";
 import { createParser, loadLanguage } from "../../grammars/loader.ts";
 import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
 import { isBinary } from "../../core/walk/binary.ts";
@@ -73,6 +73,9 @@ export interface FileOutcome {
   /** The file looked binary and was not parsed. */
   binary?: true;
 }
+
+/** The outcome of a file with nothing to report. */
+const NOTHING: FileOutcome = { matches: [], syntaxErrors: [], syntaxErrorCount: 0 };
 
 /** At most this many syntax errors are listed per file. */
 export const SYNTAX_ERRORS_LISTED = 3;
@@ -170,6 +173,23 @@ function errorNodes(root: Node): Node[] {
   }
 }
 
+const definitionQueries = new Map<string, Query>();
+
+/**
+ * The compiled definition query of a language, compiled once per isolate and kept, like the
+ * grammars, for the life of the process (it depends on nothing but the language).
+ */
+function definitionQuery(language: string, grammar: Language): Query | undefined {
+  const source = DEFINITION_QUERIES[language];
+  if (source === undefined) return undefined;
+  let query = definitionQueries.get(language);
+  if (!query) {
+    query = compileQuery(language, grammar, source);
+    definitionQueries.set(language, query);
+  }
+  return query;
+}
+
 /**
  * Searches files of any language, loading each grammar and compiling each query once.
  *
@@ -181,8 +201,7 @@ function errorNodes(root: Node): Node[] {
  *   checksums: false, maxColumns: 500,
  * });
  * const task = { absPath: "/tmp/a.py", filePath: "a.py", language: "python" };
- * await searcher.prepare("python");
- * const outcome = searcher.searchBytes(task, new TextEncoder().encode("def f():\n  pass\n"));
+ * const outcome = await searcher.searchBytes(task, new TextEncoder().encode("def f():\n  pass\n"));
  * outcome.matches[0].name; // "f"
  * ```
  */
@@ -191,8 +210,9 @@ export class FileSearcher {
   readonly #name: RegExp | undefined;
   readonly #namePrefilter: RegExp | undefined;
   readonly #states = new Map<string, LanguageState>();
+  readonly #preparing = new Map<string, Promise<LanguageState>>();
 
-  /** A searcher for `spec`; call {@linkcode FileSearcher.prepare} for each language first. */
+  /** A searcher for `spec`. */
   constructor(spec: SearchSpec) {
     this.#spec = spec;
     this.#name = spec.name === undefined ? undefined : new RegExp(spec.name, "u");
@@ -204,13 +224,44 @@ export class FileSearcher {
     return this.#spec;
   }
 
+  /** Whether {@linkcode FileSearcher.outcomeWithoutParse} can rule files out by their text. */
+  get rulesOutByText(): boolean {
+    return this.#namePrefilter !== undefined;
+  }
+
   /**
-   * Loads the grammar of `language` and compiles the queries this spec needs for it. Throws a
-   * `QueryCompileError` when the query does not compile, a `GrammarLoadError` when the grammar
-   * cannot load.
+   * Loads the grammar of `language` and compiles the queries this spec needs for it (once;
+   * {@linkcode FileSearcher.searchBytes} does it on first need). Throws a `QueryCompileError`
+   * when the query does not compile, a `GrammarLoadError` when the grammar cannot load.
    */
   async prepare(language: string): Promise<void> {
-    if (this.#states.has(language)) return;
+    await this.#state(language);
+  }
+
+  /**
+   * Starts loading the grammars and queries of `languages` at once, so their compilation
+   * (which runs on background threads) overlaps; failures surface when a file needs them.
+   */
+  preload(languages: Iterable<string>): void {
+    for (const language of languages) {
+      // The rejection is not lost: the next #state call for the language loads it again
+      // and its caller receives the error.
+      this.#state(language).catch(() => {});
+    }
+  }
+
+  #state(language: string): Promise<LanguageState> {
+    let state = this.#preparing.get(language);
+    if (!state) {
+      state = this.#load(language);
+      this.#preparing.set(language, state);
+      // A failed preparation is not kept: the error reaches every caller waiting for it.
+      state.catch(() => this.#preparing.delete(language));
+    }
+    return state;
+  }
+
+  async #load(language: string): Promise<LanguageState> {
     const grammar = await loadLanguage(language);
     const parser = await createParser(language);
     const state: LanguageState = { parser };
@@ -218,9 +269,8 @@ export class FileSearcher {
       if (this.#spec.mode === "query") {
         state.query = compileQuery(language, grammar, this.#spec.query);
       }
-      const definitionSource = DEFINITION_QUERIES[language];
-      if (definitionSource && (this.#spec.mode === "kind" || this.#spec.semantics)) {
-        state.definitions = compileQuery(language, grammar, definitionSource);
+      if (this.#spec.mode === "kind" || this.#spec.semantics) {
+        state.definitions = definitionQuery(language, grammar);
       }
     } catch (error) {
       state.query?.delete();
@@ -228,25 +278,23 @@ export class FileSearcher {
       throw error;
     }
     this.#states.set(language, state);
+    return state;
   }
 
-  /** Reads and searches one file (the language must be prepared). */
-  searchFile(task: FileTask): FileOutcome {
+  /** Reads and searches one file. */
+  searchFile(task: FileTask): Promise<FileOutcome> {
     return this.searchBytes(task, Deno.readFileSync(task.absPath));
   }
 
-  /** Searches the bytes of one file (the language must be prepared). */
-  searchBytes(task: FileTask, bytes: Uint8Array): FileOutcome {
-    if (isBinary(bytes)) {
-      return { matches: [], syntaxErrors: [], syntaxErrorCount: 0, binary: true };
-    }
-    const state = this.#states.get(task.language);
-    if (!state) throw new Error(`language ${task.language} was not prepared`);
+  /**
+   * Searches the bytes of one file. A file that cannot match (binary, or without any text the
+   * `--name` pattern needs) is not parsed, and its language not even loaded.
+   */
+  async searchBytes(task: FileTask, bytes: Uint8Array): Promise<FileOutcome> {
+    if (isBinary(bytes)) return { ...NOTHING, binary: true };
     const decoded = decodeUtf8(bytes);
-    if (this.#namePrefilter && !this.#namePrefilter.test(decoded.text)) {
-      // No name can match in a file whose text does not: the parse is not needed.
-      return { matches: [], syntaxErrors: [], syntaxErrorCount: 0 };
-    }
+    if (this.#nameRulesOut(decoded.text)) return { ...NOTHING };
+    const state = this.#states.get(task.language) ?? await this.#state(task.language);
     const tree = state.parser.parse(decoded.text);
     if (!tree) throw new Error(`tree-sitter returned no tree for ${task.filePath}`);
     try {
@@ -269,14 +317,28 @@ export class FileSearcher {
     }
   }
 
+  /**
+   * The outcome of a file that needs no parse (a binary file, or one without any text the
+   * `--name` pattern needs), or `undefined` when the file must be parsed.
+   */
+  outcomeWithoutParse(bytes: Uint8Array): FileOutcome | undefined {
+    if (isBinary(bytes)) return { ...NOTHING, binary: true };
+    return this.#nameRulesOut(decodeUtf8(bytes).text) ? { ...NOTHING } : undefined;
+  }
+
+  /** No name can match in a file whose text does not: such a file needs no parse. */
+  #nameRulesOut(text: string): boolean {
+    return this.#namePrefilter !== undefined && !this.#namePrefilter.test(text);
+  }
+
   /** Frees every parser and query. */
   dispose(): void {
     for (const state of this.#states.values()) {
       state.query?.delete();
-      state.definitions?.delete();
       state.parser.delete();
     }
     this.#states.clear();
+    this.#preparing.clear();
   }
 
   #span(file: FileContext, start: number, end: number): Span {

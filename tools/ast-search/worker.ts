@@ -25,7 +25,7 @@ async function runJob(job: JobMessage): Promise<void> {
   for (let index = claimNext(counter); index < job.files.length; index = claimNext(counter)) {
     const task: FileTask = job.files[index];
     try {
-      const outcome = searcher.searchFile(task);
+      const outcome = await searcher.searchFile(task);
       self.postMessage({ type: "file", job: job.id, index, outcome } satisfies WorkerReply);
     } catch (error) {
       self.postMessage(

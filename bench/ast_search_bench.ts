@@ -1,0 +1,177 @@
+/**
+ * llm-ast-search against ast-grep and universal-ctags on the same files, in the same run:
+ * medians of interleaved runs (so a busy machine slows every tool alike), ratios, peak RSS,
+ * and how many definitions each found.
+ *
+ * - Linux 6.1 `kernel/` (502 C files): `--kind function` vs `ast-grep run -l c -p
+ *   '$T $F($$$) { $$$ }'` (target ≤ 1.0×) and `ctags -R`.
+ * - This repository: queries including Deno's start (target ≤ 300 ms).
+ *
+ * ast-grep comes from npm (`@ast-grep/cli`, installed into `bench/.cache/ast-grep/`, not into
+ * deno.json); ctags from Debian's universal-ctags. Run: `deno run -A bench/ast_search_bench.ts
+ * [--runs N]`.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { LINUX, prepare } from "./prepare.ts";
+import { median, ms, runOnce, type Sample } from "./measure.ts";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+const ENTRY = join(REPO, "tools/ast-search/main.ts");
+const CONFIG = join(REPO, "deno.json");
+const AST_GREP_DIR = join(REPO, "bench", ".cache", "ast-grep");
+const AST_GREP_VERSION = "0.51.1";
+const AST_GREP = join(AST_GREP_DIR, "node_modules", ".bin", "ast-grep");
+
+/** Installs `@ast-grep/cli` with npm into `bench/.cache/ast-grep/` once. */
+async function ensureAstGrep(): Promise<string> {
+  if (existsSync(AST_GREP)) return AST_GREP;
+  Deno.mkdirSync(AST_GREP_DIR, { recursive: true });
+  Deno.writeTextFileSync(join(AST_GREP_DIR, "package.json"), '{ "private": true }\n');
+  const status = await new Deno.Command("npm", {
+    args: ["install", "--no-audit", "--no-fund", `@ast-grep/cli@${AST_GREP_VERSION}`],
+    cwd: AST_GREP_DIR,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
+  if (!status.success || !existsSync(AST_GREP)) throw new Error("npm install @ast-grep/cli failed");
+  return AST_GREP;
+}
+
+/** A command to time. */
+interface Tool {
+  /** Label in the report. */
+  name: string;
+  /** Executable. */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+  /** Counts what it found in its stdout. */
+  count: (stdout: Uint8Array) => number;
+}
+
+const decoder = new TextDecoder();
+
+/** Matches in our JSONL output. */
+function countOurs(stdout: Uint8Array): number {
+  return decoder.decode(stdout).split("\n").filter((line) => line.startsWith('{"type":"match"'))
+    .length;
+}
+
+/** Lines of output (ast-grep's `--json=stream`, ctags' tags). */
+function countLines(stdout: Uint8Array): number {
+  return decoder.decode(stdout).split("\n").filter((line) => line && !line.startsWith("!_")).length;
+}
+
+/** Function definitions among ctags' tags (kind `f`). */
+function countCtagsFunctions(stdout: Uint8Array): number {
+  return decoder.decode(stdout).split("\n").filter((line) => /\tf(\t|$)/.test(line)).length;
+}
+
+function ours(args: string[]): Tool {
+  return {
+    name: "llm-ast-search",
+    command: "deno",
+    args: [
+      "run",
+      "--quiet",
+      `--config=${CONFIG}`,
+      "--allow-read",
+      ENTRY,
+      ...args,
+      "--format",
+      "jsonl",
+      "--limit",
+      "0",
+    ],
+    count: countOurs,
+  };
+}
+
+/** Runs every tool `runs` times, interleaved, after one warm-up round; returns samples per tool. */
+async function interleaved(tools: Tool[], cwd: string, runs: number): Promise<Sample[][]> {
+  const samples: Sample[][] = tools.map(() => []);
+  for (let round = -1; round < runs; round++) {
+    for (const [i, tool] of tools.entries()) {
+      const sample = await runOnce(tool.command, tool.args, cwd);
+      if (sample.code !== 0) throw new Error(`${tool.name} exited with ${sample.code}`);
+      if (round >= 0) samples[i].push(sample);
+    }
+  }
+  return samples;
+}
+
+function describe(samples: Sample[]): string {
+  const rss = Math.max(...samples.map((s) => s.rssMb ?? 0));
+  return `${ms(median(samples.map((s) => s.ms)))} (RSS ${rss.toFixed(0)} MB)`;
+}
+
+/** Times `tools` on `cwd` and prints a table row per tool, with the first row's time ÷ its. */
+async function table(label: string, cwd: string, tools: Tool[], runs: number): Promise<number[]> {
+  console.log(`\n## ${label}\n`);
+  console.log(`| tool and arguments | median wall | first row ÷ this | found |`);
+  console.log("| --- | --- | --- | --- |");
+  const samples = await interleaved(tools, cwd, runs);
+  const medians = samples.map((list) => median(list.map((s) => s.ms)));
+  for (const [i, tool] of tools.entries()) {
+    const shown = tool.args.filter((arg) => !arg.startsWith("--config") && arg !== "--quiet");
+    console.log(
+      `| ${tool.name} \`${shown.slice(tool.command === "deno" ? 3 : 0).join(" ")}\` | ` +
+        `${describe(samples[i])} | ${(medians[0] / medians[i]).toFixed(2)}× | ` +
+        `${tool.count(samples[i][0].stdout)} |`,
+    );
+  }
+  return medians;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { runs: { type: "string", default: "5" } },
+  });
+  const runs = Number(values.runs);
+  await prepare();
+  const astGrep = await ensureAstGrep();
+
+  const kernel = await table("Linux 6.1 kernel/ (502 C files)", LINUX, [
+    ours(["--kind", "function", "kernel"]),
+    {
+      name: "ast-grep",
+      command: astGrep,
+      args: ["run", "-l", "c", "-p", "$T $F($$$) { $$$ }", "--json=stream", "kernel"],
+      count: countLines,
+    },
+    {
+      name: "ctags",
+      command: "ctags",
+      args: ["-R", "--languages=C", "--kinds-C=f", "-f", "-", "kernel"],
+      count: countCtagsFunctions,
+    },
+  ], runs);
+  const kernelRatio = kernel[0] / kernel[1];
+  console.log(
+    `\nkernel/: llm-ast-search / ast-grep = ${kernelRatio.toFixed(2)}× (target ≤ 1.0×), ` +
+      `/ ctags = ${(kernel[0] / kernel[2]).toFixed(2)}×`,
+  );
+
+  const repo = await table("this repository (Deno start included)", REPO, [
+    ours(["(class_declaration name: (_) @name) @class", "-l", "ts"]),
+    {
+      name: "ast-grep",
+      command: astGrep,
+      args: ["run", "-l", "ts", "-p", "class $C { $$$ }", "--json=stream", "."],
+      count: countLines,
+    },
+    ours(["--kind", "function", "--name", "^astSearch$"]),
+    ours(["--kind", "function"]),
+  ], runs);
+  console.log(
+    `\nthis repository: a query over all TypeScript ${ms(repo[0])} ` +
+      `(${(repo[0] / repo[1]).toFixed(2)}× ast-grep), --kind function --name ${ms(repo[2])}, ` +
+      `every function ${ms(repo[3])} (target ≤ 300 ms)`,
+  );
+}

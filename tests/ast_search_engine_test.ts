@@ -6,7 +6,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryCache } from "../core/cache.ts";
-import { astSearch, closeSharedPool, INLINE_BYTES } from "../tools/ast-search/main.ts";
+import {
+  astSearch,
+  closeSharedPool,
+  type FileOutcome,
+  FileSearcher,
+  INLINE_BYTES,
+  ParsePool,
+  type SearchSpec,
+} from "../tools/ast-search/main.ts";
 import { makeTree } from "./helpers.ts";
 
 const encoder = new TextEncoder();
@@ -101,16 +109,23 @@ function generated(files: number, count: number): Record<string, string> {
 }
 
 Deno.test("engine: parse workers give exactly the single-thread answer", async () => {
-  const files = generated(8, 400);
+  const files = generated(6, 300);
   const size = Object.values(files).reduce((sum, text) => sum + byteLength(text), 0);
-  assert.ok(size > INLINE_BYTES);
+  assert.ok(size < INLINE_BYTES && size > 64 * 1024);
   const dir = await makeTree(files);
   try {
     const strip = (data: unknown) => JSON.stringify(data).replace(/"match_id":"[^"]*"/g, "");
-    const options = { cwd: dir, kinds: ["function", "struct"], semantics: true, limit: 0 };
+    const options = {
+      cwd: dir,
+      kinds: ["function", "struct"],
+      semantics: true,
+      limit: 0,
+      // Smaller than the default, so that this small tree is shared with workers.
+      parallelBytes: 64 * 1024,
+    };
     const one = await astSearch({ ...options, threads: 1 });
     const three = await astSearch({ ...options, threads: 3 });
-    assert.equal(one.data.match_count, 8 * 401);
+    assert.equal(one.data.match_count, 6 * 301);
     assert.equal(strip(three.data), strip(one.data));
     assert.deepEqual(three.diagnostics, one.diagnostics);
     // A long-lived host keeps its workers between runs.
@@ -120,6 +135,45 @@ Deno.test("engine: parse workers give exactly the single-thread answer", async (
     assert.equal(strip(kept.data), strip(one.data));
   } finally {
     closeSharedPool();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("engine: a parse worker answers each file as the calling thread does", async () => {
+  const dir = await makeTree(generated(3, 20));
+  const pool = new ParsePool(1);
+  try {
+    const spec: SearchSpec = {
+      mode: "kind",
+      query: "",
+      kinds: [],
+      semantics: true,
+      contextLines: 1,
+      checksums: true,
+      maxColumns: 80,
+    };
+    const files = [0, 1, 2].map((i) => ({
+      absPath: join(dir, `src/f${i}.c`),
+      filePath: `src/f${i}.c`,
+      language: "c",
+    }));
+    const fromWorker: FileOutcome[] = [];
+    const failures = await pool.run(
+      { spec, languages: ["c"], files, counter: new SharedArrayBuffer(4) },
+      (index, outcome, failure) => {
+        assert.equal(failure, undefined);
+        if (outcome) fromWorker[index] = outcome;
+      },
+    );
+    assert.deepEqual(failures, []);
+    const searcher = new FileSearcher(spec);
+    for (const [index, file] of files.entries()) {
+      assert.deepEqual(fromWorker[index], await searcher.searchFile(file));
+    }
+    assert.equal(fromWorker[2].matches.length, 21);
+    searcher.dispose();
+  } finally {
+    pool.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

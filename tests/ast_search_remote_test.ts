@@ -45,7 +45,7 @@ function manyFunctions(prefix: string, count: number): string {
 
 Deno.test("remote module: grammars and workers load over HTTP with --allow-read=<dir> only", async () => {
   const files: Record<string, string> = { "main.c": "int main(void) { return 0; }\n" };
-  for (let part = 0; part < 4; part++) files[`gen/part${part}.c`] = manyFunctions(`f${part}`, 600);
+  for (let part = 0; part < 4; part++) files[`gen/part${part}.c`] = manyFunctions(`f${part}`, 2300);
   const fixture = await makeTree(files);
   const size = Object.values(files).reduce((sum, text) => sum + text.length, 0);
   assert.ok(size > INLINE_BYTES, "the fixture must be large enough to use workers");
@@ -75,7 +75,7 @@ Deno.test("remote module: grammars and workers load over HTTP with --allow-read=
     assert.equal(envelope.status, "ok");
     // A worker that failed to load would be reported (and its files parsed on the main thread).
     assert.deepEqual(envelope.diagnostics, []);
-    assert.equal(envelope.data.match_count, 1 + 4 * 600);
+    assert.equal(envelope.data.match_count, 1 + 4 * 2300);
     assert.equal(envelope.data.files_searched, 5);
     assert.equal(envelope.data.matches[0].name, "f0_0");
     assert.deepEqual(envelope.data.matches[0].semantics, {

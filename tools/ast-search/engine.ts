@@ -80,6 +80,8 @@ export interface AstSearchOptions {
   threads?: number;
   /** A long-lived host's cache: per-file results of unchanged files are reused. */
   cache?: RunCache;
+  /** Parse on workers only from this many bytes to parse; default {@linkcode INLINE_BYTES}. */
+  parallelBytes?: number;
   /** Keep the worker pool alive after the run; default: when a cache is given. */
   keepWorkers?: boolean;
   /** Stops the run. */
@@ -98,13 +100,16 @@ export interface AstSearchResult {
   partial: boolean;
 }
 
-/** Below this many bytes to parse, the calling thread parses alone: a worker's start-up (about
- * 100 ms to load its runtime and grammar) would cost more than it saves. */
-export const INLINE_BYTES = 384 * 1024;
+/**
+ * Below this many bytes to parse, the calling thread parses alone: a worker spends about
+ * 300 ms of CPU (start, runtime, grammar, query, cold code) before it parses at full speed,
+ * which is what parsing this much costs.
+ */
+export const INLINE_BYTES = 1536 * 1024;
 
 /** A language's files go to workers only from this many bytes: loading its grammar in another
  * isolate costs about as much as parsing that much. */
-const SHARE_BYTES = 128 * 1024;
+const SHARE_BYTES = 512 * 1024;
 
 interface Task extends FileTask {
   size: number;
@@ -386,13 +391,18 @@ interface Parsed {
  * Splits the work into files worth sharing with workers (their language has enough bytes to
  * pay for loading its grammar in another isolate) and files this thread parses alone.
  */
-function shareable(work: Task[], threads: number): { shared: Task[]; own: Task[] } {
+function shareable(
+  work: Task[],
+  threads: number,
+  threshold: number,
+): { shared: Task[]; own: Task[] } {
   if (threads < 2) return { shared: [], own: work };
   const bytes = new Map<string, number>();
   for (const task of work) bytes.set(task.language, (bytes.get(task.language) ?? 0) + task.size);
-  const shared = work.filter((task) => (bytes.get(task.language) ?? 0) >= SHARE_BYTES);
+  const enough = Math.min(SHARE_BYTES, threshold);
+  const shared = work.filter((task) => (bytes.get(task.language) ?? 0) >= enough);
   const sharedBytes = shared.reduce((sum, task) => sum + task.size, 0);
-  if (shared.length < 2 || sharedBytes < INLINE_BYTES) return { shared: [], own: work };
+  if (shared.length < 2 || sharedBytes < threshold) return { shared: [], own: work };
   return { shared, own: work.filter((task) => !shared.includes(task)) };
 }
 
@@ -408,7 +418,7 @@ async function parseAll(
 ): Promise<Parsed> {
   const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
   const keep = options.keepWorkers ?? options.cache !== undefined;
-  let { shared, own } = shareable(work, threads);
+  let { shared, own } = shareable(work, threads, options.parallelBytes ?? INLINE_BYTES);
   const single = shared.length > 0 && !workersAvailable();
   if (single) [shared, own] = [[], work];
   const results = new Map<Task, Result>();

@@ -368,10 +368,16 @@ export class FileSearcher {
   ): FileMatch {
     const spec = this.#spec;
     const cut = cutText(file.bytes, span.byte_start, span.byte_end, spec.maxColumns);
-    const match: FileMatch = { span, pattern_index: patternIndex, text: cut.text, captures: [] };
-    if (cut.truncated) match.text_truncated = true;
-    if (symbol.name !== undefined) match.name = symbol.name;
-    if (symbol.kind !== undefined) match.kind = symbol.kind;
+    // The fields in the order the JSON reads best: where, what, then details.
+    const match: FileMatch = {
+      span,
+      ...(symbol.name !== undefined ? { name: symbol.name } : {}),
+      ...(symbol.kind !== undefined ? { kind: symbol.kind } : {}),
+      pattern_index: patternIndex,
+      text: cut.text,
+      ...(cut.truncated ? { text_truncated: true as const } : {}),
+      captures: [],
+    };
     const extensions: SpanExtensions = match;
     if (spec.contextLines > 0) {
       extensions.context_before = contextLines(

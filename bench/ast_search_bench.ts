@@ -92,6 +92,16 @@ function ours(args: string[]): Tool {
   };
 }
 
+/** ast-grep running `pattern` over `path` as `language`, one JSON match per line. */
+function astGrep(command: string, language: string, pattern: string, path: string): Tool {
+  return {
+    name: "ast-grep",
+    command,
+    args: ["run", "-l", language, "-p", pattern, "--json=stream", path],
+    count: countLines,
+  };
+}
+
 /** Runs every tool `runs` times, interleaved, after one warm-up round; returns samples per tool. */
 async function interleaved(tools: Tool[], cwd: string, runs: number): Promise<Sample[][]> {
   const samples: Sample[][] = tools.map(() => []);
@@ -135,16 +145,11 @@ if (import.meta.main) {
   });
   const runs = Number(values.runs);
   await prepare();
-  const astGrep = await ensureAstGrep();
+  const astGrepPath = await ensureAstGrep();
 
   const kernel = await table("Linux 6.1 kernel/ (502 C files)", LINUX, [
     ours(["--kind", "function", "kernel"]),
-    {
-      name: "ast-grep",
-      command: astGrep,
-      args: ["run", "-l", "c", "-p", "$T $F($$$) { $$$ }", "--json=stream", "kernel"],
-      count: countLines,
-    },
+    astGrep(astGrepPath, "c", "$T $F($$$) { $$$ }", "kernel"),
     {
       name: "ctags",
       command: "ctags",
@@ -160,12 +165,7 @@ if (import.meta.main) {
 
   const repo = await table("this repository (Deno start included)", REPO, [
     ours(["(class_declaration name: (_) @name) @class", "-l", "ts"]),
-    {
-      name: "ast-grep",
-      command: astGrep,
-      args: ["run", "-l", "ts", "-p", "class $C { $$$ }", "--json=stream", "."],
-      count: countLines,
-    },
+    astGrep(astGrepPath, "ts", "class $C { $$$ }", "."),
     ours(["--kind", "function", "--name", "^astSearch$"]),
     ours(["--kind", "function"]),
   ], runs);

@@ -540,19 +540,12 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
       stat: true,
     });
     const collected = collectTasks(spec, forced, walker);
-    const languages = [...new Set(collected.tasks.map((task) => task.language))].sort();
-    // Definition queries are known to compile: their languages load on first need, so a
-    // language whose files the --name shortcut rules out is never loaded.
-    const prepared = spec.mode === "query"
-      ? await prepareLanguages(searcher, languages, options, forced)
-      : { ready: new Set(languages), diagnostics: [] };
-    const tasks = collected.tasks.filter((task) => prepared.ready.has(task.language));
     const namespace = `llm-ast-search\0${JSON.stringify(spec)}`;
     // Outcomes known without a parse: from the host's cache, or ruled out by their text.
     const known = new Map<Task, FileOutcome>();
     const fromCache = new Set<Task>();
     let work: Task[] = [];
-    for (const task of tasks) {
+    for (const task of collected.tasks) {
       const hit = options.cache && task.stamp
         ? options.cache.get<CachedFile>(namespace, task.absPath, task.stamp)
         : undefined;
@@ -561,6 +554,16 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
         fromCache.add(task);
       } else work.push(task);
     }
+    // The query is compiled for the languages left to parse (a cached file's language compiled
+    // when it was parsed). Definition queries are known to compile.
+    const languages = [...new Set(work.map((task) => task.language))].sort();
+    const prepared = spec.mode === "query"
+      ? await prepareLanguages(searcher, languages, options, forced)
+      : { ready: new Set(languages), diagnostics: [] };
+    work = work.filter((task) => prepared.ready.has(task.language));
+    const tasks = collected.tasks.filter((task) =>
+      fromCache.has(task) || prepared.ready.has(task.language)
+    );
     if (searcher.rulesOutByText) {
       // A cheap pass over the text first: only files that can match are parsed, and only
       // their bytes decide whether workers are worth starting.

@@ -51,7 +51,8 @@ export class ParsePool {
   }
 
   #start(slot: number): Worker {
-    const worker = new Worker(WORKER_URL, { type: "module" });
+    // A literal URL, so tools that analyse worker specifiers see it.
+    const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
     worker.onmessage = (event: MessageEvent<WorkerReply>) => this.#receive(slot, event.data);
     worker.onerror = (event) => {
       // A worker that died (it could not even load) leaves its claims to the others.

@@ -1,7 +1,7 @@
 /**
- * Per-language definition queries: for each of the nine languages with a definition query, a
- * fixture with known definitions gives exactly the expected names, kinds, spans and parents,
- * and every span points at the bytes the match reports.
+ * Per-language definition queries: for each language with a definition query (the nine the
+ * issue names, and five more), a fixture with known definitions gives exactly the expected
+ * names, kinds, spans and parents, and every span points at the bytes the match reports.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -209,6 +209,90 @@ const CASES: Case[] = [
       ["macro", "square", null, 29, 0, 29, 49],
       ["function", "main", null, 31, 0, 33, 1],
       ["function", "nested", "main", 32, 4, 32, 18],
+    ],
+  },
+  // Beyond the nine the issue asks for.
+  {
+    file: "defs.rb",
+    language: "ruby",
+    definitions: [
+      ["constant", "MAX", null, 3, 0, 3, 8],
+      ["module", "Shapes", null, 5, 0, 21, 3],
+      ["class", "Circle", "Shapes", 6, 2, 20, 5],
+      ["constant", "RADIUS", "Circle", 7, 4, 7, 14],
+      ["method", "initialize", "Circle", 9, 4, 11, 7],
+      ["method", "unit", "Circle", 13, 4, 15, 7],
+      ["method", "area", "Circle", 17, 4, 19, 7],
+      ["function", "helper", null, 23, 0, 25, 3],
+    ],
+  },
+  {
+    file: "Defs.cs",
+    language: "csharp",
+    definitions: [
+      ["module", "Demo.Shapes", null, 3, 0, 23, 1],
+      ["interface", "IShape", "Demo.Shapes", 5, 4, 5, 46],
+      ["method", "Area", "IShape", 5, 30, 5, 44],
+      ["enum", "Color", "Demo.Shapes", 7, 4, 7, 36],
+      ["constant", "Red", "Color", 7, 24, 7, 27],
+      ["constant", "Green", "Color", 7, 29, 7, 34],
+      ["struct", "Point", "Demo.Shapes", 9, 4, 9, 41],
+      ["class", "Pair", "Demo.Shapes", 11, 4, 11, 37],
+      ["type", "Handler", "Demo.Shapes", 13, 4, 13, 40],
+      ["class", "Circle", "Demo.Shapes", 15, 4, 22, 5],
+      ["constant", "Pi", "Circle", 17, 8, 17, 38],
+      ["method", "Circle", "Circle", 19, 8, 19, 47],
+      ["method", "Area", "Circle", 20, 8, 20, 43],
+    ],
+  },
+  {
+    file: "defs.php",
+    language: "php",
+    definitions: [
+      ["module", "App\\Models", null, 2, 0, 2, 21],
+      ["constant", "VERSION", null, 4, 0, 4, 22],
+      ["interface", "Shape", null, 6, 0, 6, 50],
+      ["method", "area", "Shape", 6, 18, 6, 48],
+      ["trait", "Named", null, 8, 0, 8, 62],
+      ["method", "name", "Named", 8, 14, 8, 60],
+      ["enum", "Suit", null, 10, 0, 10, 26],
+      ["constant", "Hearts", "Suit", 10, 12, 10, 24],
+      ["class", "Base", null, 12, 0, 12, 22],
+      ["class", "Circle", null, 14, 0, 19, 1],
+      ["constant", "PI", "Circle", 15, 4, 15, 20],
+      ["method", "__construct", "Circle", 16, 4, 16, 52],
+      ["method", "area", "Circle", 17, 4, 17, 70],
+      ["method", "unit", "Circle", 18, 4, 18, 63],
+      ["function", "helper", null, 21, 0, 21, 47],
+    ],
+  },
+  {
+    file: "defs.kt",
+    language: "kotlin",
+    definitions: [
+      ["constant", "MAX", null, 3, 0, 3, 18],
+      ["variable", "counter", null, 4, 0, 4, 15],
+      ["interface", "Shape", null, 6, 0, 6, 38],
+      ["method", "area", "Shape", 6, 18, 6, 36],
+      ["enum", "Color", null, 8, 0, 8, 31],
+      ["constant", "RED", "Color", 8, 19, 8, 22],
+      ["constant", "GREEN", "Color", 8, 24, 8, 29],
+      ["class", "Point", null, 10, 0, 10, 40],
+      ["class", "Registry", null, 12, 0, 14, 1],
+      ["method", "register", "Registry", 13, 4, 13, 29],
+      ["class", "Circle", null, 16, 0, 19, 1],
+      ["method", "area", "Circle", 17, 4, 17, 46],
+      ["method", "unit", "Circle", 18, 23, 18, 47],
+      ["type", "Handler", null, 21, 0, 21, 33],
+      ["function", "helper", null, 23, 0, 23, 31],
+    ],
+  },
+  {
+    file: "defs.sh",
+    language: "bash",
+    definitions: [
+      ["function", "greet", null, 2, 0, 4, 1],
+      ["function", "cleanup", null, 5, 0, 7, 1],
     ],
   },
 ];

@@ -225,21 +225,21 @@ Deno.test("engine: a cancelled run stops with the signal's reason", async () => 
 });
 
 Deno.test("engine: coded refusals for kinds, names and languages", async () => {
-  const dir = await makeTree({ "a.sh": "greet() { echo hi; }\n" });
+  const dir = await makeTree({ "a.lua": "local function greet() print('hi') end\n" });
   try {
     const code = (options: Parameters<typeof astSearch>[0]) =>
       astSearch(options).then(() => "ok", (error) => error.code);
-    assert.equal(await code({ cwd: dir, kinds: ["function"], language: "bash" }), "LMA-AST-004");
+    assert.equal(await code({ cwd: dir, kinds: ["function"], language: "lua" }), "LMA-AST-004");
     assert.equal(await code({ cwd: dir, kinds: ["function"], name: "(" }), "LMA-QRY-003");
     assert.equal(await code({ cwd: dir, kinds: ["functions"] }), "LMA-ARG-002");
     assert.equal(await code({ cwd: dir, query: "  " }), "LMA-QRY-002");
     assert.equal(await code({ cwd: dir, query: "(x) @x", language: "elm" }), "LMA-AST-002");
     assert.equal(await code({ cwd: dir, queryFile: "missing.scm" }), "LMA-IO-001");
-    // Without --language, a shell file is no error for --kind: it is summarised in a note.
+    // Without --language, a Lua file is no error for --kind: it is summarised in a note.
     const { data, diagnostics } = await astSearch({ cwd: dir, kinds: ["function"] });
     assert.equal(data.files_searched, 0);
     assert.deepEqual(diagnostics.map((d) => `${d.level} ${d.code} ${d.message}`), [
-      "note LMA-AST-004 skipped 1 bash file: no definition query for bash",
+      "note LMA-AST-004 skipped 1 lua file: no definition query for lua",
     ]);
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -13,7 +13,15 @@ import { Language, Parser } from "web-tree-sitter";
 import { CORE, type EmbeddedWasm, GRAMMARS } from "./wasm/mod.ts";
 import { languageByName } from "./languages.ts";
 
-/** A grammar (or the runtime) could not be loaded; `language` is `"core"` for the runtime. */
+/**
+ * A grammar (or the runtime) could not be loaded; `language` is `"core"` for the runtime.
+ *
+ * @example
+ * ```ts
+ * import { GrammarLoadError, loadLanguage } from "@llm/search/ast-search";
+ * await loadLanguage("yaml").catch((error) => error instanceof GrammarLoadError); // true
+ * ```
+ */
 export class GrammarLoadError extends Error {
   /** Registry name of the language, or `"core"`. */
   readonly language: string;

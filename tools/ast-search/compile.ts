@@ -42,7 +42,15 @@ export interface QueryProblem {
   expected: string;
 }
 
-/** Thrown by {@linkcode compileQuery} for a query that does not compile. */
+/**
+ * Thrown by {@linkcode compileQuery} for a query that does not compile.
+ *
+ * @example
+ * ```ts
+ * import { QueryCompileError } from "@llm/search/ast-search";
+ * new QueryCompileError({ language: "c", message: "bad", expected: "a pattern" }).problem.language; // "c"
+ * ```
+ */
 export class QueryCompileError extends Error {
   /** The details. */
   readonly problem: QueryProblem;

@@ -6,11 +6,9 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FileStamp, RunCache } from "../../core/cache.ts";
 import { permissionError } from "../../core/permissions.ts";
-import { Walker, type WalkOptions } from "../../core/walk/walker.ts";
+import { Walker } from "../../core/walk/walker.ts";
 import {
   type AstMatch,
   type AstSearchData,
@@ -18,77 +16,26 @@ import {
   type DiagnosticDetails,
   makeDiagnostic,
   newId,
-  SYMBOL_KINDS,
   ToolError,
 } from "../../schema/mod.ts";
-import {
-  languageByName,
-  languageForFile,
-  type LanguageInfo,
-  supportedLanguageNames,
-} from "../../grammars/languages.ts";
+import { languageByName, languageForFile, type LanguageInfo } from "../../grammars/languages.ts";
 import { GrammarLoadError } from "../../grammars/loader.ts";
 import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
 import { QueryCompileError, type QueryProblem } from "./compile.ts";
 import {
   type FileOutcome,
   FileSearcher,
-  type FileTask,
   type SearchSpec,
   SYNTAX_ERRORS_LISTED,
 } from "./file_search.ts";
-import { claimNext, stopClaims, type WorkerFailure } from "./job.ts";
-import { ParsePool, sharedPool, workersAvailable } from "./pool.ts";
+import type { AstSearchOptions } from "./options.ts";
+import { parseAll, type Result, type Task } from "./parallel.ts";
+import { buildSpec, definitionLanguages, grammarError, queryError } from "./request.ts";
 
 const TOOL = "llm-ast-search";
 
-/** Walk settings passed through to the walker. */
-export type AstSearchWalkOptions = Omit<
-  WalkOptions,
-  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat"
->;
-
-/** Everything an ast-search needs. */
-export interface AstSearchOptions {
-  /** Tool root: relative paths resolve against it, file paths are reported relative to it. */
-  cwd: string;
-  /** Files or directories to search; default the root. */
-  paths?: readonly string[];
-  /** A tree-sitter query (S-expression patterns). */
-  query?: string;
-  /** A file holding the query, relative to `cwd`. */
-  queryFile?: string;
-  /** Registry name or alias: search only that language (named files are parsed as it). */
-  language?: string;
-  /** Symbol kinds to report (definition queries); with a query, keeps matches of these kinds. */
-  kinds?: readonly string[];
-  /** Regular expression a symbol's name must match. */
-  name?: string;
-  /** Add `semantics`. */
-  semantics?: boolean;
-  /** Context lines before and after each match (0: none). */
-  contextLines?: number;
-  /** Add `checksums`. */
-  checksums?: boolean;
-  /** Longest text in bytes (0: no limit); default 500. */
-  maxColumns?: number;
-  /** Matches to list (0: all); default 200. */
-  limit?: number;
-  /** Walker settings. */
-  walk?: AstSearchWalkOptions;
-  /** Threads to parse on, the calling one included; default the number of CPUs. */
-  threads?: number;
-  /** A long-lived host's cache: per-file results of unchanged files are reused. */
-  cache?: RunCache;
-  /** Parse on workers only from this many bytes to parse; default {@linkcode INLINE_BYTES}. */
-  parallelBytes?: number;
-  /** Keep the worker pool alive after the run; default: when a cache is given. */
-  keepWorkers?: boolean;
-  /** Stops the run. */
-  signal?: AbortSignal;
-  /** Stream listed matches here instead of keeping them in `data`. */
-  emit?: (item: unknown) => void;
-}
+export type { AstSearchOptions, AstSearchWalkOptions } from "./options.ts";
+export { INLINE_BYTES } from "./parallel.ts";
 
 /** The result of an ast-search. */
 export interface AstSearchResult {
@@ -100,140 +47,10 @@ export interface AstSearchResult {
   partial: boolean;
 }
 
-/**
- * Below this many bytes to parse, the calling thread parses alone: a worker spends about
- * 300 ms of CPU (start, runtime, grammar, query, cold code) before it parses at full speed,
- * which is what parsing this much costs.
- */
-export const INLINE_BYTES = 1536 * 1024;
-
-/** A language's files go to workers only from this many bytes: loading its grammar in another
- * isolate costs about as much as parsing that much. */
-const SHARE_BYTES = 512 * 1024;
-
-interface Task extends FileTask {
-  size: number;
-  stamp?: FileStamp;
-  explicit: boolean;
-}
-
 interface CachedFile {
   filePath: string;
   language: string;
   outcome: FileOutcome;
-}
-
-type Result = { outcome: FileOutcome } | { failure: WorkerFailure };
-
-function definitionLanguages(): string[] {
-  return Object.keys(DEFINITION_QUERIES).sort();
-}
-
-function unknownLanguage(name: string): ToolError {
-  return new ToolError("LMA-ARG-010", `unknown language '${name}'`, {
-    note: `supported languages: ${supportedLanguageNames().join(", ")}`,
-  });
-}
-
-function unsupported(info: LanguageInfo): ToolError {
-  return new ToolError(
-    "LMA-AST-002",
-    `the ${info.name} grammar cannot be loaded: ${info.unsupported}`,
-    {
-      note: `supported languages: ${supportedLanguageNames().join(", ")}`,
-    },
-  );
-}
-
-/** The coded error of a query that does not compile. */
-function queryError(
-  problem: QueryProblem,
-  queryFile?: string,
-  others: QueryProblem[] = [],
-): ToolError {
-  const notes = [`expected ${problem.expected}`];
-  for (const other of others) notes.push(`${other.language}: ${other.message}`);
-  const details: DiagnosticDetails = { note: notes.join("\n") };
-  if (queryFile !== undefined) details.file = queryFile;
-  if (problem.line !== undefined) details.line = problem.line;
-  if (problem.column !== undefined) details.column = problem.column;
-  return new ToolError(
-    "LMA-QRY-001",
-    `query does not compile for ${problem.language}: ${problem.message}`,
-    details,
-  );
-}
-
-function grammarError(error: GrammarLoadError): ToolError {
-  return new ToolError("LMA-AST-003", error.message, { note: `language: ${error.language}` });
-}
-
-/** Checks the request and turns it into the spec workers run. */
-function buildSpec(options: AstSearchOptions): { spec: SearchSpec; forced?: LanguageInfo } {
-  if (options.query !== undefined && options.queryFile !== undefined) {
-    throw new ToolError("LMA-ARG-011", "give either --query or --query-file, not both");
-  }
-  let query = options.query;
-  if (options.queryFile !== undefined) {
-    try {
-      query = Deno.readTextFileSync(resolve(options.cwd, options.queryFile));
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
-        throw new ToolError("LMA-IO-001", `no such query file: ${options.queryFile}`, {
-          file: options.queryFile,
-        });
-      }
-      throw error;
-    }
-  }
-  const kinds = [...new Set(options.kinds ?? [])];
-  const badKind = kinds.find((kind) => !(SYMBOL_KINDS as readonly string[]).includes(kind));
-  if (badKind !== undefined) {
-    throw new ToolError("LMA-ARG-002", `unknown kind '${badKind}'`, {
-      note: `kinds: ${SYMBOL_KINDS.join(", ")}`,
-    });
-  }
-  if (query !== undefined && query.trim() === "") {
-    throw new ToolError("LMA-QRY-002", "the query is empty");
-  }
-  if (query === undefined && kinds.length === 0 && options.name === undefined) {
-    throw new ToolError("LMA-QRY-002", "nothing to search for: give a query, --kind or --name");
-  }
-  if (options.name !== undefined) {
-    try {
-      new RegExp(options.name, "u");
-    } catch (error) {
-      throw new ToolError(
-        "LMA-QRY-003",
-        `--name is not a valid regular expression: ${options.name}`,
-        {
-          note: error instanceof Error ? error.message : String(error),
-        },
-      );
-    }
-  }
-  let forced: LanguageInfo | undefined;
-  if (options.language !== undefined) {
-    forced = languageByName(options.language);
-    if (!forced) throw unknownLanguage(options.language);
-    if (forced.unsupported) throw unsupported(forced);
-    if (query === undefined && !DEFINITION_QUERIES[forced.name]) {
-      throw new ToolError("LMA-AST-004", `no definition query for ${forced.name}`, {
-        note: `--kind and --name work for: ${definitionLanguages().join(", ")}`,
-      });
-    }
-  }
-  const spec: SearchSpec = {
-    mode: query === undefined ? "kind" : "query",
-    query: query ?? "",
-    kinds,
-    semantics: options.semantics ?? false,
-    contextLines: options.contextLines ?? 0,
-    checksums: options.checksums ?? false,
-    maxColumns: options.maxColumns ?? 500,
-  };
-  if (options.name !== undefined) spec.name = options.name;
-  return forced ? { spec, forced } : { spec };
 }
 
 /** Counts of files skipped per language, for one summary note each. */
@@ -375,120 +192,6 @@ async function prepareLanguages(
     )
   );
   return { ready, diagnostics };
-}
-
-/** What parsing the work list gave. */
-interface Parsed {
-  /** The result of each file. */
-  results: Map<Task, Result>;
-  /** Workers that gave up (their files were parsed here). */
-  workerFailures: WorkerFailure[];
-  /** Workers were wanted but could not load: everything was parsed on this thread. */
-  single: boolean;
-}
-
-/**
- * Splits the work into files worth sharing with workers (their language has enough bytes to
- * pay for loading its grammar in another isolate) and files this thread parses alone.
- */
-function shareable(
-  work: Task[],
-  threads: number,
-  threshold: number,
-): { shared: Task[]; own: Task[] } {
-  if (threads < 2) return { shared: [], own: work };
-  const bytes = new Map<string, number>();
-  for (const task of work) bytes.set(task.language, (bytes.get(task.language) ?? 0) + task.size);
-  const enough = Math.min(SHARE_BYTES, threshold);
-  const shared = work.filter((task) => (bytes.get(task.language) ?? 0) >= enough);
-  const sharedBytes = shared.reduce((sum, task) => sum + task.size, 0);
-  if (shared.length < 2 || sharedBytes < threshold) return { shared: [], own: work };
-  return { shared, own: work.filter((task) => !shared.includes(task)) };
-}
-
-/**
- * Parses `work` (largest first) on this thread and, for larger inputs, on workers: they claim
- * files of the shared languages from one counter, while this thread parses the other files
- * first and then claims with them.
- */
-async function parseAll(
-  work: Task[],
-  searcher: FileSearcher,
-  options: AstSearchOptions,
-): Promise<Parsed> {
-  const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
-  const keep = options.keepWorkers ?? options.cache !== undefined;
-  let { shared, own } = shareable(work, threads, options.parallelBytes ?? INLINE_BYTES);
-  const single = shared.length > 0 && !workersAvailable();
-  if (single) [shared, own] = [[], work];
-  const results = new Map<Task, Result>();
-  let allDone: (() => void) | undefined;
-  const settle = (task: Task, result: Result) => {
-    results.set(task, result);
-    if (results.size === work.length) allDone?.();
-  };
-  const parseHere = async (task: Task) => {
-    try {
-      settle(task, { outcome: await searcher.searchFile(task) });
-    } catch (error) {
-      if (error instanceof GrammarLoadError) throw error;
-      settle(task, {
-        failure: {
-          name: error instanceof Error ? error.name : "Error",
-          message: error instanceof Error ? error.message : String(error),
-        },
-      });
-    }
-  };
-  const counter = new Int32Array(new SharedArrayBuffer(4));
-  let pool: ParsePool | undefined;
-  let running: Promise<WorkerFailure[]> | undefined;
-  if (shared.length > 0) {
-    pool = keep ? sharedPool(threads - 1) : new ParsePool(threads - 1);
-    const files: FileTask[] = shared.map(({ absPath, filePath, language }) => ({
-      absPath,
-      filePath,
-      language,
-    }));
-    running = pool.run({
-      spec: searcher.spec,
-      languages: [...new Set(files.map((file) => file.language))],
-      files,
-      counter: counter.buffer as SharedArrayBuffer,
-    }, (index, outcome, failure) => {
-      settle(
-        shared[index],
-        outcome ? { outcome } : { failure: failure ?? { name: "Error", message: "" } },
-      );
-    });
-  }
-  let workerFailures: WorkerFailure[] = [];
-  try {
-    for (const task of own) {
-      options.signal?.throwIfAborted();
-      await parseHere(task);
-    }
-    for (let index = claimNext(counter); index < shared.length; index = claimNext(counter)) {
-      if (options.signal?.aborted) {
-        stopClaims(counter);
-        break;
-      }
-      await parseHere(shared[index]);
-    }
-    if (running && results.size < work.length) {
-      // Wait for the files workers claimed; a worker that claimed none (still loading its
-      // grammars) is not waited for.
-      const finished = new Promise<void>((resolve) => (allDone = resolve));
-      const outcome = await Promise.race([running, finished]);
-      if (outcome) workerFailures = outcome;
-    }
-  } finally {
-    if (pool && !keep) pool.close();
-  }
-  options.signal?.throwIfAborted();
-  // Files a failed worker had claimed but not finished are parsed here.
-  for (const task of shared) if (!results.has(task)) await parseHere(task);
-  return { results, workerFailures, single };
 }
 
 function syntaxDiagnostics(task: Task, outcome: FileOutcome): Diagnostic[] {

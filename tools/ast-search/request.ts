@@ -1,0 +1,189 @@
+/**
+ * Checking an ast-search request before any file is read: the query (inline or from a file),
+ * the kinds, the name pattern and the language, each refused with its own code; and the coded
+ * errors of languages, grammars and queries the engine reports.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { type DiagnosticDetails, SYMBOL_KINDS, ToolError } from "../../schema/mod.ts";
+import {
+  languageByName,
+  type LanguageInfo,
+  supportedLanguageNames,
+} from "../../grammars/languages.ts";
+import type { GrammarLoadError } from "../../grammars/loader.ts";
+import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
+import type { QueryProblem } from "./compile.ts";
+import type { SearchSpec } from "./file_search.ts";
+import type { AstSearchOptions } from "./options.ts";
+
+/**
+ * Languages that have a definition query, sorted.
+ *
+ * @example
+ * ```ts
+ * import { definitionLanguages } from "./request.ts";
+ * definitionLanguages().includes("rust"); // true
+ * ```
+ */
+export function definitionLanguages(): string[] {
+  return Object.keys(DEFINITION_QUERIES).sort();
+}
+
+/**
+ * The `LMA-ARG-010` error of a `--language` the registry does not know, listing the others.
+ *
+ * @example
+ * ```ts
+ * import { unknownLanguage } from "./request.ts";
+ * unknownLanguage("cobol").code; // "LMA-ARG-010"
+ * ```
+ */
+export function unknownLanguage(name: string): ToolError {
+  return new ToolError("LMA-ARG-010", `unknown language '${name}'`, {
+    note: `supported languages: ${supportedLanguageNames().join(", ")}`,
+  });
+}
+
+/**
+ * The `LMA-AST-002` error of a known language whose grammar cannot be loaded.
+ *
+ * @example
+ * ```ts
+ * import { unsupported } from "./request.ts";
+ * import { languageByName } from "../../grammars/languages.ts";
+ * unsupported(languageByName("yaml")!).code; // "LMA-AST-002"
+ * ```
+ */
+export function unsupported(info: LanguageInfo): ToolError {
+  return new ToolError(
+    "LMA-AST-002",
+    `the ${info.name} grammar cannot be loaded: ${info.unsupported}`,
+    {
+      note: `supported languages: ${supportedLanguageNames().join(", ")}`,
+    },
+  );
+}
+
+/**
+ * The `LMA-QRY-001` error of a query that does not compile: where and what was expected, with
+ * the problems of other languages in the note.
+ *
+ * @example
+ * ```ts
+ * import { queryError } from "./request.ts";
+ * queryError({ language: "c", message: "syntax error", expected: "a pattern" }).code; // "LMA-QRY-001"
+ * ```
+ */
+export function queryError(
+  problem: QueryProblem,
+  queryFile?: string,
+  others: QueryProblem[] = [],
+): ToolError {
+  const notes = [`expected ${problem.expected}`];
+  for (const other of others) notes.push(`${other.language}: ${other.message}`);
+  const details: DiagnosticDetails = { note: notes.join("\n") };
+  if (queryFile !== undefined) details.file = queryFile;
+  if (problem.line !== undefined) details.line = problem.line;
+  if (problem.column !== undefined) details.column = problem.column;
+  return new ToolError(
+    "LMA-QRY-001",
+    `query does not compile for ${problem.language}: ${problem.message}`,
+    details,
+  );
+}
+
+/**
+ * The `LMA-AST-003` error of a grammar that failed to load.
+ *
+ * @example
+ * ```ts
+ * import { grammarError } from "./request.ts";
+ * import { GrammarLoadError } from "../../grammars/loader.ts";
+ * grammarError(new GrammarLoadError("c", "damaged")).code; // "LMA-AST-003"
+ * ```
+ */
+export function grammarError(error: GrammarLoadError): ToolError {
+  return new ToolError("LMA-AST-003", error.message, { note: `language: ${error.language}` });
+}
+
+/**
+ * Checks the request and turns it into the spec workers run (and the language `--language`
+ * forces). Throws the request's coded error: `LMA-ARG-011` for two queries, `LMA-IO-001` for a
+ * missing query file, `LMA-ARG-002` for an unknown kind, `LMA-QRY-002` for nothing to search,
+ * `LMA-QRY-003` for a bad `--name`, `LMA-ARG-010`, `LMA-AST-002` or `LMA-AST-004` for the
+ * language.
+ *
+ * @example
+ * ```ts
+ * import { buildSpec } from "./request.ts";
+ * buildSpec({ cwd: ".", kinds: ["function"], language: "go" }).forced?.name; // "go"
+ * ```
+ */
+export function buildSpec(options: AstSearchOptions): { spec: SearchSpec; forced?: LanguageInfo } {
+  if (options.query !== undefined && options.queryFile !== undefined) {
+    throw new ToolError("LMA-ARG-011", "give either --query or --query-file, not both");
+  }
+  let query = options.query;
+  if (options.queryFile !== undefined) {
+    try {
+      query = Deno.readTextFileSync(resolve(options.cwd, options.queryFile));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) {
+        throw new ToolError("LMA-IO-001", `no such query file: ${options.queryFile}`, {
+          file: options.queryFile,
+        });
+      }
+      throw error;
+    }
+  }
+  const kinds = [...new Set(options.kinds ?? [])];
+  const badKind = kinds.find((kind) => !(SYMBOL_KINDS as readonly string[]).includes(kind));
+  if (badKind !== undefined) {
+    throw new ToolError("LMA-ARG-002", `unknown kind '${badKind}'`, {
+      note: `kinds: ${SYMBOL_KINDS.join(", ")}`,
+    });
+  }
+  if (query !== undefined && query.trim() === "") {
+    throw new ToolError("LMA-QRY-002", "the query is empty");
+  }
+  if (query === undefined && kinds.length === 0 && options.name === undefined) {
+    throw new ToolError("LMA-QRY-002", "nothing to search for: give a query, --kind or --name");
+  }
+  if (options.name !== undefined) {
+    try {
+      new RegExp(options.name, "u");
+    } catch (error) {
+      throw new ToolError(
+        "LMA-QRY-003",
+        `--name is not a valid regular expression: ${options.name}`,
+        {
+          note: error instanceof Error ? error.message : String(error),
+        },
+      );
+    }
+  }
+  let forced: LanguageInfo | undefined;
+  if (options.language !== undefined) {
+    forced = languageByName(options.language);
+    if (!forced) throw unknownLanguage(options.language);
+    if (forced.unsupported) throw unsupported(forced);
+    if (query === undefined && !DEFINITION_QUERIES[forced.name]) {
+      throw new ToolError("LMA-AST-004", `no definition query for ${forced.name}`, {
+        note: `--kind and --name work for: ${definitionLanguages().join(", ")}`,
+      });
+    }
+  }
+  const spec: SearchSpec = {
+    mode: query === undefined ? "kind" : "query",
+    query: query ?? "",
+    kinds,
+    semantics: options.semantics ?? false,
+    contextLines: options.contextLines ?? 0,
+    checksums: options.checksums ?? false,
+    maxColumns: options.maxColumns ?? 500,
+  };
+  if (options.name !== undefined) spec.name = options.name;
+  return forced ? { spec, forced } : { spec };
+}

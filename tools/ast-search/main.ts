@@ -57,7 +57,7 @@ export {
   sharedPool,
   workersAvailable,
 } from "./pool.ts";
-export { AstSearchEnvelopeSchema, type AstSearchInput, astSearchTool } from "./tool.ts";
+export { AstSearchEnvelopeSchema, astSearchTool } from "./tool.ts";
 export {
   languageByName,
   languageForFile,

@@ -14,15 +14,10 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { join } from "node:path";
 import { LINUX, prepare } from "./prepare.ts";
-import { median, ms, runOnce, type Sample } from "./measure.ts";
+import { denoRun, describe, interleaved, ms, REPO, runsOption, wall } from "./measure.ts";
 
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const ENTRY = join(REPO, "tools/ast-search/main.ts");
-const CONFIG = join(REPO, "deno.json");
 const AST_GREP_DIR = join(REPO, "bench", ".cache", "ast-grep");
 const AST_GREP_VERSION = "0.51.1";
 const AST_GREP = join(AST_GREP_DIR, "node_modules", ".bin", "ast-grep");
@@ -73,23 +68,14 @@ function countCtagsFunctions(stdout: Uint8Array): number {
 }
 
 function ours(args: string[]): Tool {
-  return {
-    name: "llm-ast-search",
-    command: "deno",
-    args: [
-      "run",
-      "--quiet",
-      `--config=${CONFIG}`,
-      "--allow-read",
-      ENTRY,
-      ...args,
-      "--format",
-      "jsonl",
-      "--limit",
-      "0",
-    ],
-    count: countOurs,
-  };
+  const [command, full] = denoRun("tools/ast-search/main.ts", [
+    ...args,
+    "--format",
+    "jsonl",
+    "--limit",
+    "0",
+  ]);
+  return { name: "llm-ast-search", command, args: full, count: countOurs };
 }
 
 /** ast-grep running `pattern` over `path` as `language`, one JSON match per line. */
@@ -102,31 +88,17 @@ function astGrep(command: string, language: string, pattern: string, path: strin
   };
 }
 
-/** Runs every tool `runs` times, interleaved, after one warm-up round; returns samples per tool. */
-async function interleaved(tools: Tool[], cwd: string, runs: number): Promise<Sample[][]> {
-  const samples: Sample[][] = tools.map(() => []);
-  for (let round = -1; round < runs; round++) {
-    for (const [i, tool] of tools.entries()) {
-      const sample = await runOnce(tool.command, tool.args, cwd);
-      if (sample.code !== 0) throw new Error(`${tool.name} exited with ${sample.code}`);
-      if (round >= 0) samples[i].push(sample);
-    }
-  }
-  return samples;
-}
-
-function describe(samples: Sample[]): string {
-  const rss = Math.max(...samples.map((s) => s.rssMb ?? 0));
-  return `${ms(median(samples.map((s) => s.ms)))} (RSS ${rss.toFixed(0)} MB)`;
-}
-
 /** Times `tools` on `cwd` and prints a table row per tool, with the first row's time ÷ its. */
 async function table(label: string, cwd: string, tools: Tool[], runs: number): Promise<number[]> {
   console.log(`\n## ${label}\n`);
   console.log(`| tool and arguments | median wall | first row ÷ this | found |`);
   console.log("| --- | --- | --- | --- |");
-  const samples = await interleaved(tools, cwd, runs);
-  const medians = samples.map((list) => median(list.map((s) => s.ms)));
+  const samples = await interleaved(tools.map((tool) => [tool.command, tool.args]), cwd, runs);
+  for (const [i, tool] of tools.entries()) {
+    const failed = samples[i].find((sample) => sample.code !== 0);
+    if (failed) throw new Error(`${tool.name} exited with ${failed.code}`);
+  }
+  const medians = samples.map(wall);
   for (const [i, tool] of tools.entries()) {
     const shown = tool.args.filter((arg) => !arg.startsWith("--config") && arg !== "--quiet");
     console.log(
@@ -139,11 +111,7 @@ async function table(label: string, cwd: string, tools: Tool[], runs: number): P
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: { runs: { type: "string", default: "5" } },
-  });
-  const runs = Number(values.runs);
+  const runs = runsOption(5);
   await prepare();
   const astGrepPath = await ensureAstGrep();
 

@@ -6,15 +6,8 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { LINUX, prepare } from "./prepare.ts";
-import { median, ms, runOnce, type Sample, sample } from "./measure.ts";
-
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const ENTRY = join(REPO, "tools/discover/main.ts");
-const CONFIG = join(REPO, "deno.json");
+import { type Command, denoRun, describe, interleaved, REPO, runsOption, wall } from "./measure.ts";
 
 interface Case {
   /** The query, given to both tools as is (fzf's extended syntax is the default in both). */
@@ -23,39 +16,13 @@ interface Case {
   target?: number;
 }
 
-type Command = [command: string, args: string[]];
-
 function ours(args: string[], root: string): Command {
-  return ["deno", ["run", "--quiet", `--config=${CONFIG}`, `--allow-read=${root}`, ENTRY, ...args]];
+  return denoRun("tools/discover/main.ts", args, `--allow-read=${root}`);
 }
 
 function peer(query: string): Command {
   const quoted = `'${query.replaceAll("'", `'\\''`)}'`;
   return ["sh", ["-c", `fdfind -t f . | fzf --filter ${quoted}`]];
-}
-
-/**
- * Runs two commands `runs` times each, alternating, after one warm-up each: on a shared machine
- * the load then weighs on both alike.
- */
-async function alternate(a: Command, b: Command, cwd: string, runs: number): Promise<Sample[][]> {
-  const samples: Sample[][] = [[], []];
-  await runOnce(...a, cwd);
-  await runOnce(...b, cwd);
-  for (let i = 0; i < runs; i++) {
-    samples[0].push(await runOnce(...a, cwd));
-    samples[1].push(await runOnce(...b, cwd));
-  }
-  return samples;
-}
-
-function wall(samples: Sample[]): number {
-  return median(samples.map((s) => s.ms));
-}
-
-function describe(samples: Sample[]): string {
-  const rss = samples.map((s) => s.rssMb ?? 0);
-  return `${ms(wall(samples))} (peak RSS ${Math.max(...rss).toFixed(0)} MB)`;
 }
 
 function firstOfOurs(stdout: Uint8Array): string | undefined {
@@ -80,7 +47,7 @@ async function benchTree(
   console.log("| --- | --- | --- | --- | --- | --- |");
   let held = true;
   for (const { query, target } of cases) {
-    const [mine, theirs] = await alternate(ours([query], root), peer(query), root, runs);
+    const [mine, theirs] = await interleaved([ours([query], root), peer(query)], root, runs);
     const ratio = wall(mine) / wall(theirs);
     const first = [firstOfOurs(mine[0].stdout), firstOfPeer(theirs[0].stdout)];
     const same = first[0] === first[1] ? `same: ${first[0]}` : `${first[0]} vs ${first[1]}`;
@@ -96,8 +63,11 @@ async function benchTree(
         `${goal || "—"}${ok ? "" : " MISSED"} | ${same} |`,
     );
   }
-  const start = await sample(...ours(["--version"], root), root, runs);
-  const walk = await sample("fdfind", ["-t", "f", "."], root, runs);
+  const [start, walk] = await interleaved(
+    [ours(["--version"], root), ["fdfind", ["-t", "f", "."]]],
+    root,
+    runs,
+  );
   console.log(
     `| floor: \`llm-discover --version\` (Deno start + modules) | ${describe(start)} | | | | |`,
   );
@@ -106,11 +76,7 @@ async function benchTree(
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: { runs: { type: "string", default: "5" } },
-  });
-  const runs = Number(values.runs);
+  const runs = runsOption(5);
   await prepare();
   const small = await benchTree("this repository", REPO, runs, [{ query: "walker" }], 100);
   const linux = await benchTree("Linux 6.1", LINUX, runs, [

@@ -9,16 +9,11 @@
  * @module
  */
 import { cpSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LINUX, prepare } from "./prepare.ts";
-import { median, ms, runOnce } from "./measure.ts";
-
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const CONFIG = join(REPO, "deno.json");
+import { CONFIG, median, ms, REPO, runOnce, runsOption } from "./measure.ts";
 
 /** Warm calls must be at least this many times faster than the first. */
 const TARGET = 10;
@@ -51,8 +46,7 @@ async function timed(client: Client): Promise<{ ms: number; outcome: CallOutcome
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ args: Deno.args, options: { runs: { type: "string" } } });
-  const runs = Number(values.runs ?? 5);
+  const runs = runsOption(5);
   await prepare();
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llm-mcp-bench-" }));
   cpSync(join(LINUX, "kernel"), root, { recursive: true });

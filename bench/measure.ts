@@ -1,10 +1,31 @@
 /**
- * Timing helpers shared by the benches: run a command several times, take the median wall
- * time, and read peak RSS through GNU time when it is installed.
+ * What every bench shares: the repository's paths, how to run a tool's entrypoint the way a
+ * user does, timed runs with peak RSS (through GNU time when installed), interleaved sampling
+ * so a busy machine weighs on every tool alike, medians, and the `--runs N` option.
  *
  * @module
  */
 import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+/** Absolute path of the repository. */
+export const REPO: string = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** The repository's deno.json, passed to every `deno run` so npm imports resolve from any cwd. */
+export const CONFIG: string = join(REPO, "deno.json");
+
+/** A command line: program and arguments. */
+export type Command = [command: string, args: string[]];
+
+/**
+ * `deno run` of a repository entrypoint with read permission (`read` scopes it), as a user runs
+ * the tool.
+ */
+export function denoRun(entry: string, args: string[], read = "--allow-read"): Command {
+  return ["deno", ["run", "--quiet", `--config=${CONFIG}`, read, join(REPO, entry), ...args]];
+}
 
 /** One timed run. */
 export interface Sample {
@@ -41,6 +62,25 @@ export async function runOnce(command: string, args: string[], cwd: string): Pro
   return { ms, rssMb, code: output.code, stdout: output.stdout };
 }
 
+/**
+ * Runs every command `runs` times, interleaved round by round after one warm-up round, so that
+ * load from elsewhere weighs on all of them alike; returns the samples per command.
+ */
+export async function interleaved(
+  commands: Command[],
+  cwd: string,
+  runs: number,
+): Promise<Sample[][]> {
+  const samples: Sample[][] = commands.map(() => []);
+  for (let round = -1; round < runs; round++) {
+    for (const [i, [command, args]] of commands.entries()) {
+      const sample = await runOnce(command, args, cwd);
+      if (round >= 0) samples[i].push(sample);
+    }
+  }
+  return samples;
+}
+
 /** The median of some numbers. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -48,20 +88,29 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs a command `runs` times after one warm-up; returns the samples. */
-export async function sample(
-  command: string,
-  args: string[],
-  cwd: string,
-  runs: number,
-): Promise<Sample[]> {
-  await runOnce(command, args, cwd);
-  const samples: Sample[] = [];
-  for (let i = 0; i < runs; i++) samples.push(await runOnce(command, args, cwd));
-  return samples;
+/** Median wall time of some samples, in milliseconds. */
+export function wall(samples: Sample[]): number {
+  return median(samples.map((s) => s.ms));
 }
 
 /** Formats milliseconds. */
 export function ms(value: number): string {
   return `${value.toFixed(0)} ms`;
+}
+
+/** "median (peak RSS)" of some samples, for a table cell. */
+export function describe(samples: Sample[]): string {
+  const rss = Math.max(...samples.map((s) => s.rssMb ?? 0));
+  return `${ms(wall(samples))} (peak RSS ${rss.toFixed(0)} MB)`;
+}
+
+/** The `--runs N` option of a bench (measured runs per command). */
+export function runsOption(fallback: number): number {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { runs: { type: "string" } },
+    strict: false,
+  });
+  const runs = Number(values.runs ?? fallback);
+  return Number.isInteger(runs) && runs > 0 ? runs : fallback;
 }

@@ -5,15 +5,8 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { LINUX, prepare } from "./prepare.ts";
-import { median, ms, type Sample, sample } from "./measure.ts";
-
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const ENTRY = join(REPO, "tools/search/main.ts");
-const CONFIG = join(REPO, "deno.json");
+import { denoRun, describe, interleaved, REPO, runsOption, wall } from "./measure.ts";
 
 interface Case {
   /** Label in the report. */
@@ -63,11 +56,6 @@ function difference(a: Set<MatchKey>, b: Set<MatchKey>): MatchKey[] {
   return [...a].filter((key) => !b.has(key));
 }
 
-function describe(samples: Sample[]): string {
-  const rss = samples.map((s) => s.rssMb ?? 0);
-  return `${ms(median(samples.map((s) => s.ms)))} (peak RSS ${Math.max(...rss).toFixed(0)} MB)`;
-}
-
 /** Runs every case on the tree at `root`; returns whether all match sets agreed. */
 async function benchTree(
   label: string,
@@ -80,32 +68,22 @@ async function benchTree(
   console.log("| --- | --- | --- | --- | --- | --- |");
   let agreed = true;
   for (const { name, args, target } of cases) {
-    const ours = await sample(
-      "deno",
+    // `--encoding none` stops ripgrep from stripping a UTF-8 BOM: the contract counts its bytes.
+    const [ours, theirs] = await interleaved(
       [
-        "run",
-        "--quiet",
-        `--config=${CONFIG}`,
-        "--allow-read",
-        ENTRY,
-        ...args,
-        "--format",
-        "jsonl",
-        "--limit",
-        "0",
+        denoRun("tools/search/main.ts", [...args, "--format", "jsonl", "--limit", "0"]),
+        ["rg", ["--json", "--encoding", "none", ...args]],
       ],
       root,
       runs,
     );
-    // `--encoding none` stops ripgrep from stripping a UTF-8 BOM: the contract counts its bytes.
-    const theirs = await sample("rg", ["--json", "--encoding", "none", ...args], root, runs);
     const ourSet = ourMatches(ours[0].stdout);
     const theirSet = ripgrepMatches(theirs[0].stdout);
     const missing = difference(theirSet, ourSet);
     const extra = difference(ourSet, theirSet);
     const same = missing.length === 0 && extra.length === 0;
     agreed &&= same;
-    const ratio = median(ours.map((s) => s.ms)) / median(theirs.map((s) => s.ms));
+    const ratio = wall(ours) / wall(theirs);
     console.log(
       `| ${name} | ${describe(ours)} | ${describe(theirs)} | ${
         ratio.toFixed(2)
@@ -122,11 +100,7 @@ async function benchTree(
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: { runs: { type: "string", default: "5" } },
-  });
-  const runs = Number(values.runs);
+  const runs = runsOption(5);
   await prepare();
   const small = await benchTree("this repository", REPO, runs, [
     { name: "literal 'export function'", args: ["export function"], target: 1.5 },

@@ -9,14 +9,10 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { LINUX, prepare } from "./prepare.ts";
-import { median, ms, runOnce } from "./measure.ts";
+import { CONFIG, median, ms, REPO, runOnce, runsOption } from "./measure.ts";
 
-const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const ENTRY = join(REPO, "tools/transform/main.ts");
-const CONFIG = join(REPO, "deno.json");
 
 interface Case {
   label: string;
@@ -81,8 +77,7 @@ function deno(args: string[], root: string): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ args: Deno.args, options: { runs: { type: "string" } } });
-  const runs = Number(values.runs ?? 5);
+  const runs = runsOption(5);
   await prepare();
   const many = await kernelFiles(60);
   const cases: Case[] = [

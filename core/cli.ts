@@ -8,14 +8,10 @@
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import {
-  type Envelope,
-  EXIT,
-  explainCode,
-  newId,
-  type QueryEnvelope,
-  ToolError,
-} from "../schema/mod.ts";
+import { ToolError } from "../schema/diagnostic.ts";
+import type { Envelope, QueryEnvelope } from "../schema/envelope.ts";
+import { EXIT, explainCode } from "../schema/error_codes.ts";
+import { newId } from "../schema/ids.ts";
 import { failureOutcome } from "./failure.ts";
 import type { RunContext, Tool, ToolOutcome } from "./tool.ts";
 import { VERSION } from "./version.ts";

@@ -4,13 +4,8 @@
  *
  * @module
  */
-import {
-  type Diagnostic,
-  type Envelope,
-  mutationEnvelope,
-  queryEnvelope,
-  ToolError,
-} from "../schema/mod.ts";
+import { type Diagnostic, ToolError } from "../schema/diagnostic.ts";
+import { type Envelope, mutationEnvelope, queryEnvelope } from "../schema/envelope.ts";
 import { isPermissionRefusal, permissionError } from "./permissions.ts";
 import type { ToolInfo, ToolOutcome } from "./tool.ts";
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ToolError } from "../schema/mod.ts";
+import { ToolError } from "../schema/diagnostic.ts";
 
 const REFUSAL = /Requires (\w+) access to "?([^",]+?)"?(?:,|$)/;
 

@@ -7,7 +7,9 @@
  */
 import type { z } from "zod";
 import type { RunCache } from "./cache.ts";
-import { type CodePrefix, type Envelope, ToolError } from "../schema/mod.ts";
+import { ToolError } from "../schema/diagnostic.ts";
+import type { Envelope } from "../schema/envelope.ts";
+import type { CodePrefix } from "../schema/error_codes.ts";
 
 /** Permissions a tool may need; read-only tools need only `read`. */
 export type ToolPermission = "read" | "write";

@@ -13,7 +13,8 @@
  * @module
  */
 import { dirname } from "node:path";
-import { type JournalFile, ToolError } from "../../schema/mod.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
+import type { JournalFile } from "../../schema/journal.ts";
 import { isPermissionRefusal, requirePermission } from "../permissions.ts";
 import {
   checksumOf,

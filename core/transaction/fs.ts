@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { sha256 } from "../../schema/mod.ts";
+import { sha256 } from "../../schema/checksum.ts";
 
 const checksums = new WeakMap<Uint8Array, string>();
 

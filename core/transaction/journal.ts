@@ -7,13 +7,13 @@
  * @module
  */
 import { dirname, join } from "node:path";
+import { ToolError } from "../../schema/diagnostic.ts";
 import {
   type JournalFile,
   type JournalManifest,
   JournalManifestSchema,
   type JournalState,
-  ToolError,
-} from "../../schema/mod.ts";
+} from "../../schema/journal.ts";
 import { syncDirectory, writeNewFile } from "./fs.ts";
 import { compareText, type TransactionCodes, type TransactionOptions } from "./types.ts";
 

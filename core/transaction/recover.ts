@@ -4,12 +4,12 @@
  *
  * @module
  */
-import {
-  type JournalManifest,
-  type RecoveredFile,
-  type RecoveredJournal,
-  type RecoverResult,
-} from "../../schema/mod.ts";
+import type {
+  JournalManifest,
+  RecoveredFile,
+  RecoveredJournal,
+  RecoverResult,
+} from "../../schema/journal.ts";
 import { contentsAt, removeFileIfPresent } from "./fs.ts";
 import {
   FINAL_STATES,

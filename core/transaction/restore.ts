@@ -4,7 +4,8 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { type JournalFile, sha256 } from "../../schema/mod.ts";
+import { sha256 } from "../../schema/checksum.ts";
+import type { JournalFile } from "../../schema/journal.ts";
 import { removeFileIfPresent, syncDirectory, writeNewFile } from "./fs.ts";
 
 /**

@@ -6,7 +6,9 @@
  * @module
  */
 import { join } from "node:path";
-import { type JournalManifest, sha256, ToolError } from "../../schema/mod.ts";
+import { sha256 } from "../../schema/checksum.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
+import type { JournalManifest } from "../../schema/journal.ts";
 import { commitChanges, type CommitReport } from "./commit.ts";
 import { contentsAt } from "./fs.ts";
 import { openJournal, writeManifest } from "./journal.ts";

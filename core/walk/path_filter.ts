@@ -6,7 +6,8 @@
  * @module
  */
 import picomatch from "picomatch";
-import { type CodePrefix, ToolError } from "../../schema/mod.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
+import type { CodePrefix } from "../../schema/error_codes.ts";
 import { FILE_TYPE_NAMES, FILE_TYPES } from "./file_types.ts";
 
 type Matcher = (path: string) => boolean;

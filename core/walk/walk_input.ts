@@ -5,7 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { type CodePrefix, ToolError } from "../../schema/mod.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
+import type { CodePrefix } from "../../schema/error_codes.ts";
 import type { WalkOptions } from "./walker.ts";
 
 const count = z.number().int().nonnegative();

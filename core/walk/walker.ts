@@ -8,7 +8,8 @@
  */
 import { resolve, sep } from "node:path";
 import { displayPath } from "../paths.ts";
-import { type CodePrefix, type Diagnostic, makeDiagnostic } from "../../schema/mod.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { CodePrefix } from "../../schema/error_codes.ts";
 import { requirePermission } from "../permissions.ts";
 import {
   ancestorLayers,

@@ -9,15 +9,14 @@
 import { fileURLToPath } from "node:url";
 import { permissionError } from "../../core/permissions.ts";
 import { Walker } from "../../core/walk/walker.ts";
+import type { AstMatch, AstSearchData } from "../../schema/ast_search.ts";
 import {
-  type AstMatch,
-  type AstSearchData,
   type Diagnostic,
   type DiagnosticDetails,
   makeDiagnostic,
-  newId,
   ToolError,
-} from "../../schema/mod.ts";
+} from "../../schema/diagnostic.ts";
+import { newId } from "../../schema/ids.ts";
 import { languageByName, languageForFile, type LanguageInfo } from "../../grammars/languages.ts";
 import { GrammarLoadError } from "../../grammars/loader.ts";
 import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";

@@ -6,7 +6,8 @@
  * @module
  */
 import { resolve } from "node:path";
-import { type DiagnosticDetails, SYMBOL_KINDS, ToolError } from "../../schema/mod.ts";
+import { SYMBOL_KINDS } from "../../schema/ast_search.ts";
+import { type DiagnosticDetails, ToolError } from "../../schema/diagnostic.ts";
 import {
   languageByName,
   type LanguageInfo,

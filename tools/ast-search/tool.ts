@@ -6,14 +6,8 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import {
-  type AstSearchData,
-  AstSearchDataSchema,
-  type QueryEnvelope,
-  queryEnvelope,
-  queryEnvelopeSchema,
-  SYMBOL_KINDS,
-} from "../../schema/mod.ts";
+import { type AstSearchData, AstSearchDataSchema, SYMBOL_KINDS } from "../../schema/ast_search.ts";
+import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { astSearch } from "./engine.ts";
 

@@ -6,12 +6,8 @@
  */
 import { resolve } from "node:path";
 import { Walker, type WalkOptions } from "../../core/walk/walker.ts";
-import {
-  type Diagnostic,
-  type DiscoverData,
-  type DiscoverResult,
-  makeDiagnostic,
-} from "../../schema/mod.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { DiscoverData, DiscoverResult } from "../../schema/discover.ts";
 import { type CaseMode, parseQuery } from "./query.ts";
 import { PathScorer } from "./scorer.ts";
 import { TopN } from "./top.ts";

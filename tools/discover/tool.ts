@@ -6,13 +6,8 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import {
-  type DiscoverData,
-  DiscoverDataSchema,
-  type QueryEnvelope,
-  queryEnvelope,
-  queryEnvelopeSchema,
-} from "../../schema/mod.ts";
+import { type DiscoverData, DiscoverDataSchema } from "../../schema/discover.ts";
+import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { discover } from "./engine.ts";
 

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { type Diagnostic, type Envelope, makeDiagnostic } from "../../schema/mod.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { Envelope } from "../../schema/envelope.ts";
 
 /** Room kept for the JSON-RPC frame around a result (`jsonrpc`, a long string `id`, newline). */
 const FRAME_BYTES = 160;

@@ -6,7 +6,9 @@
  * @module
  */
 import type { z } from "zod";
-import { FIELD_ALIASES, type JsonSchema, toJsonSchema, ToolError } from "../../schema/mod.ts";
+import { FIELD_ALIASES } from "../../schema/aliases.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
+import { type JsonSchema, toJsonSchema } from "../../schema/json_schema.ts";
 import { inputError, type Tool } from "../../core/tool.ts";
 
 /** A `tools/list` entry. */

@@ -5,15 +5,13 @@
  * @module
  */
 import { z } from "zod";
+import { ToolError } from "../../schema/diagnostic.ts";
+import { type EmptyData, type QueryEnvelope, queryEnvelope } from "../../schema/envelope.ts";
 import {
-  type EmptyData,
   type ExecutionRecord,
   type GetExecutionData,
   GetExecutionEnvelopeSchema,
-  type QueryEnvelope,
-  queryEnvelope,
-  ToolError,
-} from "../../schema/mod.ts";
+} from "../../schema/mcp.ts";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { findExecution } from "./log.ts";
 

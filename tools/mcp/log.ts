@@ -9,12 +9,8 @@
  * @module
  */
 import { join } from "node:path";
-import {
-  type Diagnostic,
-  type ExecutionRecord,
-  ExecutionRecordSchema,
-  makeDiagnostic,
-} from "../../schema/mod.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import { type ExecutionRecord, ExecutionRecordSchema } from "../../schema/mcp.ts";
 import { isPermissionRefusal } from "../../core/permissions.ts";
 
 /** Name of the live log file in the log directory. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { ToolError } from "../../schema/mod.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
 import type { Tool, ToolPermission } from "../../core/tool.ts";
 import { isInside, realPathOf } from "../../core/paths.ts";
 

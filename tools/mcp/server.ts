@@ -6,14 +6,10 @@
  *
  * @module
  */
-import {
-  type Diagnostic,
-  type Envelope,
-  type ExecutionRecord,
-  newId,
-  type QueryEnvelope,
-  ToolError,
-} from "../../schema/mod.ts";
+import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
+import type { Envelope, QueryEnvelope } from "../../schema/envelope.ts";
+import { newId } from "../../schema/ids.ts";
+import type { ExecutionRecord } from "../../schema/mcp.ts";
 import type { MemoryCache } from "../../core/cache.ts";
 import { failureEnvelope, failureOutcome } from "../../core/failure.ts";
 import type { Tool } from "../../core/tool.ts";

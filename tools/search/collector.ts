@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Diagnostic, makeDiagnostic } from "../../schema/mod.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { FileCount, SearchData, SearchMatch } from "../../schema/search.ts";
 import type { BatchFileResult } from "./batch.ts";
 

@@ -6,7 +6,8 @@
  */
 import { type WalkEntry, Walker, type WalkOptions } from "../../core/walk/walker.ts";
 import { permissionError } from "../../core/permissions.ts";
-import type { Diagnostic, SearchData } from "../../schema/mod.ts";
+import type { Diagnostic } from "../../schema/diagnostic.ts";
+import type { SearchData } from "../../schema/search.ts";
 import { type BatchFile, type BatchFileResult, BatchSearcher } from "./batch.ts";
 import { ResultCollector, type SearchMode } from "./collector.ts";
 import { buildMatcher, type MatcherOptions, type MatcherSpec } from "./matcher.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ToolError } from "../../schema/mod.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
 import { requiredLiteral } from "./literal.ts";
 import { spellOutRepeats } from "./rewrite.ts";
 

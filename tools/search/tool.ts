@@ -7,13 +7,8 @@
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
-import {
-  type QueryEnvelope,
-  queryEnvelope,
-  queryEnvelopeSchema,
-  type SearchData,
-  SearchDataSchema,
-} from "../../schema/mod.ts";
+import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
+import { type SearchData, SearchDataSchema } from "../../schema/search.ts";
 import { search } from "./engine.ts";
 
 const count = z.number().int().nonnegative();

@@ -7,7 +7,7 @@
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 import type { StructuredPatchHunk } from "diff";
-import { LineIndex } from "../../schema/mod.ts";
+import { LineIndex } from "../../schema/line_index.ts";
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const CONTEXT = 3;

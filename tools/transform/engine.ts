@@ -5,18 +5,11 @@
  *
  * @module
  */
-import {
-  type Diagnostic,
-  type EditOutcome,
-  type FileOutcome,
-  LineIndex,
-  makeSpan,
-  normalizeChecksum,
-  sha256,
-  type Span,
-  ToolError,
-  type TransformResult,
-} from "../../schema/mod.ts";
+import { normalizeChecksum, sha256 } from "../../schema/checksum.ts";
+import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
+import { LineIndex } from "../../schema/line_index.ts";
+import { makeSpan, type Span } from "../../schema/span_build.ts";
+import type { EditOutcome, FileOutcome, TransformResult } from "../../schema/transform.ts";
 import {
   checksumOf,
   commitChanges,

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type Diagnostic, type RecoverResult, type UndoResult } from "../../schema/mod.ts";
+import type { Diagnostic } from "../../schema/diagnostic.ts";
+import type { RecoverResult, UndoResult } from "../../schema/journal.ts";
 import { requirePermission } from "../../core/permissions.ts";
 import {
   checksumOf,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { LineIndex } from "../../schema/mod.ts";
+import { LineIndex } from "../../schema/line_index.ts";
 
 /**
  * Start offsets of the non-overlapping occurrences of `needle` in `haystack`, left to right.

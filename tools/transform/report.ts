@@ -5,14 +5,10 @@
  *
  * @module
  */
-import {
-  type Diagnostic,
-  EXIT,
-  explainCode,
-  makeDiagnostic,
-  type MutationStatus,
-  type TransformOutput,
-} from "../../schema/mod.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { MutationStatus } from "../../schema/envelope.ts";
+import { EXIT, explainCode } from "../../schema/error_codes.ts";
+import type { TransformOutput } from "../../schema/transform.ts";
 import { findInterrupted, type TransactionCodes } from "../../core/transaction/mod.ts";
 import type { Workspace } from "./workspace.ts";
 

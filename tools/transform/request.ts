@@ -8,13 +8,9 @@
  */
 import { resolve } from "node:path";
 import type { z } from "zod";
-import {
-  type Checksum,
-  type EditPlan,
-  normalizeChecksum,
-  parseEditPlan,
-  ToolError,
-} from "../../schema/mod.ts";
+import { type Checksum, normalizeChecksum } from "../../schema/checksum.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
+import { type EditPlan, parseEditPlan } from "../../schema/edit_plan.ts";
 
 /** A request to `llm-transform`, after the input was checked. */
 export type TransformRequest =

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { isCharBoundary, normalizeChecksum, sha256 } from "../../schema/mod.ts";
+import { normalizeChecksum, sha256 } from "../../schema/checksum.ts";
+import { isCharBoundary } from "../../schema/line_index.ts";
 
 /** One edit of a file: replace `[byte_start, byte_end)` with `new_text`. */
 export interface SpanEdit {

@@ -7,17 +7,18 @@
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { isPermissionRefusal, permissionError } from "../../core/permissions.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
 import {
   type MutationEnvelope,
   mutationEnvelope,
   mutationEnvelopeSchema,
-  type RecoverResult,
-  ToolError,
+} from "../../schema/envelope.ts";
+import type { RecoverResult, UndoResult } from "../../schema/journal.ts";
+import {
   type TransformOutput,
   TransformOutputSchema,
   type TransformResult,
-  type UndoResult,
-} from "../../schema/mod.ts";
+} from "../../schema/transform.ts";
 import { transform } from "./engine.ts";
 import { TOOL_NAME } from "./report.ts";
 import { buildRequest } from "./request.ts";

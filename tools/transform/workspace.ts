@@ -5,7 +5,7 @@
  * @module
  */
 import { relative, resolve } from "node:path";
-import { ToolError } from "../../schema/mod.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
 import { requirePermission } from "../../core/permissions.ts";
 import { isInside, realPathOf, toSlash } from "../../core/paths.ts";
 

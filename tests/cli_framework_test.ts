@@ -57,6 +57,7 @@ Deno.test("a coded error keeps its code and the registry's exit code", async () 
   const result = await runEntry(PROBE, ["--fail", "coded"]);
   assert.equal(result.code, 2);
   assert.equal((parseJson(result) as unknown as Envelope).diagnostics[0].code, "LMS-QRY-002");
+  assert.equal(result.stderr, "llm-probe: LMS-QRY-002: probe wants a pattern\n");
 });
 
 Deno.test("jsonl and text formats, and --version, from the same definition", async () => {

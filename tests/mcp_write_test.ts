@@ -121,6 +121,19 @@ Deno.test("mcp write: with write permission a transform changes the file and the
     const refusal = (refused.structuredContent.error as { code: string }).code;
     assert.equal(refusal, "MCP-PERM-010");
 
+    // The server speaks MCP on stdin, so a plan cannot be read from there.
+    const noStdin = await server.client.callTool({
+      name: "transform",
+      arguments: { plan: "-" },
+    }) as CallOutcome;
+    assert.equal(noStdin.isError, true);
+    assert.match(
+      (noStdin.structuredContent.error as { message: string }).message,
+      /standard input/,
+    );
+    const alive = await server.client.callTool({ name: "search", arguments: { patterns: ["hi"] } });
+    assert.notEqual(alive.isError, true, "the protocol stream is intact");
+
     await server.close();
     closed = true;
     const records = Deno.readTextFileSync(join(logDir, LOG_FILE)).split("\n").filter(Boolean)
@@ -138,6 +151,8 @@ Deno.test("mcp write: with write permission a transform changes the file and the
       "transform",
       "search",
       "transform",
+      "transform",
+      "search",
     ]);
   } finally {
     if (!closed) await server.close();

@@ -345,3 +345,27 @@ Deno.test("a directory named explicitly inside an ignored directory is still wal
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("empty matches follow ripgrep: none right after a match, none past the final line break", async () => {
+  const files = { "e.txt": "abc\n\nxy\n" };
+  const positions = async (pattern: string, multiline = false) =>
+    (await find(files, { patterns: [pattern], multiline })).data.matches.map((m) => [
+      m.span.start_line,
+      m.span.start_col,
+      m.span.end_col,
+    ]);
+  const everywhere = [[1, 0, 0], [1, 1, 1], [1, 2, 2], [1, 3, 3], [2, 0, 0], [3, 0, 0], [3, 1, 1], [
+    3,
+    2,
+    2,
+  ]];
+  assert.deepEqual(await positions(""), everywhere);
+  assert.deepEqual(await positions("", true), everywhere);
+  assert.deepEqual(await positions("x*"), [[1, 0, 0], [1, 1, 1], [1, 2, 2], [1, 3, 3], [2, 0, 0], [
+    3,
+    0,
+    1,
+  ], [3, 2, 2]]);
+  const empty = await find({ "none.txt": "" }, { patterns: [""] });
+  assert.equal(empty.data.match_count, 0);
+});

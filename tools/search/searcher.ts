@@ -80,33 +80,64 @@ function stepPast(text: string, index: number, unicode: boolean): number {
 }
 
 /**
- * Matches of `regex` in `text` (code-unit offsets). Without multiline, a match may not cross a
- * line break, as in ripgrep: a match that does is searched again inside its first line.
+ * Leftmost matches of `regex` in `text` from `from`, with ripgrep's rules for empty matches: one
+ * right where the previous non-empty match ended is not a match, and, for a whole file
+ * (`wholeText`), nothing starts after the final line break (that is no line).
  */
-function* findMatches(text: string, regex: RegExp, multiline: boolean): Generator<UnitMatch> {
-  regex.lastIndex = 0;
-  const unicode = regex.unicode;
-  for (;;) {
-    const found = regex.exec(text);
-    if (found === null) return;
+function* execAll(
+  regex: RegExp,
+  text: string,
+  from: number,
+  wholeText: boolean,
+): Generator<UnitMatch> {
+  regex.lastIndex = from;
+  let lastEnd = -1;
+  for (let found = regex.exec(text); found !== null; found = regex.exec(text)) {
     const start = found.index;
     const end = start + found[0].length;
-    const newline = multiline ? -1 : text.indexOf("\n", start);
-    if (newline !== -1 && newline < end) {
-      const lineEnd = newline;
-      const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-      const line = text.slice(lineStart, lineEnd);
-      const inLine = new RegExp(regex.source, regex.flags);
-      inLine.lastIndex = start - lineStart;
-      for (let sub = inLine.exec(line); sub !== null; sub = inLine.exec(line)) {
-        yield { start: lineStart + sub.index, end: lineStart + sub.index + sub[0].length };
-        if (sub[0].length === 0) inLine.lastIndex = stepPast(line, inLine.lastIndex, unicode);
+    if (start === end) {
+      regex.lastIndex = stepPast(text, end, regex.unicode);
+      if (start === lastEnd) continue;
+      if (
+        wholeText && start === text.length && (start === 0 || text.charCodeAt(start - 1) === 10)
+      ) {
+        return;
       }
-      regex.lastIndex = lineEnd + 1;
-      continue;
-    }
+    } else lastEnd = end;
     yield { start, end };
-    if (end === start) regex.lastIndex = stepPast(text, end, unicode);
+  }
+}
+
+/**
+ * Matches of `regex` in a whole file's text (code-unit offsets). Without multiline, a match may
+ * not cross a line break, as in ripgrep: a match that does is searched again inside its line.
+ */
+function* findMatches(text: string, regex: RegExp, multiline: boolean): Generator<UnitMatch> {
+  for (let from = 0; from <= text.length;) {
+    let crossed = false;
+    for (const found of execAll(regex, text, from, true)) {
+      const newline = multiline ? -1 : text.indexOf("\n", found.start);
+      if (newline === -1 || newline >= found.end) {
+        yield found;
+        continue;
+      }
+      const lineStart = text.lastIndexOf("\n", found.start - 1) + 1;
+      const line = text.slice(lineStart, newline);
+      for (
+        const sub of execAll(
+          new RegExp(regex.source, regex.flags),
+          line,
+          found.start - lineStart,
+          false,
+        )
+      ) {
+        yield { start: lineStart + sub.start, end: lineStart + sub.end };
+      }
+      from = newline + 1;
+      crossed = true;
+      break;
+    }
+    if (!crossed) return;
   }
 }
 
@@ -202,8 +233,7 @@ function* candidateLineMatches(
 ): Generator<ByteMatch> {
   for (const [lineStart, lineEnd] of lines) {
     const decoded = decodeUtf8(bytes.subarray(lineStart, lineEnd));
-    // A line holds no "\n", so the multiline-safe loop is the right one.
-    for (const found of findMatches(decoded.text, regex, true)) {
+    for (const found of execAll(regex, decoded.text, 0, false)) {
       yield {
         start: lineStart + decoded.byteOffset(found.start),
         end: lineStart + decoded.byteOffset(found.end),

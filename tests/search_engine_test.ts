@@ -369,3 +369,14 @@ Deno.test("empty matches follow ripgrep: none right after a match, none past the
   const empty = await find({ "none.txt": "" }, { patterns: [""] });
   assert.equal(empty.data.match_count, 0);
 });
+
+Deno.test("ripgrep spellings JavaScript reads differently: POSIX classes and leading inline flags", async () => {
+  const files = { "p.txt": "abc 123 [:a] MUTEX mutex\n" };
+  const texts = async (pattern: string) =>
+    (await find(files, { patterns: [pattern] })).data.matches.map((m) => m.matched_text);
+  assert.deepEqual(await texts("[[:digit:]]+"), ["123"]);
+  assert.deepEqual(await texts("[[:alpha:]]+"), ["abc", "a", "MUTEX", "mutex"]);
+  assert.deepEqual(await texts("[^[:space:][:alpha:]]+"), ["123", "[:", "]"]);
+  assert.deepEqual(await texts("(?i)mutex"), ["MUTEX", "mutex"]);
+  assert.deepEqual(await texts("[:a]"), ["a", ":", "a"], "a plain class stays a plain class");
+});

@@ -20,7 +20,7 @@ import { searchTool } from "./tool.ts";
 export { search, type SearchOptions, type SearchResult } from "./engine.ts";
 export { buildMatcher, faultColumn, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
 export { requiredLiteral } from "./literal.ts";
-export { spellOutRepeats } from "./rewrite.ts";
+export { spellOutRepeats, translateRipgrepSyntax } from "./rewrite.ts";
 export { LiteralPrefilter } from "./prefilter.ts";
 export {
   type CompiledMatcher,

@@ -7,7 +7,7 @@
  */
 import { ToolError } from "../../schema/diagnostic.ts";
 import { requiredLiteral } from "./literal.ts";
-import { spellOutRepeats } from "./rewrite.ts";
+import { spellOutRepeats, translateRipgrepSyntax } from "./rewrite.ts";
 
 /** How to interpret the patterns. */
 export interface MatcherOptions {
@@ -147,8 +147,9 @@ export function buildMatcher(options: MatcherOptions): MatcherSpec {
   }
   const sources = options.patterns.map((pattern, index) => {
     if (options.fixedStrings) return escapeRegExp(pattern);
-    checkPattern(pattern, index);
-    return spellOutRepeats(pattern);
+    const translated = translateRipgrepSyntax(pattern);
+    checkPattern(translated, index);
+    return spellOutRepeats(translated);
   });
   const ignoreCase = options.ignoreCase ||
     (options.smartCase === true && !options.patterns.some(hasUpperCase));

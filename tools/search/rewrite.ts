@@ -78,3 +78,54 @@ export function spellOutRepeats(pattern: string): string {
   }
   return out;
 }
+
+/** ripgrep's POSIX bracket classes (ASCII, as in Rust's regex) and their JavaScript spelling. */
+const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  alnum: "0-9A-Za-z",
+  alpha: "A-Za-z",
+  ascii: "\\x00-\\x7F",
+  blank: "\\t ",
+  cntrl: "\\x00-\\x1F\\x7F",
+  digit: "0-9",
+  graph: "!-~",
+  lower: "a-z",
+  print: " -~",
+  punct: "!-\\/:-@\\[-`{-~",
+  space: "\\t\\n\\v\\f\\r ",
+  upper: "A-Z",
+  word: "0-9A-Za-z_",
+  xdigit: "0-9A-Fa-f",
+};
+
+/**
+ * Translates the two ripgrep spellings that JavaScript reads differently without an error:
+ * POSIX bracket classes (`[[:alpha:]_]` → `[A-Za-z_]`; JavaScript would read a set of
+ * characters) and leading inline flags (`(?i)abc` → `(?i:abc)`, JavaScript's modifier group).
+ *
+ * @example
+ * ```ts
+ * import { translateRipgrepSyntax } from "@llm/search/search";
+ * translateRipgrepSyntax("[[:digit:]]+"); // "[0-9]+"
+ * translateRipgrepSyntax("(?i)todo"); // "(?i:todo)"
+ * ```
+ */
+export function translateRipgrepSyntax(pattern: string): string {
+  let out = "";
+  for (let i = 0; i < pattern.length;) {
+    if (pattern[i] === "\\") {
+      const length = escapeLength(pattern, i);
+      out += pattern.slice(i, i + length);
+      i += length;
+    } else if (pattern[i] === "[") {
+      const length = classLength(pattern, i);
+      out += pattern.slice(i, i + length).replace(
+        /\[:(\^?)([a-z]+):\]/g,
+        (whole, negated: string, name: string) =>
+          negated === "" && POSIX_CLASSES[name] !== undefined ? POSIX_CLASSES[name] : whole,
+      );
+      i += length;
+    } else out += pattern[i++];
+  }
+  const flags = /^\(\?([ims]+)\)/.exec(out);
+  return flags ? `(?${flags[1]}:${out.slice(flags[0].length)})` : out;
+}

@@ -194,7 +194,7 @@ export function helpText(tool: Tool): string {
   const width = Math.min(36, Math.max(...[...rows, ...common].map(([names]) => names.length)) + 2);
   const table = (entries: string[][]) =>
     entries.map(([names, text]) =>
-      names.length >= width
+      names.length + 2 > width
         ? `  ${names}\n  ${" ".repeat(width)}${text}`
         : `  ${names.padEnd(width)}${text}`
     ).join("\n");

@@ -380,3 +380,21 @@ Deno.test("ripgrep spellings JavaScript reads differently: POSIX classes and lea
   assert.deepEqual(await texts("(?i)mutex"), ["MUTEX", "mutex"]);
   assert.deepEqual(await texts("[:a]"), ["a", ":", "a"], "a plain class stays a plain class");
 });
+
+Deno.test("a cancelled search stops with the signal's reason, on the inline and the worker path", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 450; i++) files[`f${i}.txt`] = "hit\n";
+  const root = await makeTree(files);
+  try {
+    for (const threads of [1, 2]) {
+      const controller = new AbortController();
+      controller.abort(new Error("client cancelled"));
+      await assert.rejects(
+        search({ patterns: ["hit"], cwd: root, threads, signal: controller.signal }),
+        /client cancelled/,
+      );
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

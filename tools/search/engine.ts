@@ -46,6 +46,8 @@ export interface SearchOptions extends MatcherOptions {
   threads?: number;
   /** Stream listed results here instead of keeping them in `data`. */
   emit?: (item: unknown) => void;
+  /** Stops the search between batches (an MCP client's cancellation). */
+  signal?: AbortSignal;
 }
 
 /** The result of a search. */
@@ -106,6 +108,7 @@ async function searchWithWorkers(
   fileOptions: SearchFileOptions,
   threads: number,
   collector: ResultCollector,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const inbox: WorkerReply[] = [];
   let wake: (() => void) | undefined;
@@ -132,6 +135,7 @@ async function searchWithWorkers(
   let walkDone = false;
   try {
     for (;;) {
+      signal?.throwIfAborted();
       // Keep every worker supplied while the walk lasts.
       for (let slot = 0; !walkDone && slot < threads; slot++) {
         while (load[slot] < BATCHES_IN_FLIGHT) {
@@ -210,10 +214,11 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
   if (first.length < INLINE_FILES || threads === 1 || !canStartWorkers()) {
     const searcher = new BatchSearcher(spec, fileOptions);
     for (let files = first; files.length > 0; files = takeFiles(entries, BATCH_FILES)) {
+      options.signal?.throwIfAborted();
       collector.add(searcher.search(files));
     }
   } else {
-    await searchWithWorkers(first, entries, spec, fileOptions, threads, collector);
+    await searchWithWorkers(first, entries, spec, fileOptions, threads, collector, options.signal);
   }
   return {
     data: collector.finish(),

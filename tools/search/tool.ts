@@ -146,6 +146,7 @@ export const searchTool: Tool = defineTool({
       withChecksums: input.with_checksums,
       threads: input.threads,
       emit: context.emit,
+      signal: context.signal,
       walk: walkOptionsFrom(input, "LMS"),
     });
     return {

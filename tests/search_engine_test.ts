@@ -398,3 +398,25 @@ Deno.test("a cancelled search stops with the signal's reason, on the inline and 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a large file searched in line-aligned pieces gives the same matches as one piece", async () => {
+  const lines = Array.from(
+    { length: 30_000 },
+    (_, i) => `${"é".repeat(i % 3)}row ${i} ${i % 7 === 0 ? "" : "x"}`,
+  );
+  const text = lines.join("\n") + "\n" + "z".repeat(200_000) + " 42\n";
+  const bytes = encode(text);
+  const { data } = await find({ "big.txt": text }, { patterns: ["\\d+"] });
+  let unit = 0;
+  let byte = 0;
+  const expected = [...text.matchAll(/\d+/g)].map((m) => {
+    byte += encode(text.slice(unit, m.index)).length;
+    unit = m.index;
+    return byte;
+  });
+  assert.equal(data.match_count, expected.length);
+  assert.deepEqual(data.matches.map((m) => m.span.byte_start), expected);
+  const last = data.matches[data.matches.length - 1];
+  assert.deepEqual([last.span.start_line, last.matched_text], [30_001, "42"]);
+  assert.deepEqual(covered(bytes, last), encode("42"));
+});

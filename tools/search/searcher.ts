@@ -205,19 +205,54 @@ interface ByteMatch {
   text: string;
 }
 
-/** Runs the regular expression over the whole decoded file (multiline, or no literal known). */
+/**
+ * Bytes decoded at once when no literal narrows the search. A string over V8's regular object
+ * size (128 KiB) lives in the large-object space, which only a full collection frees; decoding a
+ * large file in line-aligned pieces keeps the garbage young and the peak memory low.
+ */
+const PIECE_BYTES = 64 * 1024;
+
+/** Runs the regular expression over the decoded text of `bytes[from, to)`. */
+function* textMatches(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  regex: RegExp,
+  multiline: boolean,
+): Generator<ByteMatch> {
+  const decoded: DecodedText = decodeUtf8(bytes.subarray(from, to));
+  for (const found of findMatches(decoded.text, regex, multiline)) {
+    yield {
+      start: from + decoded.byteOffset(found.start),
+      end: from + decoded.byteOffset(found.end),
+      text: decoded.text.slice(found.start, found.end),
+    };
+  }
+}
+
+/**
+ * Runs the regular expression over the whole file (multiline, or no literal known). Without
+ * multiline no match crosses a line, so a large file is searched in pieces that end at line
+ * breaks, with the same result.
+ */
 function* wholeTextMatches(
   bytes: Uint8Array,
   regex: RegExp,
   multiline: boolean,
 ): Generator<ByteMatch> {
-  const decoded: DecodedText = decodeUtf8(bytes);
-  for (const found of findMatches(decoded.text, regex, multiline)) {
-    yield {
-      start: decoded.byteOffset(found.start),
-      end: decoded.byteOffset(found.end),
-      text: decoded.text.slice(found.start, found.end),
-    };
+  if (multiline || bytes.length <= PIECE_BYTES) {
+    yield* textMatches(bytes, 0, bytes.length, regex, multiline);
+    return;
+  }
+  for (let from = 0; from < bytes.length;) {
+    let to = bytes.length;
+    if (from + PIECE_BYTES < bytes.length) {
+      const cut = bytes.lastIndexOf(0x0a, from + PIECE_BYTES - 1);
+      const next = cut >= from ? cut : bytes.indexOf(0x0a, from + PIECE_BYTES);
+      if (next !== -1) to = next + 1;
+    }
+    yield* textMatches(bytes, from, to, regex, false);
+    from = to;
   }
 }
 

@@ -16,3 +16,4 @@ export * from "./walk/walker.ts";
 export * from "./walk/walk_input.ts";
 export * from "./paths.ts";
 export * from "./transaction/mod.ts";
+export * from "./walk/walk_cache.ts";

@@ -6,11 +6,13 @@
  *
  * @module
  */
-import { resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { displayPath } from "../paths.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
+import type { RunCache } from "../cache.ts";
 import { requirePermission } from "../permissions.ts";
+import { cachedWalk, mtimeOf, storeWalk } from "./walk_cache.ts";
 import {
   ancestorLayers,
   findGitRoot,
@@ -51,6 +53,12 @@ export interface WalkOptions {
   includeDirs?: boolean;
   /** Stat every yielded entry for `size` and `mtimeMs`. */
   stat?: boolean;
+  /**
+   * A long-lived host's cache: a finished walk is kept there and reused while no directory it
+   * read and no ignore file it applied has changed (not with `maxFilesize`, which depends on
+   * file contents).
+   */
+  cache?: RunCache;
 }
 
 /** One walked file or directory. */
@@ -138,14 +146,91 @@ export class Walker {
     return entry;
   }
 
-  /** Yields every entry of every named path. */
+  /** Yields every entry of every named path (from the host's cache when it is still true). */
   *entries(): Generator<WalkEntry> {
-    const { cwd, prefix } = this.#options;
+    const { cwd, prefix, maxFilesize } = this.#options;
     const named = (this.#options.paths?.length ? this.#options.paths : ["."])
       .map((path) => resolve(cwd, path));
     for (const absPath of named) requirePermission(prefix, "read", absPath);
+    const cache = maxFilesize === undefined ? this.#options.cache : undefined;
+    if (!cache) {
+      yield* this.#walkNamed(named);
+      return;
+    }
+    const key = this.#cacheKey(named);
+    const hit = cachedWalk(cache, key);
+    if (hit) {
+      this.diagnostics.push(...hit.diagnostics);
+      for (const entry of hit.entries) yield this.#stat({ ...entry });
+      return;
+    }
+    const started = Date.now();
+    const stamps = new Map<string, number>();
+    const ancestorStamps = new Map<string, number>();
+    this.#stamps = stamps;
+    this.#ancestorStamps = ancestorStamps;
+    const entries: WalkEntry[] = [];
+    for (const entry of this.#walkNamed(named)) {
+      entries.push({ ...entry });
+      yield entry;
+    }
+    const diagnostics = [...this.diagnostics];
+    storeWalk(cache, key, { entries, diagnostics, stamps, ancestorStamps }, started);
+  }
+
+  /** Paths whose modification time decides whether a cached walk still holds; set while recording. */
+  #stamps: Map<string, number> | undefined;
+  /** The same for the roots' ancestors. */
+  #ancestorStamps: Map<string, number> | undefined;
+
+  #stamp(path: string, stamps = this.#stamps): void {
+    if (stamps && !stamps.has(path)) stamps.set(path, mtimeOf(path));
+  }
+
+  /** The cache key: every option that shapes the list of entries. */
+  #cacheKey(named: string[]): string {
+    const { hidden, noIgnore, follow, maxDepth, globs, types, typesNot, includeDirs, cwd } =
+      this.#options;
+    return `walk\0${
+      JSON.stringify({
+        cwd,
+        named,
+        hidden,
+        noIgnore,
+        follow,
+        maxDepth,
+        globs,
+        types,
+        typesNot,
+        includeDirs,
+      })
+    }`;
+  }
+
+  /**
+   * Records the stamps of what a root's ancestors contribute: the directories searched for the
+   * git root (a `.git` appearing changes one of them) and the ignore files applied from above.
+   */
+  #stampAncestors(root: string): void {
+    const stamps = this.#ancestorStamps;
+    if (!stamps) return;
+    for (let dir = dirname(root);; dir = dirname(dir)) {
+      if (Deno.permissions.querySync({ name: "read", path: dir }).state !== "granted") break;
+      this.#stamp(dir, stamps);
+      for (const name of IGNORE_FILES) this.#stamp(join(dir, name), stamps);
+      if (dir === this.#gitRoot) {
+        this.#stamp(join(dir, ".git", "info", "exclude"), stamps);
+        break;
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+
+  *#walkNamed(named: string[]): Generator<WalkEntry> {
+    const { cwd, prefix } = this.#options;
     const roots: { absPath: string; info: Deno.FileInfo }[] = [];
     for (const absPath of named) {
+      this.#stamp(absPath);
       try {
         roots.push({ absPath, info: Deno.statSync(absPath) });
         this.#realRoots.push(Deno.realPathSync(absPath));
@@ -209,14 +294,18 @@ export class Walker {
 
   #frame(absDir: string, display: string, relInRoot: string, depth: number, parent?: Frame): Frame {
     const { noIgnore } = this.#options;
+    // Stamped before reading: a change made during the read then shows as a newer mtime.
+    this.#stamp(absDir);
     const children = this.#readChildren(absDir, display);
     let layers = parent?.layers ?? [];
     if (!parent && !noIgnore) {
       this.#gitRoot = findGitRoot(absDir);
       layers = ancestorLayers(absDir, this.#gitRoot);
+      this.#stampAncestors(absDir);
     }
     if (!noIgnore && children.some((child) => child.isIgnoreFile)) {
       const names = new Set(children.map((child) => child.name));
+      for (const name of IGNORE_FILES) if (names.has(name)) this.#stamp(join(absDir, name));
       const layer = layerFor(absDir, this.#gitRoot !== undefined, names);
       if (layer) layers = [...layers, layer];
     }

@@ -138,7 +138,7 @@ export const astSearchTool: Tool = defineTool({
       cache: context.cache,
       signal: context.signal,
       emit: context.emit,
-      walk: walkOptionsFrom(input, "LMA"),
+      walk: { ...walkOptionsFrom(input, "LMA"), cache: context.cache },
     });
     return {
       envelope: queryEnvelope("llm-ast-search", result.data, result.diagnostics, {

@@ -94,7 +94,7 @@ export const discoverTool: Tool = defineTool({
       extensions: input.extension,
       limit: input.limit,
       caseMode: input.case,
-      walk: walkOptionsFrom(input, "LMD"),
+      walk: { ...walkOptionsFrom(input, "LMD"), cache: context.cache },
     });
     return Promise.resolve({
       envelope: queryEnvelope("llm-discover", outcome.data, outcome.diagnostics, {

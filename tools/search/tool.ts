@@ -147,7 +147,7 @@ export const searchTool: Tool = defineTool({
       threads: input.threads,
       emit: context.emit,
       signal: context.signal,
-      walk: walkOptionsFrom(input, "LMS"),
+      walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },
     });
     return {
       envelope: queryEnvelope("llm-search", result.data, result.diagnostics, {

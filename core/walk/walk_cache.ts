@@ -1,0 +1,95 @@
+/**
+ * Walk lists kept by a long-lived host (the MCP server): a finished walk is stored with the
+ * modification time of every directory it read and the stamp of every ignore file that shaped
+ * it. Adding, removing or renaming an entry changes its directory's mtime, and editing an ignore
+ * file changes that file's stamp, so a walk is reused only while all of them are unchanged —
+ * checking them costs one stat per directory instead of reading every directory again.
+ *
+ * @module
+ */
+import type { Diagnostic } from "../../schema/diagnostic.ts";
+import type { RunCache } from "../cache.ts";
+import type { WalkEntry } from "./walker.ts";
+
+/** What a finished walk leaves in the cache. */
+export interface WalkRecord {
+  /** The entries, in walk order. */
+  entries: WalkEntry[];
+  /** The walk's diagnostics. */
+  diagnostics: Diagnostic[];
+  /** Path → modification time (ms), or -1 for a path that did not exist: the walked tree. */
+  stamps: Map<string, number>;
+  /**
+   * The same for the roots' ancestors (a `.git` or an ignore file appearing above a root changes
+   * the walk). Ancestors such as `/tmp` change all the time for other reasons, so a recent
+   * change there does not keep a walk from being stored; any change still invalidates it.
+   */
+  ancestorStamps: Map<string, number>;
+}
+
+/** Cache namespace of walk records. */
+const NAMESPACE = "walk";
+/** The cache's own file stamp is unused: a record carries its stamps. */
+const UNSTAMPED = { size: 0, mtimeMs: 0 };
+/**
+ * A path changed this recently may change again within the clock's resolution unnoticed; a
+ * walk that saw one is not stored.
+ */
+const RACY_MS = 2000;
+
+/** Modification time of `path` in ms, or -1 when it does not exist. */
+export function mtimeOf(path: string): number {
+  try {
+    return Deno.statSync(path).mtime?.getTime() ?? -1;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return -1;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The stored walk for `key` when every stamp it recorded still holds, else `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { cachedWalk, MemoryCache } from "@llm/search";
+ * cachedWalk(new MemoryCache(), "{}"); // undefined
+ * ```
+ */
+export function cachedWalk(cache: RunCache, key: string): WalkRecord | undefined {
+  const record = cache.get<WalkRecord>(NAMESPACE, key, UNSTAMPED);
+  if (!record) return undefined;
+  for (const stamps of [record.stamps, record.ancestorStamps]) {
+    for (const [path, mtime] of stamps) {
+      if (mtimeOf(path) !== mtime) {
+        cache.invalidate(key);
+        return undefined;
+      }
+    }
+  }
+  return record;
+}
+
+/**
+ * Stores a finished walk unless one of its stamps is too recent to be trusted.
+ *
+ * @example
+ * ```ts
+ * import { MemoryCache, storeWalk } from "@llm/search";
+ * const record = { entries: [], diagnostics: [], stamps: new Map(), ancestorStamps: new Map() };
+ * storeWalk(new MemoryCache(), "{}", record, Date.now());
+ * ```
+ */
+export function storeWalk(
+  cache: RunCache,
+  key: string,
+  record: WalkRecord,
+  startedMs: number,
+): void {
+  for (const mtime of record.stamps.values()) {
+    if (mtime > startedMs - RACY_MS) return;
+  }
+  cache.set(NAMESPACE, key, UNSTAMPED, record);
+}

@@ -286,6 +286,13 @@ function pushRange(positions: number[] | undefined, start: number, end: number):
   if (positions) { for (let k = start; k < end; k++) positions.push(k); }
 }
 
+/** Records a contiguous match `[start, end)`: the slab's bounds and, when asked, its positions. */
+function markRange(slab: Slab, positions: number[] | undefined, start: number, end: number): void {
+  slab.start = start;
+  slab.end = end;
+  pushRange(positions, start, end);
+}
+
 /**
  * fzf's exact matcher (`'term`), or with `boundary` its word-boundary variant (`'term'`): the
  * occurrence of `P` in `T[from, length)` whose first character has the highest bonus.
@@ -334,9 +341,7 @@ export function exactMatch(
     }
   }
   if (bestPos < 0) return -1;
-  slab.start = bestPos;
-  slab.end = bestPos + m;
-  pushRange(positions, bestPos, bestPos + m);
+  markRange(slab, positions, bestPos, bestPos + m);
   if (!boundary) return calculateScore(T, B, bestPos, bestPos + m, P);
   // Word boundaries at an underscore rank below other boundaries (fzf's rule).
   let score = bestBonus;
@@ -388,9 +393,7 @@ export function prefixMatch(
   const m = P.length;
   const start = m > 0 && isWhite(P[0]) ? 0 : leadingWhite(classes, length);
   if (length - start < m || !equalAt(T, start, P, m)) return -1;
-  slab.start = start;
-  slab.end = start + m;
-  pushRange(positions, start, start + m);
+  markRange(slab, positions, start, start + m);
   return calculateScore(T, B, start, start + m, P);
 }
 
@@ -418,9 +421,7 @@ export function suffixMatch(
   const end = length - (m > 0 && isWhite(P[m - 1]) ? 0 : trailingWhite(classes, length));
   const start = end - m;
   if (start < 0 || !equalAt(T, start, P, m)) return -1;
-  slab.start = start;
-  slab.end = end;
-  pushRange(positions, start, end);
+  markRange(slab, positions, start, end);
   return calculateScore(T, B, start, end, P);
 }
 
@@ -449,9 +450,7 @@ export function equalMatch(
   const start = isWhite(P[0]) ? 0 : leadingWhite(classes, length);
   const end = length - (isWhite(P[m - 1]) ? 0 : trailingWhite(classes, length));
   if (end - start !== m || !equalAt(T, start, P, m)) return -1;
-  slab.start = start;
-  slab.end = end;
-  pushRange(positions, start, end);
+  markRange(slab, positions, start, end);
   return (SCORE_MATCH + BONUS_BOUNDARY_WHITE) * m +
     (BONUS_FIRST_CHAR_MULTIPLIER - 1) * BONUS_BOUNDARY_WHITE;
 }

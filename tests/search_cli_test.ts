@@ -243,3 +243,37 @@ async function dropCapabilitiesAndRun(root: string) {
     stderr: decoder.decode(output.stderr),
   };
 }
+
+Deno.test("FIFOs are never opened: skipped in a walk, a coded warning when named", async () => {
+  const root = await makeTree({ "a.txt": "hit" });
+  try {
+    const made = await new Deno.Command("mkfifo", { args: [join(root, "pipe")] }).output();
+    assert.ok(made.success, "mkfifo");
+    // Opening a FIFO with no writer would block forever: the run finishing proves it was skipped.
+    const walked = await runEntry(ENTRY, ["hit"], { cwd: root });
+    assert.equal(walked.code, 0, walked.stderr);
+    const envelope = parseJson(walked) as unknown as Envelope;
+    assert.deepEqual(envelope.data.matches.map((m) => m.span.file_path), ["a.txt"]);
+    const named = await runEntry(ENTRY, ["hit", "pipe", "a.txt"], { cwd: root });
+    const diagnostics = (parseJson(named) as unknown as Envelope).diagnostics;
+    assert.ok(diagnostics.some((d) => d.code === "LMS-IO-002" && d.message.includes("pipe")));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a --max-filesize that is not a size is LMS-ARG-002; K/M/G suffixes are read", async () => {
+  const root = await makeTree({ "small.txt": "hit", "big.txt": "hit" + "x".repeat(3000) });
+  try {
+    const bad = await runEntry(ENTRY, ["hit", "--max-filesize", "lots"], { cwd: root });
+    assert.equal(bad.code, 2);
+    assert.equal((parseJson(bad) as unknown as Envelope).diagnostics[0].code, "LMS-ARG-002");
+    const sized = await runEntry(ENTRY, ["hit", "--max-filesize", "2K"], { cwd: root });
+    const files = (parseJson(sized) as unknown as Envelope).data.matches.map((m) =>
+      m.span.file_path
+    );
+    assert.deepEqual(files, ["small.txt"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

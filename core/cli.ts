@@ -235,6 +235,11 @@ function exitCodeOf(outcome: ToolOutcome): number {
   return error ? explainCode(error.code)?.exit ?? EXIT.internal : EXIT.refused;
 }
 
+/** One JSONL result line: the tool's item type first, which an item may override (`file`, `count`). */
+function itemLine(tool: Tool, item: unknown): string {
+  return JSON.stringify({ type: tool.itemType ?? "item", ...item as object }) + "\n";
+}
+
 /** Writes the envelope's list items one per line, then the summary object. */
 function writeJsonl(tool: Tool, envelope: Envelope): void {
   const key = tool.listKey;
@@ -248,7 +253,7 @@ function writeJsonl(tool: Tool, envelope: Envelope): void {
   delete data[key];
   let text = "";
   for (const item of items) {
-    text += JSON.stringify({ type: tool.itemType ?? "item", ...item as object }) + "\n";
+    text += itemLine(tool, item);
   }
   writeStdout(text + JSON.stringify({ type: "summary", ...query, data }) + "\n");
 }
@@ -268,7 +273,7 @@ function jsonlEmitter(tool: Tool): { emit: (item: unknown) => void; flush: () =>
   };
   return {
     emit(item) {
-      buffer += JSON.stringify({ type: tool.itemType ?? "item", ...item as object }) + "\n";
+      buffer += itemLine(tool, item);
       if (buffer.length > 1 << 16) flush();
     },
     flush,

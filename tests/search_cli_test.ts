@@ -139,6 +139,13 @@ Deno.test("--format jsonl streams one match per line and ends with a summary; te
     assert.deepEqual(lines.map((line) => line.type), ["match", "match", "match", "summary"]);
     assert.equal(lines[3].data.match_count, 3);
     assert.equal(lines[3].data.matches, undefined);
+    const files = await runEntry(ENTRY, ["parse", "-l", "--format", "jsonl"], { cwd: root });
+    assert.deepEqual(files.stdout.trim().split("\n").map((line) => JSON.parse(line).type), [
+      "file",
+      "file",
+      "file",
+      "summary",
+    ]);
     const text = await runEntry(ENTRY, ["parse", "--format", "text", "src"], { cwd: root });
     assert.equal(
       text.stdout,

@@ -61,6 +61,15 @@ export interface WalkOptions {
   cache?: RunCache;
 }
 
+/**
+ * The walk settings an engine takes from its caller: everything but what the engine decides
+ * itself (tool, prefix, root, paths, whether directories or stats are wanted).
+ */
+export type EngineWalkOptions = Omit<
+  WalkOptions,
+  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat"
+>;
+
 /** One walked file or directory. */
 export interface WalkEntry {
   /** Absolute path. */

@@ -4,13 +4,10 @@
  * @module
  */
 import type { RunCache } from "../../core/cache.ts";
-import type { WalkOptions } from "../../core/walk/walker.ts";
+import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 
 /** Walk settings passed through to the walker. */
-export type AstSearchWalkOptions = Omit<
-  WalkOptions,
-  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat"
->;
+export type AstSearchWalkOptions = EngineWalkOptions;
 
 /** Everything an ast-search needs. */
 export interface AstSearchOptions {

@@ -5,7 +5,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { Walker, type WalkOptions } from "../../core/walk/walker.ts";
+import { type EngineWalkOptions, Walker } from "../../core/walk/walker.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { DiscoverData, DiscoverResult } from "../../schema/discover.ts";
 import { type CaseMode, parseQuery } from "./query.ts";
@@ -13,10 +13,7 @@ import { PathScorer } from "./scorer.ts";
 import { TopN } from "./top.ts";
 
 /** Walk settings discover passes through to the walker. */
-export type DiscoverWalkOptions = Omit<
-  WalkOptions,
-  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat"
->;
+export type DiscoverWalkOptions = EngineWalkOptions;
 
 /** Everything a discovery needs. */
 export interface DiscoverOptions {

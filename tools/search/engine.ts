@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type WalkEntry, Walker, type WalkOptions } from "../../core/walk/walker.ts";
+import { type EngineWalkOptions, type WalkEntry, Walker } from "../../core/walk/walker.ts";
 import { permissionError } from "../../core/permissions.ts";
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { SearchData } from "../../schema/search.ts";
@@ -15,10 +15,7 @@ import type { SearchFileOptions } from "./searcher.ts";
 import type { WorkerRequest } from "./worker.ts";
 
 /** Walk settings a search passes through to the walker. */
-export type SearchWalkOptions = Omit<
-  WalkOptions,
-  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat"
->;
+export type SearchWalkOptions = EngineWalkOptions;
 
 /** Everything a search needs. */
 export interface SearchOptions extends MatcherOptions {

@@ -7,6 +7,7 @@
 export * from "./cache.ts";
 export * from "./cli.ts";
 export * from "./failure.ts";
+export * from "./input_file.ts";
 export * from "./permissions.ts";
 export * from "./tool.ts";
 export * from "./version.ts";

@@ -101,6 +101,13 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
         "Name the target as a path of its own, or pass --follow for links inside the root.",
       exit: EXIT.badInput,
     },
+    [`${prefix}-IO-004`]: {
+      meaning: "A path that must name a readable file names something else.",
+      cause:
+        "The path is a directory, a FIFO or device, contains a NUL byte, or is not a valid file name.",
+      remediation: "Name a regular file (a directory is not accepted where a file is expected).",
+      exit: EXIT.badInput,
+    },
     [`${prefix}-PERM-001`]: {
       meaning: "The run lacks read permission for a path it needs.",
       cause: "Deno was started without --allow-read, or with --allow-read scoped to other paths.",

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import { SYMBOL_KINDS } from "../../schema/ast_search.ts";
 import { type DiagnosticDetails, ToolError } from "../../schema/diagnostic.ts";
+import { readInputFile } from "../../core/input_file.ts";
 import {
   languageByName,
   type LanguageInfo,
@@ -128,16 +128,7 @@ export function buildSpec(options: AstSearchOptions): { spec: SearchSpec; forced
   }
   let query = options.query;
   if (options.queryFile !== undefined) {
-    try {
-      query = Deno.readTextFileSync(resolve(options.cwd, options.queryFile));
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
-        throw new ToolError("LMA-IO-001", `no such query file: ${options.queryFile}`, {
-          file: options.queryFile,
-        });
-      }
-      throw error;
-    }
+    query = readInputFile("LMA", options.cwd, options.queryFile, "query file");
   }
   const kinds = [...new Set(options.kinds ?? [])];
   const badKind = kinds.find((kind) => !(SYMBOL_KINDS as readonly string[]).includes(kind));

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import type { z } from "zod";
 import { type Checksum, normalizeChecksum } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
+import { readInputFile } from "../../core/input_file.ts";
 import { type EditPlan, parseEditPlan } from "../../schema/edit_plan.ts";
 
 /** A request to `llm-transform`, after the input was checked. */
@@ -232,15 +232,7 @@ async function readPlanText(plan: string, source: PlanSource): Promise<string> {
     }
     return await source.readStdin();
   }
-  const path = resolve(source.cwd, plan);
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new ToolError("LMT-IO-001", `plan file not found: ${plan}`, { file: plan });
-    }
-    throw error;
-  }
+  return readInputFile("LMT", source.cwd, plan, "plan file");
 }
 
 function inlineValue(value: unknown, field: string): unknown {

@@ -1,0 +1,56 @@
+/**
+ * Reading a file the user named as input (`--query-file`, `--plan`, …): a missing path, a
+ * directory, a FIFO or a name with a NUL byte each become a coded error instead of an
+ * internal one, and nothing but a regular file is ever opened.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { ToolError } from "../schema/diagnostic.ts";
+import type { CodePrefix } from "../schema/error_codes.ts";
+import { isPermissionRefusal, permissionError } from "./permissions.ts";
+
+/**
+ * Reads the text of the input file `name` (resolved against `cwd`). `what` names the input in
+ * messages, e.g. `"query file"`. Throws `*-IO-001` when it does not exist, `*-IO-004` when it
+ * is not a regular file or its name holds a NUL byte, `*-PERM-001` when reading is refused.
+ *
+ * @example
+ * ```ts
+ * import { readInputFile } from "@llm/search";
+ * try {
+ *   readInputFile("LMA", Deno.cwd(), ".", "query file");
+ * } catch (error) {
+ *   (error as { code: string }).code; // "LMA-IO-004"
+ * }
+ * ```
+ */
+export function readInputFile(
+  prefix: CodePrefix,
+  cwd: string,
+  name: string,
+  what: string,
+): string {
+  if (name.includes("\0")) {
+    throw new ToolError(`${prefix}-IO-004`, `the ${what} path contains a NUL byte`);
+  }
+  const path = resolve(cwd, name);
+  try {
+    const info = Deno.statSync(path);
+    if (!info.isFile) {
+      const found = info.isDirectory ? "a directory" : "not a regular file";
+      throw new ToolError(`${prefix}-IO-004`, `the ${what} ${name} is ${found}`, { file: name });
+    }
+    return Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    if (error instanceof Deno.errors.NotFound) {
+      throw new ToolError(`${prefix}-IO-001`, `no such ${what}: ${name}`, { file: name });
+    }
+    if (isPermissionRefusal(error)) throw permissionError(prefix, error);
+    throw new ToolError(`${prefix}-IO-002`, `cannot read the ${what} ${name}`, {
+      file: name,
+      note: error instanceof Error ? error.message : String(error),
+    });
+  }
+}

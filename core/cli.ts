@@ -222,7 +222,13 @@ const encoder = new TextEncoder();
 function writeStdout(text: string): void {
   const bytes = encoder.encode(text);
   let written = 0;
-  while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+  try {
+    while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+  } catch (error) {
+    // The reader went away (`| head`): nobody wants the rest, so stop quietly, as ripgrep does.
+    if (error instanceof Deno.errors.BrokenPipe) Deno.exit(EXIT.ok);
+    throw error;
+  }
 }
 
 function exitCodeOf(outcome: ToolOutcome): number {

@@ -243,23 +243,30 @@ Deno.test({
     const { root, elsewhere, cleanup } = await workspace();
     try {
       const original = await Deno.readTextFile(join(root, EDITED));
-      const reports: CallReport[] = [];
-      for (const [tool, args] of CALLS) {
+      const callOnce = async ([tool, args]: Call, earlier: CallReport[]): Promise<CallReport> => {
         const resolved = Object.fromEntries(
           Object.entries(args).map(([key, value]) => [
             key,
             value === "$transform.execution_id"
-              ? reports.find((report) => report.tool === "transform")?.structured.execution_id
+              ? earlier.find((report) => report.tool === "transform")?.structured.execution_id
               : value,
           ]),
         );
         const answer = await inspectorCall(root, elsewhere, [tool, resolved]);
-        reports.push({
+        return {
           tool,
           is_error: answer.isError === true,
           structured: answer.structuredContent as Record<string, unknown>,
           watched: await Deno.readTextFile(join(root, EDITED)),
-        });
+        };
+      };
+      // One server process per Inspector call: the read-only calls run side by side to keep
+      // CI short, the transform and its undo one after the other.
+      const reports = await Promise.all(
+        CALLS.filter(([tool]) => tool !== "transform").map((call) => callOnce(call, [])),
+      );
+      for (const call of CALLS.filter(([tool]) => tool === "transform")) {
+        reports.push(await callOnce(call, reports));
       }
       await assertSequence(reports, original);
     } finally {

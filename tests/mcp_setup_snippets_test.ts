@@ -39,13 +39,15 @@ function section(readme: string): string {
 
 /** The server entries of the section's fenced JSON blocks (`mcpServers` or VS Code's `servers`). */
 function jsonSnippets(text: string): Snippet[] {
-  const blocks = [...text.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
-  return blocks.flatMap((block, index) => {
+  const blocks = [...text.matchAll(/^```json\n([\s\S]*?)^```$/gm)];
+  return blocks.flatMap((match, index) => {
+    const block = match[1];
+    const client = [...text.slice(0, match.index).matchAll(/\*\*([^*]+)\*\*/g)].at(-1)?.[1];
     const config = JSON.parse(block) as Record<string, Record<string, Omit<Snippet, "label">>>;
     const servers = config.mcpServers ?? config.servers;
     assert.ok(servers, `json block ${index + 1} has mcpServers or servers`);
     return Object.entries(servers).map(([name, server]) => ({
-      label: `json block ${index + 1}: ${name}`,
+      label: `${client ?? "json"} (block ${index + 1}): ${name}`,
       command: server.command,
       args: server.args,
       ...(server.env ? { env: server.env } : {}),
@@ -142,6 +144,25 @@ async function exercise(snippet: Snippet, root: string, cwd: string, path: strin
   }
 }
 
+/**
+ * Checks that `snippet` runs Deno through npx, then starts it for a fresh copy of the fixture
+ * and checks the answers and the log under `.llm/mcp-log`.
+ */
+async function checkSnippet(snippet: Snippet, cwd: string, path: string): Promise<void> {
+  assert.equal(snippet.command, "npx", "runs Deno through npx, not an installed deno");
+  assert.deepEqual(snippet.args.slice(0, 2), ["-y", "deno@2.9.6"], "pins Deno");
+  assert.ok(snippet.args.includes(PACKAGE), `names ${PACKAGE}`);
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llm-mcp-app-" }));
+  try {
+    await cp(FIXTURE, root, { recursive: true });
+    await exercise(snippet, root, cwd, path);
+    const log = join(root, ".llm", "mcp-log", "executions.jsonl");
+    assert.match(await Deno.readTextFile(log), /"tool":"search"/, "logged under .llm/");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
 Deno.test({
   name:
     "mcp set-up: README's client snippets start a working server as written (needs npx deno@2.9.6)",
@@ -153,20 +174,14 @@ Deno.test({
     const path = await pathWithoutDeno();
     const cwd = await Deno.makeTempDir({ prefix: "llm-mcp-cwd-" });
     try {
-      for (const snippet of snippets) {
-        await t.step(snippet.label, async () => {
-          assert.equal(snippet.command, "npx", "runs Deno through npx, not an installed deno");
-          assert.deepEqual(snippet.args.slice(0, 2), ["-y", "deno@2.9.6"], "pins Deno");
-          assert.ok(snippet.args.includes(PACKAGE), `names ${PACKAGE}`);
-          const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llm-mcp-app-" }));
-          try {
-            await cp(FIXTURE, root, { recursive: true });
-            await exercise(snippet, root, cwd, path);
-            const log = join(root, ".llm", "mcp-log", "executions.jsonl");
-            assert.match(await Deno.readTextFile(log), /"tool":"search"/, "logged under .llm/");
-          } finally {
-            await Deno.remove(root, { recursive: true });
-          }
+      // All snippets start side by side (each pays npx's and Deno's start-up); then one step
+      // per snippet reports its own outcome.
+      const outcomes = await Promise.allSettled(
+        snippets.map((snippet) => checkSnippet(snippet, cwd, path)),
+      );
+      for (const [index, outcome] of outcomes.entries()) {
+        await t.step(snippets[index].label, () => {
+          if (outcome.status === "rejected") throw outcome.reason;
         });
       }
     } finally {

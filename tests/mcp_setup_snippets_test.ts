@@ -128,6 +128,14 @@ async function exercise(snippet: Snippet, root: string, cwd: string, path: strin
     const listed = (await client.listTools()).tools as { name: string }[];
     const tools = listed.map((tool) => tool.name);
     assert.ok(tools.includes("search") && tools.includes("ast_search"), tools.join());
+    const writesProject = snippet.args.some((arg) =>
+      substitute(arg, root) === `--allow-write=${root}`
+    );
+    assert.equal(
+      tools.includes("transform"),
+      writesProject,
+      "transform offered iff -W covers the root",
+    );
     const answer = await client.callTool({
       name: "search",
       arguments: { patterns: ["greet_count"] },
@@ -144,11 +152,47 @@ async function exercise(snippet: Snippet, root: string, cwd: string, path: strin
   }
 }
 
+/** The README's `… log show ID --log-dir …` command line (inline code). */
+function logShowLine(text: string): string {
+  const line = text.match(/`(npx -y deno@2\.9\.6 run [^`]* log show ID [^`]*)`/)?.[1];
+  assert.ok(line, "the section shows how to print a past call");
+  return line;
+}
+
+/** Runs the README's `log show` line for `id` and checks it prints that call. */
+async function checkLogShow(
+  line: string,
+  root: string,
+  id: string,
+  cwd: string,
+  path: string,
+): Promise<void> {
+  const words = line.split(" ").map((word) => word === "ID" ? id : substitute(word, root));
+  const [command, ...args] = words;
+  const output = await new Deno.Command(command, {
+    args,
+    cwd,
+    env: { HOME: Deno.env.get("HOME") ?? "/root", PATH: path },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, `log show: ${stderr}`);
+  const shown = JSON.parse(new TextDecoder().decode(output.stdout));
+  assert.equal(shown.data.execution.execution_id, id, "log show prints the logged call");
+}
+
 /**
  * Checks that `snippet` runs Deno through npx, then starts it for a fresh copy of the fixture
  * and checks the answers and the log under `.llm/mcp-log`.
  */
-async function checkSnippet(snippet: Snippet, cwd: string, path: string): Promise<void> {
+async function checkSnippet(
+  snippet: Snippet,
+  cwd: string,
+  path: string,
+  logShow?: string,
+): Promise<void> {
   assert.equal(snippet.command, "npx", "runs Deno through npx, not an installed deno");
   assert.deepEqual(snippet.args.slice(0, 2), ["-y", "deno@2.9.6"], "pins Deno");
   assert.ok(snippet.args.includes(PACKAGE), `names ${PACKAGE}`);
@@ -157,7 +201,9 @@ async function checkSnippet(snippet: Snippet, cwd: string, path: string): Promis
     await cp(FIXTURE, root, { recursive: true });
     await exercise(snippet, root, cwd, path);
     const log = join(root, ".llm", "mcp-log", "executions.jsonl");
-    assert.match(await Deno.readTextFile(log), /"tool":"search"/, "logged under .llm/");
+    const record = JSON.parse((await Deno.readTextFile(log)).split("\n")[0]);
+    assert.equal(record.tool, "search", "logged under .llm/mcp-log");
+    if (logShow) await checkLogShow(logShow, root, record.execution_id, cwd, path);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -177,7 +223,9 @@ Deno.test({
       // All snippets start side by side (each pays npx's and Deno's start-up); then one step
       // per snippet reports its own outcome.
       const outcomes = await Promise.allSettled(
-        snippets.map((snippet) => checkSnippet(snippet, cwd, path)),
+        snippets.map((snippet, index) =>
+          checkSnippet(snippet, cwd, path, index === 0 ? logShowLine(text) : undefined)
+        ),
       );
       for (const [index, outcome] of outcomes.entries()) {
         await t.step(snippets[index].label, () => {

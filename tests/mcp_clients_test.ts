@@ -16,11 +16,18 @@ import { join } from "node:path";
 import { REPO } from "./helpers.ts";
 import { serverCommand } from "./mcp_helpers.ts";
 
-/** Exact client versions (keep in step with install.sh). */
-const PYTHON_MCP_VERSION = "2.3.0";
-const INSPECTOR_VERSION = "2.12.0";
-
 const FIXTURES = join(REPO, "tests", "fixtures", "mcp_clients");
+const INSTALLER = join(FIXTURES, "install.sh");
+
+/** The exact version `install.sh` pins in its `name=version` line. */
+function pinned(name: string): string {
+  const version = Deno.readTextFileSync(INSTALLER).match(new RegExp(`^${name}=(\\S+)$`, "m"))?.[1];
+  assert.ok(version, `install.sh pins ${name}`);
+  return version;
+}
+
+const PYTHON_MCP_VERSION = pinned("python_mcp_version");
+const INSPECTOR_VERSION = pinned("inspector_version");
 const CACHE = Deno.env.get("LLM_SEARCH_TEST_CACHE") ?? join(homedir(), ".cache", "llm-search-test");
 const PYTHON = join(CACHE, "venv", "bin", "python");
 const INSPECTOR = join(CACHE, "inspector", "node_modules", ".bin", "mcp-inspector");
@@ -67,7 +74,7 @@ async function ensureClient(part: "python" | "inspector", probe: string[]): Prom
   };
   if (await usable()) return true;
   const install = await new Deno.Command("bash", {
-    args: [join(FIXTURES, "install.sh"), CACHE, part],
+    args: [INSTALLER, CACHE, part],
     stdout: "inherit",
     stderr: "inherit",
   }).output();

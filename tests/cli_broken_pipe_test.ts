@@ -29,18 +29,10 @@ function bigRecord(bytes: number): ExecutionRecord {
 
 /** Runs `llm-mcp log show … | reader` in bash; the writer's exit status and stderr. */
 async function pipeTo(reader: string, args: string[]): Promise<{ code: number; stderr: string }> {
-  const writer = [
-    "deno",
-    "run",
-    "--quiet",
-    "--no-prompt",
-    `--config=${join(REPO, "deno.json")}`,
-    "--allow-read",
-    join(REPO, "tools", "mcp", "main.ts"),
-    "log",
-    "show",
-    ...args,
-  ].map((word) => `'${word}'`).join(" ");
+  // As a user types it: Deno finds the checkout's deno.json from the entrypoint's folder.
+  const entry = join(REPO, "tools", "mcp", "main.ts");
+  const writer = ["deno", "run", "--quiet", "-R", entry, "log", "show", ...args]
+    .map((word) => `'${word}'`).join(" ");
   const script = `${writer} 2>"$ERRORS" | ${reader} >/dev/null; echo "\${PIPESTATUS[0]}"`;
   const errors = await Deno.makeTempFile();
   try {

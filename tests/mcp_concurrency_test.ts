@@ -26,9 +26,13 @@ const SLOW_TREE = { ...FIXTURE, "slow.txt": "a".repeat(40) + "b\n" };
  * work in all, searched on one thread (`threads: 1`), which checks for cancellation between
  * batches of files (the first batch is 400 files, the next ones 96).
  */
-const STOPPABLE_TREE: Record<string, string> = { ...FIXTURE };
-for (let i = 0; i < 5_000; i++) {
-  STOPPABLE_TREE[`slow/${String(i).padStart(4, "0")}.txt`] = ("a".repeat(12) + "b\na\n").repeat(2);
+async function makeStoppableTree(): Promise<string> {
+  const root = await makeTree(FIXTURE);
+  await Deno.mkdir(join(root, "slow"));
+  const text = ("a".repeat(12) + "b\na\n").repeat(2);
+  const names = Array.from({ length: 5_000 }, (_, i) => `${String(i).padStart(4, "0")}.txt`);
+  await Promise.all(names.map((name) => Deno.writeTextFile(join(root, "slow", name), text)));
+  return root;
 }
 
 const SLOW_SEARCH = { name: "search", arguments: { patterns: ["(a+)+$"] } };
@@ -118,7 +122,7 @@ Deno.test({
   name: "mcp concurrency: cancelling stops the call's work at once; the log says cancelled",
   ignore: !hasProc,
   async fn() {
-    const root = await makeTree(STOPPABLE_TREE);
+    const root = await makeStoppableTree();
     const logDir = await Deno.makeTempDir();
     const server = await connect({
       root,
@@ -147,7 +151,7 @@ Deno.test({
       const idle = await cpuDuring(server.pid, 500);
       assert.ok(busy >= 8, `the slow call should keep a core busy (${busy} ticks in 500 ms)`);
       assert.ok(
-        idle <= 3,
+        idle <= Math.max(3, busy / 5),
         `the cancelled call still computes: ${idle} ticks in 500 ms (${busy} before)`,
       );
 

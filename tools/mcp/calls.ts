@@ -121,6 +121,12 @@ interface Slot {
   settle?: (reply: CallReply | Error) => void;
 }
 
+/**
+ * Time a stopped call's worker has to end its run cooperatively (keeping its warm cache) before
+ * it is terminated.
+ */
+const STOP_GRACE_MS = 100;
+
 /** Idle call workers kept for the next calls; more are stopped, least recently used first. */
 const MAX_IDLE_WORKERS = 2;
 
@@ -133,7 +139,7 @@ const WORKER_URL = new URL("./call_worker.ts", import.meta.url);
  * one; whenever no idle worker is left, a spare starts loading, so the next concurrent call does
  * not wait for a worker to load its modules (about a second). A call that aborts is answered at
  * once; its work stops at the engine's next check of the run's signal (between files), through
- * a shared flag, and its worker is terminated and replaced.
+ * a shared flag, and a worker that has not ended its run 100 ms later is terminated.
  *
  * @example
  * ```ts
@@ -166,14 +172,18 @@ export class WorkerRunner implements ToolRunner {
     const slot = this.#claim(tool.mcpName);
     const abortFlag = new SharedArrayBuffer(4);
     return new Promise<Envelope>((resolve, reject) => {
+      let stopping: ReturnType<typeof setTimeout> | undefined;
       const stop = () => {
+        // Answer at once; the worker's engine sees the flag at its next check and ends its run
+        // (its nested workers' claims too), or the worker is terminated after a grace period.
         Atomics.store(new Int32Array(abortFlag), 0, 1);
-        this.#discard(slot);
+        stopping = setTimeout(() => this.#discard(slot), STOP_GRACE_MS);
         reject(call.signal.reason);
       };
       call.signal.addEventListener("abort", stop, { once: true });
       slot.settle = (reply) => {
         call.signal.removeEventListener("abort", stop);
+        clearTimeout(stopping);
         slot.settle = undefined;
         if (reply instanceof Error) {
           this.#discard(slot);

@@ -286,3 +286,27 @@ Deno.test("mcp concurrency: a tool that takes timeout_ms gets one under the call
   await server.callTool("timed", { timeout_ms: 5 });
   assert.deepEqual(seen, [9_000, 5]);
 });
+
+Deno.test("mcp concurrency: a change made through one call worker is seen by the next search", async () => {
+  const root = await makeTree(FIXTURE);
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root},${REPO}`, `--allow-write=${root}`],
+  });
+  type Found = { structuredContent: { data: { matches: { span: { file_path: string } }[] } } };
+  const files = async () => {
+    const found = await server.client.callTool({
+      name: "search",
+      arguments: { patterns: ["hello "] },
+    }) as Found;
+    return found.structuredContent.data.matches.map((match) => match.span.file_path);
+  };
+  try {
+    assert.deepEqual(await files(), ["README.md", "src/greet.ts", "src/util.py"]);
+    await server.client.callTool({ name: "transform", arguments: SAMPLES.transform.args });
+    assert.deepEqual(await files(), ["README.md", "src/util.py"]);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

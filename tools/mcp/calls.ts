@@ -125,7 +125,7 @@ interface Slot {
  * Time a stopped call's worker has to end its run cooperatively (keeping its warm cache) before
  * it is terminated.
  */
-const STOP_GRACE_MS = 100;
+const STOP_GRACE_MS = 1_000;
 
 /** Idle call workers kept for the next calls; more are stopped, least recently used first. */
 const MAX_IDLE_WORKERS = 2;
@@ -139,7 +139,7 @@ const WORKER_URL = new URL("./call_worker.ts", import.meta.url);
  * one; whenever no idle worker is left, a spare starts loading, so the next concurrent call does
  * not wait for a worker to load its modules (about a second). A call that aborts is answered at
  * once; its work stops at the engine's next check of the run's signal (between files), through
- * a shared flag, and a worker that has not ended its run 100 ms later is terminated.
+ * a shared flag, and a worker that has not ended its run a second later is terminated.
  *
  * @example
  * ```ts

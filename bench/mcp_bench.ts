@@ -3,7 +3,9 @@
  * tree (a copy of Linux 6.1 `kernel/`) against its first call, and against a one-shot
  * `llm-ast-search` run per call (what an agent pays without the server); then a file changed
  * between two calls must show up in the second result. The server is started as the README
- * says (`deno run -R …/mcp`), driven by the official SDK's stdio client.
+ * says (`deno run -R …/mcp`), driven by the official SDK's stdio client. Last, the cost of the
+ * call-worker hop: the same small warm call through that server (calls in workers) and through
+ * one started with `--allow-read=<root>` only (which runs calls on its main thread), interleaved.
  * Run: `deno run -A bench/mcp_bench.ts [--runs N]`; exits 1 when a target is missed.
  *
  * @module
@@ -37,6 +39,53 @@ function names(outcome: CallOutcome): string[] {
   return outcome.structuredContent.data.matches.map((m) => `${m.span.file_path}:${m.name}`);
 }
 
+/** A small call: one file, warm after the first time. */
+const SMALL_CALL = { name: "search", arguments: { patterns: ["copy_process"], paths: ["fork.c"] } };
+
+/** Connects the SDK client to a server started with `read` as its read permission. */
+async function connectServer(root: string, read: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: "deno",
+    args: [
+      "run",
+      "--quiet",
+      `--config=${CONFIG}`,
+      read,
+      join(REPO, "tools/mcp/main.ts"),
+      "--root",
+      root,
+    ],
+    cwd: root,
+    stderr: "inherit",
+  });
+  const client = new Client({ name: "llm-mcp-bench", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+async function smallCallMs(client: Client): Promise<number> {
+  const start = performance.now();
+  await client.callTool(SMALL_CALL);
+  return performance.now() - start;
+}
+
+/** Medians of the small call through the worker server and an in-process one, interleaved. */
+async function hop(worker: Client, root: string, runs: number): Promise<[number, number]> {
+  const inProcess = await connectServer(root, `--allow-read=${root}`);
+  try {
+    const times: [number[], number[]] = [[], []];
+    await smallCallMs(worker);
+    await smallCallMs(inProcess);
+    for (let i = 0; i < runs; i++) {
+      times[0].push(await smallCallMs(worker));
+      times[1].push(await smallCallMs(inProcess));
+    }
+    return [median(times[0]), median(times[1])];
+  } finally {
+    await inProcess.close();
+  }
+}
+
 async function timed(client: Client): Promise<{ ms: number; outcome: CallOutcome }> {
   const start = performance.now();
   const outcome = await client.callTool({ name: "ast_search", arguments: QUERY }) as CallOutcome;
@@ -50,24 +99,9 @@ async function main(): Promise<void> {
   await prepare();
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "llm-mcp-bench-" }));
   cpSync(join(LINUX, "kernel"), root, { recursive: true });
-  const transport = new StdioClientTransport({
-    command: "deno",
-    args: [
-      "run",
-      "--quiet",
-      `--config=${CONFIG}`,
-      "-R",
-      join(REPO, "tools/mcp/main.ts"),
-      "--root",
-      root,
-    ],
-    cwd: root,
-    stderr: "inherit",
-  });
-  const client = new Client({ name: "llm-mcp-bench", version: "1.0.0" });
   let failed = false;
+  const client = await connectServer(root, "-R");
   try {
-    await client.connect(transport);
     const first = await timed(client);
     const warm: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -124,6 +158,11 @@ async function main(): Promise<void> {
         `${(afterChange.ms / median(warm)).toFixed(1)}× |`,
     );
     console.log(`changed file's new function in the next result: ${seen ? "yes" : "NO"}`);
+    const [inWorker, onMain] = await hop(client, root, 4 * runs);
+    console.log(
+      `small warm call (search in fork.c), median of ${4 * runs}: ${ms(inWorker)} in a call ` +
+        `worker, ${ms(onMain)} on the main thread: the hop costs ${ms(inWorker - onMain)}`,
+    );
     console.log(failed ? "FAILED" : "ok");
   } finally {
     await client.close();

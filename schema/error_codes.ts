@@ -339,10 +339,30 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Call tools/list for the tools this server offers.",
     exit: EXIT.badInput,
   },
+  "MCP-ARG-011": {
+    meaning:
+      "A message on stdin is not JSON; it was answered with a JSON-RPC parse error (-32700).",
+    cause: "A client or a script wrote a line that does not parse as JSON.",
+    remediation: "Send one JSON-RPC 2.0 message per line, encoded as UTF-8 JSON.",
+    exit: EXIT.badInput,
+  },
+  "MCP-ARG-012": {
+    meaning: "A message is JSON but not a JSON-RPC 2.0 message; it was answered with -32600.",
+    cause:
+      "A batch array, a value that is not an object, a missing or wrong `jsonrpc`, or a request without a string `method`.",
+    remediation: 'Send one object per line with "jsonrpc": "2.0", a string "method" and an id.',
+    exit: EXIT.badInput,
+  },
   "MCP-REF-001": {
     meaning: "No execution with that id is in the log.",
     cause: "A mistyped id, or the call was made by another server whose log is elsewhere.",
     remediation: "Use an execution_id from an earlier result of this server, or pass --log-dir.",
+    exit: EXIT.badInput,
+  },
+  "MCP-IO-005": {
+    meaning: "The workspace root is not a directory.",
+    cause: "--root names a file (or a device) instead of the folder to serve.",
+    remediation: "Pass the project's folder as --root.",
     exit: EXIT.badInput,
   },
   "MCP-IO-010": {
@@ -370,10 +390,33 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Read the full result with `llm-mcp log show ID --log-dir DIR`, or narrow the request.",
     exit: EXIT.ok,
   },
+  "MCP-QRY-010": {
+    meaning: "The call was cancelled by the client; its work was stopped.",
+    cause:
+      "The client sent notifications/cancelled for the request (e.g. the user interrupted it).",
+    remediation:
+      "Nothing to do; call the tool again to get a result, with a narrower query if it was slow.",
+    exit: EXIT.refused,
+  },
+  "MCP-QRY-011": {
+    meaning: "The call ran longer than the server's time limit and was stopped; it has no result.",
+    cause: "A query too costly for the tree (a catastrophic regex, an AST query over a huge tree).",
+    remediation:
+      "Narrow the query (paths, globs, a simpler pattern), or start the server with a larger --call-timeout-ms.",
+    exit: EXIT.refused,
+  },
   "MCP-PERM-010": {
     meaning: "A path argument lies outside the server's workspace root; the call was refused.",
     cause: "An absolute path or `..` that leaves --root, or a symlink that points out of it.",
     remediation: "Use a path inside the root, or start the server with a --root that covers it.",
+    exit: EXIT.permission,
+  },
+  "MCP-PERM-011": {
+    meaning: "Tool calls run on the server's main thread: a slow call delays every other request.",
+    cause:
+      "The server cannot read its own modules (--allow-read scoped to the root only), so it cannot start call workers.",
+    remediation:
+      "Add the package's folder to --allow-read (or use -R), or run the published package or a compiled binary.",
     exit: EXIT.permission,
   },
 };

@@ -15,6 +15,9 @@ import {
   queryEnvelopeSchema,
 } from "./envelope.ts";
 
+/** How a logged call ended: its envelope's status, or `cancelled` by the client. */
+export type ExecutionStatus = MutationStatus | "cancelled";
+
 /** One call of an MCP tool as the execution log keeps it. */
 export interface ExecutionRecord {
   /** UUID v4 of the call; the same id as in its envelope. */
@@ -27,8 +30,12 @@ export interface ExecutionRecord {
   timestamp: string;
   /** Wall time of the call in milliseconds. */
   duration_ms: number;
-  /** Status of the envelope (`error` also for calls refused before running). */
-  status: MutationStatus;
+  /**
+   * Status of the envelope (`error` also for calls refused before running, or stopped at the
+   * server's time limit), or `cancelled` for a call the client cancelled (its envelope holds an
+   * `MCP-QRY-010` error).
+   */
+  status: ExecutionStatus;
   /** The full envelope the run produced (a page of it when returned by `get_execution`). */
   envelope: Envelope;
 }
@@ -45,7 +52,7 @@ export const ExecutionRecordSchema: z.ZodType<ExecutionRecord> = z.object({
   arguments: z.record(z.string(), z.unknown()),
   timestamp: z.iso.datetime(),
   duration_ms: z.number().nonnegative(),
-  status: z.enum(["ok", "error", "partial", "approved", "rejected"]),
+  status: z.enum(["ok", "error", "partial", "approved", "rejected", "cancelled"]),
   envelope: LoggedEnvelopeSchema,
 }).meta({ id: "ExecutionRecord", title: "ExecutionRecord" });
 

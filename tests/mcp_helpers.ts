@@ -41,6 +41,8 @@ export interface Connected {
   client: Client;
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
+  /** Process id of the server. */
+  pid: number;
   /** Closes stdin and waits for the server to exit. */
   close(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export async function connect(spec: ServerSpec): Promise<Connected> {
   return {
     client,
     stderr: () => stderr,
+    pid: transport.pid!,
     close: () => client.close(),
   };
 }

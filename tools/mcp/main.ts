@@ -21,34 +21,32 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { MemoryCache } from "../../core/cache.ts";
 import { runCli } from "../../core/cli.ts";
 import { VERSION } from "../../core/version.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { EXIT } from "../../schema/error_codes.ts";
 import { TOOLS } from "../registry.ts";
+import { workersAvailable } from "../ast-search/pool.ts";
+import { InProcessRunner, type ToolRunner, warmCache, WorkerRunner } from "./calls.ts";
 import { logShowTool } from "./execution_tool.ts";
 import { DEFAULT_LOG_MAX_BYTES, ExecutionLog } from "./log.ts";
 import { queryScope } from "./scope.ts";
-import { DEFAULT_MAX_OUTPUT_BYTES, MIN_MAX_OUTPUT_BYTES, ToolServer } from "./server.ts";
+import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  MIN_MAX_OUTPUT_BYTES,
+  ToolServer,
+} from "./server.ts";
 import { serveStdio } from "./stdio.ts";
 
 export * from "./budget.ts";
+export * from "./calls.ts";
 export * from "./catalog.ts";
 export * from "./execution_tool.ts";
 export * from "./log.ts";
 export * from "./scope.ts";
 export * from "./server.ts";
 export * from "./stdio.ts";
-
-/** Values the warm cache holds at most. */
-const CACHE_ENTRIES = 200_000;
-
-/**
- * Cache entries of files modified less than this before they were stored are recomputed once
- * more (an engine may read, parse and store a big file in that time; mtimes are in ms).
- */
-const RACY_WINDOW_MS = 1_000;
 
 /** Options of the server process. */
 export interface McpServerOptions {
@@ -60,6 +58,8 @@ export interface McpServerOptions {
   logDir?: string;
   /** Size cap of the log file in bytes. */
   logMaxBytes: number;
+  /** Time limit of one call in ms. */
+  callTimeoutMs: number;
   /** Stack traces in internal-error diagnostics. */
   debug: boolean;
 }
@@ -78,6 +78,7 @@ FLAGS:
   --max-output-bytes <N>       Budget of one response; longer results come in pages [default: ${DEFAULT_MAX_OUTPUT_BYTES}]
   --log-dir <DIR>              Append every call to DIR/executions.jsonl (needs --allow-write=DIR)
   --log-max-bytes <N>          Size cap of the log file; it is rotated once [default: ${DEFAULT_LOG_MAX_BYTES}]
+  --call-timeout-ms <N>        Stop a call still running after N ms (MCP-QRY-011) [default: ${DEFAULT_CALL_TIMEOUT_MS}]
   --debug                      Stack traces in internal-error diagnostics
   -h, --help                   Print this help
   -V, --version                Print the version
@@ -95,11 +96,17 @@ function argError(message: string): ToolError {
   return new ToolError("MCP-ARG-001", message, { remediation: "Run `llm-mcp --help`." });
 }
 
-function byteCount(flag: string, value: string | undefined, fallback: number, min = 1): number {
+function wholeNumber(
+  flag: string,
+  unit: string,
+  value: string | undefined,
+  fallback: number,
+  min = 1,
+): number {
   if (value === undefined) return fallback;
   const number = Number(value);
   if (value.trim() === "" || !Number.isSafeInteger(number) || number < min) {
-    throw argError(`--${flag} takes a whole number of bytes of at least ${min}, got '${value}'`);
+    throw argError(`--${flag} takes a whole number of ${unit} of at least ${min}, got '${value}'`);
   }
   return number;
 }
@@ -123,6 +130,7 @@ export function parseServerArgs(args: string[]): McpServerOptions | undefined {
         "max-output-bytes": { type: "string" },
         "log-dir": { type: "string" },
         "log-max-bytes": { type: "string" },
+        "call-timeout-ms": { type: "string" },
         debug: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
@@ -144,13 +152,25 @@ export function parseServerArgs(args: string[]): McpServerOptions | undefined {
   }
   const options: McpServerOptions = {
     root: values.root ?? ".",
-    maxOutputBytes: byteCount(
+    maxOutputBytes: wholeNumber(
       "max-output-bytes",
+      "bytes",
       values["max-output-bytes"],
       DEFAULT_MAX_OUTPUT_BYTES,
       MIN_MAX_OUTPUT_BYTES,
     ),
-    logMaxBytes: byteCount("log-max-bytes", values["log-max-bytes"], DEFAULT_LOG_MAX_BYTES),
+    logMaxBytes: wholeNumber(
+      "log-max-bytes",
+      "bytes",
+      values["log-max-bytes"],
+      DEFAULT_LOG_MAX_BYTES,
+    ),
+    callTimeoutMs: wholeNumber(
+      "call-timeout-ms",
+      "milliseconds",
+      values["call-timeout-ms"],
+      DEFAULT_CALL_TIMEOUT_MS,
+    ),
     debug: values.debug ?? false,
   };
   if (values["log-dir"] !== undefined) options.logDir = values["log-dir"];
@@ -168,7 +188,8 @@ function warn(message: string): void {
  * @example
  * ```ts
  * import { createServer } from "@llm/search/mcp";
- * const server = createServer({ root: ".", maxOutputBytes: 80_000, logMaxBytes: 1 << 24, debug: false });
+ * const options = { root: ".", maxOutputBytes: 80_000, logMaxBytes: 1 << 24 };
+ * const server = createServer({ ...options, callTimeoutMs: 60_000, debug: false });
  * server.tools.length > 0; // true
  * ```
  */
@@ -192,9 +213,24 @@ export function createServer(options: McpServerOptions): ToolServer {
     scope,
     maxOutputBytes: options.maxOutputBytes,
     log,
-    cache: new MemoryCache(CACHE_ENTRIES, RACY_WINDOW_MS),
+    runner: callRunner(scope.root, options.debug),
+    callTimeoutMs: options.callTimeoutMs,
     debug: options.debug,
   });
+}
+
+/**
+ * Call workers when the process may start them (it can read the package's modules), else the
+ * calls run on the main thread, with an `MCP-PERM-011` warning on stderr.
+ */
+function callRunner(root: string, debug: boolean): ToolRunner {
+  if (workersAvailable()) return new WorkerRunner(root, debug);
+  const modules = new URL("../../", import.meta.url);
+  warn(
+    `MCP-PERM-011: calls run on the main thread, so a slow call delays the others: the server ` +
+      `cannot read its modules to start call workers — add ${modules.pathname} to --allow-read.`,
+  );
+  return new InProcessRunner(root, warmCache(), debug);
 }
 
 /**
@@ -229,6 +265,7 @@ export async function runMcpCommand(args: string[]): Promise<number> {
     return error.exitCode;
   }
   await serveStdio(server);
+  server.close();
   return EXIT.ok;
 }
 

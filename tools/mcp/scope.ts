@@ -45,6 +45,12 @@ export function queryScope(root: string): Scope {
         file: absolute,
       });
     }
+    if (!Deno.statSync(absolute).isDirectory) {
+      throw new ToolError("MCP-IO-005", `workspace root is not a directory: ${absolute}`, {
+        file: absolute,
+        remediation: "Pass the project's folder as --root.",
+      });
+    }
   }
   if (granted("write", absolute)) permissions.add("write");
   return { root: absolute, granted: permissions };

@@ -9,10 +9,11 @@
 import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { Envelope, QueryEnvelope } from "../../schema/envelope.ts";
 import { newId } from "../../schema/ids.ts";
-import type { ExecutionRecord } from "../../schema/mcp.ts";
+import type { ExecutionRecord, ExecutionStatus } from "../../schema/mcp.ts";
 import type { MemoryCache } from "../../core/cache.ts";
 import { failureEnvelope, failureOutcome } from "../../core/failure.ts";
 import type { Tool } from "../../core/tool.ts";
+import { InProcessRunner, type ToolRunner } from "./calls.ts";
 import {
   fitPage,
   type Pageable,
@@ -29,8 +30,20 @@ import { allows, changedPaths, confineToRoot, type Scope } from "./scope.ts";
 /** Default output budget of one response: about 20k tokens. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 80_000;
 
+/** Default time limit of one call: a call still running then is stopped. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+/**
+ * Share of the call's time limit given as the default `timeout_ms` to a tool that takes one:
+ * the tool stops itself first and answers a partial result instead of none.
+ */
+const TOOL_TIMEOUT_SHARE = 0.9;
+
 /** Smallest budget the server accepts (one tool's schemas must fit in a `tools/list` page). */
 export const MIN_MAX_OUTPUT_BYTES = 4_096;
+
+/** Code of a call cancelled by the client. */
+const CANCELLED = "MCP-QRY-010";
 
 /** JSON-RPC "invalid params", the code for unknown tools and bad arguments. */
 export const INVALID_PARAMS = -32602;
@@ -81,8 +94,12 @@ export interface ToolServerOptions {
   maxOutputBytes?: number;
   /** The execution log. */
   log: ExecutionLog;
-  /** Cache shared by every run (warm across calls). */
+  /** Cache shared by every run (warm across calls) when the calls run on this thread. */
   cache?: MemoryCache;
+  /** Where the calls run; default: on this thread, with `cache`. */
+  runner?: ToolRunner;
+  /** Time limit of one call in ms; default {@linkcode DEFAULT_CALL_TIMEOUT_MS}. */
+  callTimeoutMs?: number;
   /** Put stack traces of internal errors in their diagnostics. */
   debug?: boolean;
 }
@@ -168,7 +185,10 @@ export class ToolServer {
   readonly #scope: Scope;
   readonly #maxOutputBytes: number;
   readonly #log: ExecutionLog;
-  readonly #cache: MemoryCache | undefined;
+  readonly #runner: ToolRunner;
+  /** Runs the server's own tools (`get_execution`), which read its log, on this thread. */
+  readonly #ownRunner: ToolRunner;
+  readonly #callTimeoutMs: number;
   readonly #debug: boolean;
 
   /** Builds the catalog for the scope: tools whose permissions it lacks are not offered. */
@@ -179,8 +199,11 @@ export class ToolServer {
       options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     );
     this.#log = options.log;
-    this.#cache = options.cache;
     this.#debug = options.debug ?? false;
+    this.#runner = options.runner ??
+      new InProcessRunner(options.scope.root, options.cache, this.#debug);
+    this.#ownRunner = new InProcessRunner(options.scope.root, undefined, this.#debug);
+    this.#callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const offered = options.tools.filter((tool) => allows(options.scope, tool));
     for (const tool of options.tools) {
       this.#listKeys.set(tool.mcpName, tool.listKey);
@@ -197,6 +220,11 @@ export class ToolServer {
   /** The tools offered, in listing order. */
   get tools(): readonly Tool[] {
     return this.#entries.map((entry) => entry.tool);
+  }
+
+  /** Stops the runner's workers (a host that shuts down calls it). */
+  close(): void {
+    this.#runner.close();
   }
 
   /** The output budget in bytes. */
@@ -238,14 +266,14 @@ export class ToolServer {
     const started = performance.now();
     const timestamp = new Date().toISOString();
     const args = typeof raw === "object" && raw !== null ? raw as Record<string, unknown> : {};
-    const record = (envelope: Envelope) => {
+    const record = (envelope: Envelope, status: ExecutionStatus = envelope.status) => {
       const entry: ExecutionRecord = {
         execution_id: executionId,
         tool: name,
         arguments: args,
         timestamp,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-        status: envelope.status,
+        status,
         envelope,
       };
       this.#log.record(entry);
@@ -267,12 +295,18 @@ export class ToolServer {
       throw new ProtocolError(INVALID_PARAMS, diagnosticOf(outcome.envelope), executionId);
     }
     let envelope: Envelope;
+    let cancelled = false;
     try {
       confineToRoot(this.#scope.root, prepared.input);
-      const context = { executionId, cwd: this.#scope.root, signal, cache: this.#cache };
-      envelope = (await tool.execute(prepared.input, context)).envelope;
+      envelope = await this.#execute(tool, prepared.input, executionId, signal);
     } catch (thrown) {
+      cancelled = thrown instanceof ToolError && thrown.code === CANCELLED;
       envelope = failureOutcome(tool, thrown, executionId, this.#debug).envelope;
+    }
+    if (cancelled) {
+      // The client no longer waits for an answer; the log says how the call ended.
+      record(envelope, "cancelled");
+      return toolResult({ envelope, isError: true });
     }
     if (tool.kind === "mutation" || !tool.annotations.readOnlyHint) this.#invalidate(envelope);
     const isError = envelope.status === "error";
@@ -288,6 +322,47 @@ export class ToolServer {
     // record it read is in the log already).
     record(name === GET_EXECUTION ? fitted : envelope);
     return toolResult({ envelope: fitted, isError });
+  }
+
+  /**
+   * Runs a checked call under the time limit. Throws `MCP-QRY-010` when the client cancelled it
+   * and `MCP-QRY-011` when it ran out of time; its work is stopped in both cases.
+   */
+  async #execute(
+    tool: Tool,
+    input: Record<string, unknown>,
+    executionId: string,
+    clientSignal: AbortSignal | undefined,
+  ): Promise<Envelope> {
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(), this.#callTimeoutMs);
+    const signal = clientSignal ? AbortSignal.any([clientSignal, limit.signal]) : limit.signal;
+    const runner = tool.mcpName === GET_EXECUTION ? this.#ownRunner : this.#runner;
+    const started = performance.now();
+    try {
+      return await runner.run(tool, this.#withTimeout(tool, input), { executionId, signal });
+    } catch (thrown) {
+      const after = `after ${Math.round(performance.now() - started)} ms`;
+      if (clientSignal?.aborted) {
+        throw new ToolError(CANCELLED, `${tool.mcpName} cancelled by the client ${after}`);
+      }
+      if (!limit.signal.aborted) throw thrown;
+      throw new ToolError("MCP-QRY-011", `${tool.mcpName} stopped at the time limit ${after}`, {
+        note: `The server stops a call after --call-timeout-ms ${this.#callTimeoutMs}.`,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * The input with a default `timeout_ms` for a tool that takes one, a little under the call's
+   * time limit: the tool then stops itself and answers what it found, rather than nothing.
+   */
+  #withTimeout(tool: Tool, input: Record<string, unknown>): Record<string, unknown> {
+    if (!("timeout_ms" in tool.input.shape) || input.timeout_ms !== undefined) return input;
+    const timeout = Math.max(1, Math.floor(this.#callTimeoutMs * TOOL_TIMEOUT_SHARE));
+    return { ...input, timeout_ms: timeout };
   }
 
   #unknownTool(name: string): ToolError {
@@ -312,11 +387,8 @@ export class ToolServer {
 
   /** Drops cache entries of the files a mutation names (everything when it names none). */
   #invalidate(envelope: Envelope): void {
-    if (!this.#cache) return;
     const result = "result" in envelope ? envelope.result : isQuery(envelope) ? envelope.data : {};
-    const paths = changedPaths(this.#scope.root, result);
-    if (!paths.length) this.#cache.invalidate();
-    for (const path of paths) this.#cache.invalidate(path);
+    this.#runner.invalidate(changedPaths(this.#scope.root, result));
   }
 
   #fit(

@@ -1,0 +1,312 @@
+/**
+ * llm-mcp never blocks: a slow call (a catastrophic regex that would run for hours) runs in a
+ * call worker, so `ping`, `tools/list` and other calls are answered meanwhile; cancelling it
+ * stops its work at once and the log says `cancelled`; the server's time limit stops it with a
+ * coded result; progress notifications come while it runs; concurrent calls of every tool
+ * from one client all come back right. Driven by the official SDK client over stdio.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { z } from "zod";
+import { defineTool } from "../core/tool.ts";
+import { queryEnvelope, queryEnvelopeSchema } from "../schema/envelope.ts";
+import { ExecutionLog, queryScope, ToolServer } from "../tools/mcp/main.ts";
+import { makeTree, REPO } from "./helpers.ts";
+import { connect, type Connected, FIXTURE, SAMPLES } from "./mcp_helpers.ts";
+
+/**
+ * `(a+)+$` backtracks 2^40 times on this line: hours of work in one regex call, which not even
+ * terminating its worker interrupts (V8 does not stop a running regex; its thread spins on,
+ * unseen, until the process exits).
+ */
+const SLOW_TREE = { ...FIXTURE, "slow.txt": "a".repeat(40) + "b\n" };
+
+/**
+ * The same pattern over 5,000 files of two slow lines, about a millisecond a file: seconds of
+ * work in all, searched on one thread (`threads: 1`), which checks for cancellation between
+ * batches of files (the first batch is 400 files, the next ones 96).
+ */
+async function makeStoppableTree(): Promise<string> {
+  const root = await makeTree(FIXTURE);
+  await Deno.mkdir(join(root, "slow"));
+  const text = ("a".repeat(12) + "b\na\n").repeat(2);
+  const names = Array.from({ length: 5_000 }, (_, i) => `${String(i).padStart(4, "0")}.txt`);
+  await Promise.all(names.map((name) => Deno.writeTextFile(join(root, "slow", name), text)));
+  return root;
+}
+
+const SLOW_SEARCH = { name: "search", arguments: { patterns: ["(a+)+$"] } };
+
+/** How long a ping may take while a slow call runs. */
+const PING_BOUND_MS = 200;
+
+/** Per-process CPU times are read from /proc (through `cat`: Deno guards /proc paths). */
+const hasProc = Deno.build.os === "linux";
+
+/** CPU time (user + system, in clock ticks) the process has used, all its threads included. */
+async function cpuTicks(pid: number): Promise<number> {
+  const { stdout } = await new Deno.Command("cat", { args: [`/proc/${pid}/stat`] }).output();
+  const stat = new TextDecoder().decode(stdout);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** CPU ticks the process uses during the next `ms` milliseconds. */
+async function cpuDuring(pid: number, ms: number): Promise<number> {
+  const before = await cpuTicks(pid);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return await cpuTicks(pid) - before;
+}
+
+async function timedPing(server: Connected): Promise<number> {
+  const started = performance.now();
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error("no answer to ping within 5 s")), 5_000)
+  );
+  await Promise.race([server.client.ping(), timeout]);
+  return performance.now() - started;
+}
+
+/** The records of the server's JSONL log. */
+function logRecords(logDir: string): Record<string, unknown>[] {
+  const text = Deno.readTextFileSync(join(logDir, "executions.jsonl"));
+  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the process stops using CPU (a worker loading its modules), up to 5 s. */
+async function settle(pid: number): Promise<void> {
+  for (let i = 0; i < 20; i++) if (await cpuDuring(pid, 250) <= 2) return;
+}
+
+function slowCall(
+  server: Connected,
+  signal: AbortSignal,
+  call: { name: string; arguments: Record<string, unknown> } = SLOW_SEARCH,
+): Promise<string> {
+  return server.client.callTool(call, undefined, { signal })
+    .then(() => "answered", (error: Error) => error.name);
+}
+
+Deno.test("mcp concurrency: a slow call leaves ping, tools/list and other calls free", async () => {
+  const root = await makeTree(SLOW_TREE);
+  const server = await connect({ root, permissions: [`--allow-read=${root},${REPO}`] });
+  try {
+    const cancel = new AbortController();
+    const slow = slowCall(server, cancel.signal);
+    await sleep(500);
+    const pings = [];
+    for (let i = 0; i < 5; i++) pings.push(await timedPing(server));
+    assert.ok(
+      Math.max(...pings) < PING_BOUND_MS,
+      `pings took ${pings.map((ms) => ms.toFixed(0)).join(", ")} ms during the slow call`,
+    );
+    const listed = await server.client.listTools();
+    assert.ok(listed.tools.some((tool: { name: string }) => tool.name === "search"));
+    for (const name of ["search", "ast_search", "discover"]) {
+      const other = await server.client.callTool({ name, arguments: SAMPLES[name].args }) as {
+        structuredContent: Record<string, unknown>;
+      };
+      SAMPLES[name].check(other.structuredContent);
+    }
+    cancel.abort();
+    assert.notEqual(await slow, "answered");
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "mcp concurrency: cancelling stops the call's work at once; the log says cancelled",
+  ignore: !hasProc,
+  async fn() {
+    const root = await makeStoppableTree();
+    const logDir = await Deno.makeTempDir();
+    const server = await connect({
+      root,
+      permissions: [`--allow-read=${root},${logDir},${REPO}`, `--allow-write=${logDir}`],
+      args: ["--log-dir", logDir],
+    });
+    try {
+      // Warm up, and let the spare worker finish loading, so CPU time is the slow call's alone.
+      await server.client.callTool({ name: "search", arguments: { patterns: ["greet"] } });
+      await settle(server.pid);
+      const cancel = new AbortController();
+      const slow = slowCall(server, cancel.signal, {
+        name: "search",
+        arguments: { patterns: ["(a+)+$"], threads: 1 },
+      });
+      await sleep(1_500); // past the first batch
+      const busy = await cpuDuring(server.pid, 500);
+
+      cancel.abort();
+      const cancelledAt = performance.now();
+      assert.notEqual(await slow, "answered");
+      await timedPing(server);
+      const answeredAfter = performance.now() - cancelledAt;
+      assert.ok(answeredAfter < PING_BOUND_MS, `ping after cancel: ${answeredAfter.toFixed(0)} ms`);
+      await sleep(PING_BOUND_MS - answeredAfter);
+      const idle = await cpuDuring(server.pid, 500);
+      assert.ok(busy >= 8, `the slow call should keep a core busy (${busy} ticks in 500 ms)`);
+      assert.ok(
+        idle <= Math.max(3, busy / 5),
+        `the cancelled call still computes: ${idle} ticks in 500 ms (${busy} before)`,
+      );
+
+      const records = logRecords(logDir);
+      const cancelled = records.find((record) =>
+        (record.arguments as { patterns: string[] }).patterns[0] === "(a+)+$"
+      );
+      assert.equal(cancelled?.status, "cancelled", JSON.stringify(cancelled));
+      const envelope = cancelled!.envelope as { diagnostics: { code: string }[] };
+      assert.equal(envelope.diagnostics[0].code, "MCP-QRY-010");
+    } finally {
+      await server.close();
+      await Deno.remove(root, { recursive: true });
+      await Deno.remove(logDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("mcp concurrency: the call time limit stops a call with a coded result", async () => {
+  const root = await makeTree(SLOW_TREE);
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root},${REPO}`],
+    args: ["--call-timeout-ms", "2000"],
+  });
+  try {
+    const started = performance.now();
+    const result = await server.client.callTool(SLOW_SEARCH) as {
+      isError?: boolean;
+      structuredContent: { status: string; diagnostics: { code: string; message: string }[] };
+    };
+    const took = performance.now() - started;
+    assert.equal(result.isError, true);
+    assert.equal(result.structuredContent.status, "error");
+    assert.equal(result.structuredContent.diagnostics[0].code, "MCP-QRY-011");
+    assert.match(result.structuredContent.diagnostics[0].message, /time limit/);
+    assert.ok(took < 5_000, `the time limit answered after ${took.toFixed(0)} ms`);
+    assert.ok((await timedPing(server)) < PING_BOUND_MS);
+    const again = await server.client.callTool({
+      name: "search",
+      arguments: { patterns: ["greet"] },
+    }) as { structuredContent: Record<string, unknown> };
+    SAMPLES.search.check(again.structuredContent);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp concurrency: progress notifications while a call runs, for a progressToken", async () => {
+  const root = await makeTree(SLOW_TREE);
+  const server = await connect({ root, permissions: [`--allow-read=${root},${REPO}`] });
+  try {
+    const progress: { progress: number; message?: string }[] = [];
+    const cancel = new AbortController();
+    const slow = server.client.callTool(SLOW_SEARCH, undefined, {
+      signal: cancel.signal,
+      onprogress: (update: { progress: number; message?: string }) => progress.push(update),
+    }).catch((error: Error) => error);
+    for (let waited = 0; progress.length < 2 && waited < 6_000; waited += 100) await sleep(100);
+    cancel.abort();
+    await slow;
+    assert.ok(progress.length >= 2, `${progress.length} progress notifications in 6 s`);
+    assert.ok(progress[0].progress >= 900, JSON.stringify(progress[0]));
+    assert.ok(progress[1].progress > progress[0].progress, "progress increases");
+    assert.match(progress[0].message ?? "", /^search running for \d+ s$/);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp concurrency: concurrent calls of every tool from one client come back right", async () => {
+  const root = await makeTree(FIXTURE);
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root},${REPO}`, `--allow-write=${root}`],
+  });
+  try {
+    const names = Object.keys(SAMPLES);
+    const calls = [...names, "search"].map((name) =>
+      server.client.callTool({ name, arguments: SAMPLES[name].args }) as Promise<{
+        isError?: boolean;
+        structuredContent: Record<string, unknown>;
+      }>
+    );
+    const results = await Promise.all(calls);
+    assert.equal(results.length, 5);
+    results.forEach((result, i) => {
+      const name = [...names, "search"][i];
+      assert.ok(!result.isError, `${name}: ${JSON.stringify(result.structuredContent)}`);
+      SAMPLES[name].check(result.structuredContent);
+    });
+    const ids = new Set(results.map((result) => result.structuredContent.execution_id));
+    assert.equal(ids.size, 5, "every call has its own execution id");
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp concurrency: a tool that takes timeout_ms gets one under the call's time limit", async () => {
+  const seen: unknown[] = [];
+  const timed = defineTool({
+    name: "llm-timed",
+    mcpName: "timed",
+    title: "Timed",
+    description: "Records its timeout.",
+    prefix: "LMS",
+    kind: "query",
+    permissions: [],
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    input: z.object({ timeout_ms: z.number().int().positive().optional() }),
+    output: queryEnvelopeSchema(z.object({ count: z.number() })),
+    cli: { usage: "", examples: [] },
+    run: (input, context) => {
+      seen.push(input.timeout_ms);
+      return Promise.resolve({
+        envelope: queryEnvelope("llm-timed", { count: 0 }, [], {
+          executionId: context.executionId,
+        }),
+      });
+    },
+  });
+  const server = new ToolServer({
+    tools: [timed],
+    scope: queryScope(Deno.cwd()),
+    log: new ExecutionLog(),
+    callTimeoutMs: 10_000,
+  });
+  await server.callTool("timed", {});
+  await server.callTool("timed", { timeout_ms: 5 });
+  assert.deepEqual(seen, [9_000, 5]);
+});
+
+Deno.test("mcp concurrency: a change made through one call worker is seen by the next search", async () => {
+  const root = await makeTree(FIXTURE);
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root},${REPO}`, `--allow-write=${root}`],
+  });
+  type Found = { structuredContent: { data: { matches: { span: { file_path: string } }[] } } };
+  const files = async () => {
+    const found = await server.client.callTool({
+      name: "search",
+      arguments: { patterns: ["hello "] },
+    }) as Found;
+    return found.structuredContent.data.matches.map((match) => match.span.file_path);
+  };
+  try {
+    assert.deepEqual(await files(), ["README.md", "src/greet.ts", "src/util.py"]);
+    await server.client.callTool({ name: "transform", arguments: SAMPLES.transform.args });
+    assert.deepEqual(await files(), ["README.md", "src/util.py"]);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

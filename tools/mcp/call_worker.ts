@@ -1,0 +1,102 @@
+/**
+ * Call worker of the MCP server: runs the registry's tools, one call at a time, with its own
+ * warm cache, and posts each call's envelope back. To stop a call the server raises the call's
+ * shared abort flag and terminates the worker: the flag is what stops synchronous work, since a
+ * busy worker reads no messages and Deno 2.9 ends a terminated worker only when its thread
+ * returns to the event loop; engines check the run's signal between files, and this worker's
+ * signal reads the flag each time it is checked.
+ *
+ * @module
+ */
+import { failureOutcome } from "../../core/failure.ts";
+import type { Envelope } from "../../schema/envelope.ts";
+import { TOOLS } from "../registry.ts";
+import { warmCache } from "./calls.ts";
+
+/** Messages the server sends a call worker. */
+export type CallMessage =
+  | {
+    type: "call";
+    /** MCP name of the registry tool. */
+    tool: string;
+    /** Checked arguments. */
+    input: Record<string, unknown>;
+    executionId: string;
+    /** One Int32 the server sets to 1 to stop the call (a SharedArrayBuffer). */
+    abortFlag: SharedArrayBuffer;
+    /** Workspace root. */
+    cwd: string;
+    /** Stack traces in internal-error diagnostics. */
+    debug: boolean;
+  }
+  | {
+    type: "invalidate";
+    /** Absolute paths a mutation changed; empty for everything. */
+    paths: string[];
+  };
+
+/** A call worker's answer: the envelope of the call. */
+export interface CallReply {
+  envelope: Envelope;
+}
+
+/** The parts of a worker's global scope this module uses (typed here, not via a lib directive). */
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<CallMessage>) => void) | null;
+  postMessage(message: CallReply): void;
+}
+
+const scope = globalThis as unknown as WorkerScope;
+const cache = warmCache();
+
+const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")!.get!;
+
+/**
+ * An AbortSignal that aborts as soon as it is checked (`aborted`, `throwIfAborted()`) after
+ * the server raised `flag`, even while the thread is busy and no event can reach it.
+ */
+function flagSignal(flag: Int32Array): AbortSignal {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const check = (): boolean => {
+    if (!abortedOf.call(signal) && Atomics.load(flag, 0) !== 0) {
+      controller.abort(new DOMException("the call was stopped by the server", "AbortError"));
+    }
+    return abortedOf.call(signal);
+  };
+  Object.defineProperties(signal, {
+    aborted: { get: check },
+    throwIfAborted: {
+      value: () => {
+        if (check()) throw signal.reason;
+      },
+    },
+  });
+  return signal;
+}
+
+async function runCall(message: Extract<CallMessage, { type: "call" }>): Promise<Envelope> {
+  const tool = TOOLS.find((candidate) => candidate.mcpName === message.tool);
+  if (!tool) throw new Error(`call worker: no tool '${message.tool}' in the registry`);
+  const context = {
+    executionId: message.executionId,
+    cwd: message.cwd,
+    cache,
+    signal: flagSignal(new Int32Array(message.abortFlag)),
+  };
+  try {
+    return (await tool.execute(message.input, context)).envelope;
+  } catch (thrown) {
+    return failureOutcome(tool, thrown, message.executionId, message.debug).envelope;
+  }
+}
+
+scope.onmessage = async (event: MessageEvent<CallMessage>) => {
+  const message = event.data;
+  if (message.type === "invalidate") {
+    if (!message.paths.length) cache.invalidate();
+    for (const path of message.paths) cache.invalidate(path);
+    return;
+  }
+  scope.postMessage({ envelope: await runCall(message) });
+};

@@ -22,6 +22,9 @@ import {
   layerFor,
 } from "./ignore_rules.ts";
 import { PathFilter } from "./path_filter.ts";
+import type { WalkEntry } from "./walk_entry.ts";
+
+export type { WalkEntry } from "./walk_entry.ts";
 
 /** What to walk and how. */
 export interface WalkOptions {
@@ -69,26 +72,6 @@ export type EngineWalkOptions = Omit<
   WalkOptions,
   "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat"
 >;
-
-/** One walked file or directory. */
-export interface WalkEntry {
-  /** Absolute path. */
-  absPath: string;
-  /** Contract path: relative to `cwd` with `/`, or absolute when outside it. */
-  filePath: string;
-  /** Basename. */
-  name: string;
-  /** Entry kind (a followed link reports its target's kind). */
-  kind: "file" | "dir";
-  /** 0 for a named path, 1 for its children, … */
-  depth: number;
-  /** Size in bytes, when stat'ed. */
-  size?: number;
-  /** Modification time in ms since the epoch, when stat'ed. */
-  mtimeMs?: number;
-  /** True for a path named explicitly (it bypasses ignore rules and filters, as in ripgrep). */
-  explicit: boolean;
-}
 
 interface Child {
   name: string;

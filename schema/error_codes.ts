@@ -108,6 +108,13 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
       remediation: "Name a regular file (a directory is not accepted where a file is expected).",
       exit: EXIT.badInput,
     },
+    [`${prefix}-IO-005`]: {
+      meaning: "A line of an ignore file is not a valid glob; the line was skipped.",
+      cause: "Unbalanced brackets or braces, a reversed range or a dangling backslash in a rule.",
+      remediation:
+        "Correct the line named in the diagnostic (escape a literal `[` or `{` with `\\`).",
+      exit: EXIT.ok,
+    },
     [`${prefix}-PERM-001`]: {
       meaning: "The run lacks read permission for a path it needs.",
       cause: "Deno was started without --allow-read, or with --allow-read scoped to other paths.",

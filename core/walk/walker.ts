@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname, join, resolve, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { displayPath } from "../paths.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
@@ -14,11 +14,11 @@ import type { RunCache } from "../cache.ts";
 import { requirePermission } from "../permissions.ts";
 import { cachedWalk, mtimeOf, storeWalk } from "./walk_cache.ts";
 import {
+  ancestorDirs,
   ancestorLayers,
-  findGitRoot,
   IGNORE_FILES,
   type IgnoreLayer,
-  isIgnored,
+  ignoreVerdict,
   layerFor,
 } from "./ignore_rules.ts";
 import { PathFilter } from "./path_filter.ts";
@@ -46,7 +46,10 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Skip files larger than this many bytes. */
   maxFilesize?: number;
-  /** ripgrep-style globs, `!` to negate, the last match wins. */
+  /**
+   * ripgrep-style globs over the path relative to `cwd`, `!` to negate, the last match wins;
+   * a glob's verdict overrides ignore rules and hiddenness.
+   */
   globs?: readonly string[];
   /** File types to keep. */
   types?: readonly string[];
@@ -85,7 +88,6 @@ interface Child {
 interface Frame {
   absDir: string;
   display: string;
-  relInRoot: string;
   depth: number;
   layers: IgnoreLayer[];
   realAncestors: Set<string>;
@@ -200,21 +202,16 @@ export class Walker {
   }
 
   /**
-   * Records the stamps of what a root's ancestors contribute: the directories searched for the
-   * git root (a `.git` appearing changes one of them) and the ignore files applied from above.
+   * Records the stamps of what a root's ancestors contribute: the directories whose ignore
+   * files apply (a `.git` or an ignore file appearing there changes the walk) and their files.
    */
   #stampAncestors(root: string): void {
     const stamps = this.#ancestorStamps;
     if (!stamps) return;
-    for (let dir = dirname(root);; dir = dirname(dir)) {
-      if (Deno.permissions.querySync({ name: "read", path: dir }).state !== "granted") break;
+    for (const dir of ancestorDirs(root)) {
       this.#stamp(dir, stamps);
       for (const name of IGNORE_FILES) this.#stamp(join(dir, name), stamps);
-      if (dir === this.#gitRoot) {
-        this.#stamp(join(dir, ".git", "info", "exclude"), stamps);
-        break;
-      }
-      if (dirname(dir) === dir) break;
+      this.#stamp(join(dir, ".git", "info", "exclude"), stamps);
     }
   }
 
@@ -265,7 +262,8 @@ export class Walker {
           isDir,
           isFile: entry.isFile,
           isSymlink: entry.isSymlink,
-          isIgnoreFile: entry.name.charCodeAt(0) === 46 && IGNORE_FILES.includes(entry.name),
+          isIgnoreFile: entry.name.charCodeAt(0) === 46 &&
+            (IGNORE_FILES.includes(entry.name) || entry.name === ".git"),
         });
       }
     } catch (error) {
@@ -284,30 +282,46 @@ export class Walker {
     return children;
   }
 
-  #frame(absDir: string, display: string, relInRoot: string, depth: number, parent?: Frame): Frame {
+  #frame(absDir: string, display: string, depth: number, parent?: Frame): Frame {
     const { noIgnore } = this.#options;
     // Stamped before reading: a change made during the read then shows as a newer mtime.
     this.#stamp(absDir);
     const children = this.#readChildren(absDir, display);
     let layers = parent?.layers ?? [];
     if (!parent && !noIgnore) {
-      this.#gitRoot = findGitRoot(absDir);
-      layers = ancestorLayers(absDir, this.#gitRoot);
+      layers = ancestorLayers(absDir);
+      this.#noteRuleErrors(layers);
       this.#stampAncestors(absDir);
     }
     if (!noIgnore && children.some((child) => child.isIgnoreFile)) {
       const names = new Set(children.map((child) => child.name));
       for (const name of IGNORE_FILES) if (names.has(name)) this.#stamp(join(absDir, name));
-      const layer = layerFor(absDir, this.#gitRoot !== undefined, names);
-      if (layer) layers = [...layers, layer];
+      if (names.has(".git")) this.#stamp(join(absDir, ".git", "info", "exclude"));
+      const layer = layerFor(absDir, names);
+      if (layer) {
+        layers = [...layers, layer];
+        this.#noteRuleErrors([layer]);
+      }
     }
     const realAncestors = this.#options.follow
       ? new Set([...(parent?.realAncestors ?? []), Deno.realPathSync(absDir)])
       : NO_ANCESTORS;
-    return { absDir, display, relInRoot, depth, layers, realAncestors, children, next: 0 };
+    return { absDir, display, depth, layers, realAncestors, children, next: 0 };
   }
 
-  #gitRoot: string | undefined;
+  /** Reports the lines of ignore files that are not valid globs (skipped, as ripgrep does). */
+  #noteRuleErrors(layers: readonly IgnoreLayer[]): void {
+    for (const layer of layers) {
+      for (const { file, line, reason } of layer.errors) {
+        const shown = displayPath(this.#options.cwd, file);
+        this.#note(
+          `${this.#options.prefix}-IO-005`,
+          `${shown}: invalid rule '${line}' skipped: ${reason}`,
+          shown,
+        );
+      }
+    }
+  }
 
   /** Resolves a symlink child under --follow; returns its kind or undefined to skip it. */
   #followLink(frame: Frame, absPath: string, display: string): "file" | "dir" | undefined {
@@ -360,10 +374,29 @@ export class Walker {
     }
   }
 
-  *#walkDir(absRoot: string, displayRoot: string): Generator<WalkEntry> {
-    const { hidden, follow, maxDepth, maxFilesize, includeDirs, noIgnore } = this.#options;
+  /**
+   * Whether a child entry is skipped, in ripgrep's order: a glob's verdict first, then the
+   * ignore rules, then the types; an entry none of them whitelists is skipped when hidden.
+   */
+  #skips(frame: Frame, absPath: string, display: string, name: string, isDir: boolean): boolean {
     const filter = this.#filter;
-    const stack: Frame[] = [this.#frame(absRoot, displayRoot, "", 0)];
+    const glob = filter.hasGlobs ? filter.globVerdict(display, isDir) : undefined;
+    if (glob) return glob === "ignore";
+    let whitelisted = false;
+    if (!this.#options.noIgnore && frame.layers.length > 0) {
+      const verdict = ignoreVerdict(frame.layers, absPath, isDir);
+      if (verdict === "ignore") return true;
+      whitelisted = verdict === "whitelist";
+    }
+    const type = filter.typeVerdict(name, isDir);
+    if (type === "ignore") return true;
+    whitelisted ||= type === "whitelist";
+    return !whitelisted && !this.#options.hidden && name.charCodeAt(0) === 46;
+  }
+
+  *#walkDir(absRoot: string, displayRoot: string): Generator<WalkEntry> {
+    const { follow, maxDepth, maxFilesize, includeDirs } = this.#options;
+    const stack: Frame[] = [this.#frame(absRoot, displayRoot, 0)];
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const child = frame.children[frame.next++];
@@ -372,11 +405,10 @@ export class Walker {
         continue;
       }
       const { name } = child;
-      if (name === ".git" || (!hidden && name.charCodeAt(0) === 46)) continue;
+      // `.git` holds git's own data, never project files (ripgrep with --hidden would enter it).
+      if (name === ".git") continue;
       const absPath = frame.absDir + sep + name;
       const display = joinDisplay(frame.display, name);
-      // Globs match paths relative to the named root; build them only when globs exist.
-      const relInRoot = filter.isEmpty ? "" : frame.relInRoot ? `${frame.relInRoot}/${name}` : name;
       // FIFOs, sockets and devices are never read: a FIFO would block the walk forever.
       let kind: "file" | "dir" | undefined = child.isDir
         ? "dir"
@@ -389,20 +421,16 @@ export class Walker {
       if (kind === undefined) continue;
       const depth = frame.depth + 1;
       if (maxDepth !== undefined && depth > maxDepth) continue;
-      if (!noIgnore && frame.layers.length && isIgnored(frame.layers, absPath, kind === "dir")) {
-        continue;
-      }
+      if (this.#skips(frame, absPath, display, name, kind === "dir")) continue;
       if (kind === "dir") {
-        if (!filter.isEmpty && !filter.entersDir(relInRoot, name)) continue;
-        if (includeDirs && (filter.isEmpty || filter.acceptsDir(relInRoot, name))) {
+        if (includeDirs && this.#filter.listsDir(display)) {
           yield this.#stat({ absPath, filePath: display, name, kind, depth, explicit: false });
         }
         if (maxDepth === undefined || depth < maxDepth) {
-          stack.push(this.#frame(absPath, display, relInRoot, depth, frame));
+          stack.push(this.#frame(absPath, display, depth, frame));
         }
         continue;
       }
-      if (!filter.isEmpty && !filter.acceptsFile(relInRoot, name)) continue;
       const entry: WalkEntry = { absPath, filePath: display, name, kind, depth, explicit: false };
       if (maxFilesize !== undefined) {
         const size = this.#sizeOf(absPath, display);

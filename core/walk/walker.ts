@@ -7,8 +7,8 @@
  * @module
  */
 import { join, resolve, sep } from "node:path";
-import { displayPath } from "../paths.ts";
-import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import { displayPath, isInside } from "../paths.ts";
+import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
 import type { RunCache } from "../cache.ts";
 import { requirePermission } from "../permissions.ts";
@@ -143,8 +143,17 @@ export class Walker {
   /** Yields every entry of every named path (from the host's cache when it is still true). */
   *entries(): Generator<WalkEntry> {
     const { cwd, prefix, maxFilesize } = this.#options;
-    const named = (this.#options.paths?.length ? this.#options.paths : ["."])
-      .map((path) => resolve(cwd, path));
+    const given = this.#options.paths?.length ? this.#options.paths : ["."];
+    for (const path of given) {
+      if (path.includes("\0")) {
+        throw new ToolError(
+          `${prefix}-IO-004`,
+          `the path ${JSON.stringify(path)} contains a NUL byte, which no file name holds`,
+          { remediation: "Remove the NUL byte from the path argument." },
+        );
+      }
+    }
+    const named = given.map((path) => resolve(cwd, path));
     for (const absPath of named) requirePermission(prefix, "read", absPath);
     const cache = maxFilesize === undefined ? this.#options.cache : undefined;
     if (!cache) {
@@ -215,23 +224,68 @@ export class Walker {
     }
   }
 
+  /** The real path of the root (`cwd`), or `cwd` itself when the run may not resolve it. */
+  #realRoot(): string {
+    try {
+      return Deno.realPathSync(this.#options.cwd);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.NotFound) {
+        return this.#options.cwd;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Why a named path may not be read, or `undefined` when it may. Deno's `--allow-read` checks
+   * the name, not what a link leads to, so the real path is checked here: a path named inside
+   * the root must resolve inside it (a link to a target inside the root is read, as ripgrep
+   * reads a named link; one leading out is refused, with or without --follow); a path named
+   * outside the root is read as named, never through a link in its last component.
+   */
+  #namedRefusal(absPath: string, real: string, realRoot: string): string | undefined {
+    if (isInside(this.#options.cwd, absPath)) {
+      return isInside(realRoot, real) ? undefined : "it leads outside the root through a link";
+    }
+    return Deno.lstatSync(absPath).isSymlink
+      ? "it is a link, and it lies outside the root"
+      : undefined;
+  }
+
   *#walkNamed(named: string[]): Generator<WalkEntry> {
     const { cwd, prefix } = this.#options;
+    const realRoot = this.#realRoot();
+    this.#realRoots.push(realRoot);
     const roots: { absPath: string; info: Deno.FileInfo }[] = [];
     for (const absPath of named) {
       this.#stamp(absPath);
+      const filePath = displayPath(cwd, absPath);
+      let real: string;
+      let info: Deno.FileInfo;
       try {
-        roots.push({ absPath, info: Deno.statSync(absPath) });
-        this.#realRoots.push(Deno.realPathSync(absPath));
+        real = Deno.realPathSync(absPath);
+        info = Deno.statSync(real);
       } catch (error) {
+        if (error instanceof Deno.errors.NotCapable) {
+          this.#note(
+            `${prefix}-IO-003`,
+            `not read: ${filePath} leads outside the permitted paths through a link`,
+            filePath,
+            "error",
+          );
+          continue;
+        }
         if (!(error instanceof Deno.errors.NotFound)) throw error;
-        this.#note(
-          `${prefix}-IO-001`,
-          `no such file or directory: ${displayPath(cwd, absPath)}`,
-          displayPath(cwd, absPath),
-          "error",
-        );
+        this.#note(`${prefix}-IO-001`, `no such file or directory: ${filePath}`, filePath, "error");
+        continue;
       }
+      const refusal = this.#namedRefusal(absPath, real, realRoot);
+      if (refusal) {
+        this.#note(`${prefix}-IO-003`, `not read: ${filePath}: ${refusal}`, filePath, "error");
+        continue;
+      }
+      roots.push({ absPath, info });
+      this.#realRoots.push(real);
     }
     for (const { absPath, info } of roots) {
       const filePath = displayPath(cwd, absPath);

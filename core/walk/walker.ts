@@ -305,10 +305,32 @@ export class Walker {
     }
   }
 
+  /**
+   * Whether an entry's name is not valid UTF-8: Deno hands such a name over with U+FFFD in
+   * place of the bad bytes, so the name it gives leads nowhere. The entry is skipped with a
+   * warning naming it lossily (a name that truly holds U+FFFD still exists and is kept).
+   */
+  #notUtf8(absDir: string, name: string, display: string): boolean {
+    try {
+      Deno.lstatSync(absDir + sep + name);
+      return false;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      const shown = joinDisplay(display, name);
+      this.#note(
+        `${this.#options.prefix}-IO-006`,
+        `skipped ${shown}: its name is not valid UTF-8 (shown with U+FFFD for the bad bytes)`,
+        shown,
+      );
+      return true;
+    }
+  }
+
   #readChildren(absDir: string, display: string): Child[] {
     const children: Child[] = [];
     try {
       for (const entry of Deno.readDirSync(absDir)) {
+        if (entry.name.includes("\uFFFD") && this.#notUtf8(absDir, entry.name, display)) continue;
         const isDir = entry.isDirectory;
         children.push({
           name: entry.name,

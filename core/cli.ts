@@ -31,8 +31,6 @@ interface FlagSpec {
   choices?: readonly string[];
   /** A number flag whose schema takes whole numbers only. */
   integer?: boolean;
-  /** The smallest value a number flag's schema takes, when it says. */
-  min?: number;
 }
 
 interface ParseOption {
@@ -84,7 +82,6 @@ function flagSpecs(tool: Tool): FlagSpec[] {
       defaultValue,
       choices: base instanceof z.ZodEnum ? (base.options as string[]) : undefined,
       integer: base instanceof z.ZodNumber && base.format === "safeint",
-      min: base instanceof z.ZodNumber ? base.minValue ?? undefined : undefined,
     };
   });
 }
@@ -143,9 +140,6 @@ function numberFlag(tool: Tool, flag: string, value: string, spec: FlagSpec): nu
       `--${flag} ${value} is out of range`,
       `the largest value is ${Number.MAX_SAFE_INTEGER}`,
     );
-  }
-  if (spec.min !== undefined && number < spec.min) {
-    throw argError(tool, `--${flag} ${value} is out of range`, `the smallest value is ${spec.min}`);
   }
   return number;
 }

@@ -211,15 +211,15 @@ export class Walker {
   }
 
   /**
-   * Records the stamps of what a root's ancestors contribute: the directories whose ignore
-   * files apply (a `.git` or an ignore file appearing there changes the walk) and their files.
+   * Records the stamps of what a root's ancestors contribute: their ignore files and `.git`
+   * (one appearing, changing or going changes the walk). The directories themselves are not
+   * stamped: ancestors such as the home folder change all the time for other reasons.
    */
   #stampAncestors(root: string): void {
     const stamps = this.#ancestorStamps;
     if (!stamps) return;
     for (const dir of ancestorDirs(root)) {
-      this.#stamp(dir, stamps);
-      for (const name of IGNORE_FILES) this.#stamp(join(dir, name), stamps);
+      for (const name of [...IGNORE_FILES, ".git"]) this.#stamp(join(dir, name), stamps);
       this.#stamp(join(dir, ".git", "info", "exclude"), stamps);
     }
   }

@@ -67,9 +67,15 @@ function exists(path: string): boolean {
 
 /**
  * The layer of `dir`, or `undefined` when it has neither ignore files nor a `.git`. `names` are
- * the entry names of `dir` when already listed (saves a failed open per file).
+ * the entry names of `dir` when already listed (saves a failed open per file). `inGitTree`
+ * says whether a directory above holds a `.git`: a `.gitignore` above every `.git` never
+ * applies, so it is not even read.
  */
-export function layerFor(dir: string, names?: ReadonlySet<string>): IgnoreLayer | undefined {
+export function layerFor(
+  dir: string,
+  inGitTree: boolean,
+  names?: ReadonlySet<string>,
+): IgnoreLayer | undefined {
   const hasGit = names ? names.has(".git") : exists(join(dir, ".git"));
   const layer: IgnoreLayer = { dir, hasGit, rules: {}, errors: [] };
   const add = (kind: Kind, path: string) => {
@@ -80,6 +86,7 @@ export function layerFor(dir: string, names?: ReadonlySet<string>): IgnoreLayer 
     for (const error of rules.errors) layer.errors.push({ file: path, ...error });
   };
   for (const file of IGNORE_FILES) {
+    if (file === ".gitignore" && !inGitTree && !hasGit) continue;
     if (!names || names.has(file)) add(KIND_OF_FILE[file], join(dir, file));
   }
   if (hasGit) add("exclude", join(dir, ".git", "info", "exclude"));
@@ -131,11 +138,11 @@ export function ignoreVerdict(
  * `--allow-read`), so nothing outside the permitted paths is read.
  */
 export function ancestorLayers(root: string): IgnoreLayer[] {
+  const dirs = ancestorDirs(root).reverse();
   const layers: IgnoreLayer[] = [];
-  for (let dir = dirname(root); dir !== root; root = dir, dir = dirname(dir)) {
-    if (!canRead(dir)) break;
-    const layer = layerFor(dir);
-    if (layer) layers.unshift(layer);
+  for (const dir of dirs) {
+    const layer = layerFor(dir, layers.some((above) => above.hasGit));
+    if (layer) layers.push(layer);
   }
   return layers;
 }

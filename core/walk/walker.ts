@@ -373,7 +373,7 @@ export class Walker {
       const names = new Set(children.map((child) => child.name));
       for (const name of IGNORE_FILES) if (names.has(name)) this.#stamp(join(absDir, name));
       if (names.has(".git")) this.#stamp(join(absDir, ".git", "info", "exclude"));
-      const layer = layerFor(absDir, names);
+      const layer = layerFor(absDir, layers.some((above) => above.hasGit), names);
       if (layer) {
         layers = [...layers, layer];
         this.#noteRuleErrors([layer]);

@@ -13,21 +13,9 @@
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
-import { makeTree, parseJson, runEntry } from "./helpers.ts";
+import { makeTree, parseJson, runEntry, seededRandom } from "./helpers.ts";
 
 const MARKER = "SECRET-7f3a";
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Layout {
   top: string;
@@ -91,7 +79,7 @@ function codes(outcome: Outcome): { code: string; file?: string; message: string
 }
 
 Deno.test("no read tool reads through a link out of the root, named or walked, scoped or not", async () => {
-  const rng = random(5);
+  const rng = seededRandom(5);
   for (let seed = 0; seed < 4; seed++) {
     const layout = await makeLayout(rng);
     try {

@@ -8,37 +8,18 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { makeTree, parseJson, runEntry } from "./helpers.ts";
+import { hasCommand, makeTree, parseJson, runEntry, seededRandom } from "./helpers.ts";
 
-const hasRg = (() => {
-  try {
-    return new Deno.Command("rg", { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-})();
+const hasRg = hasCommand("rg");
 
 const TOOLS = [
   { entry: "tools/search/main.ts", prefix: "LMS", args: ["hit"] },
   { entry: "tools/discover/main.ts", prefix: "LMD", args: ["a"] },
 ];
 
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Generated `--max-filesize` values: digits with prefixes and suffixes ripgrep may refuse. */
 function sizes(count: number): string[] {
-  const rng = random(11);
+  const rng = seededRandom(11);
   const pick = (items: string[]) => items[Math.floor(rng() * items.length)];
   const values = new Set<string>();
   while (values.size < count) {

@@ -10,31 +10,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeTree, parseJson, runEntry } from "./helpers.ts";
+import { hasCommand, makeTree, parseJson, runEntry, seededRandom } from "./helpers.ts";
 import { search } from "../tools/search/engine.ts";
 import { discover } from "../tools/discover/engine.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 
-const hasPython = (() => {
-  try {
-    return new Deno.Command("python3", { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-})();
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const hasPython = hasCommand("python3");
 
 /** Bytes that never start or continue valid UTF-8 where they are put. */
 const BAD_BYTES = ["ff", "fe", "c0", "80", "e9", "ed a0 80"];
@@ -86,7 +67,7 @@ Deno.test({
     "names that are not UTF-8 are skipped with a coded warning, the rest searched (needs python3)",
   ignore: !hasPython,
   async fn() {
-    const rng = random(3);
+    const rng = seededRandom(3);
     for (let round = 0; round < 3; round++) {
       const tree = await makeBadTree(rng);
       try {

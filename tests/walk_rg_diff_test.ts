@@ -25,34 +25,15 @@
  */
 import assert from "node:assert/strict";
 import { join, relative, resolve } from "node:path";
-import { makeTree, REPO } from "./helpers.ts";
+import { hasCommand, makeTree, REPO, seededRandom } from "./helpers.ts";
 import { Walker } from "../core/walk/walker.ts";
 import { PathFilter } from "../core/walk/path_filter.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 
-const hasRg = (() => {
-  try {
-    return new Deno.Command("rg", { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-})();
+const hasRg = hasCommand("rg");
 
 const CASES = Number(Deno.env.get("WALK_RG_CASES") ?? "36");
 const GLOB_CASES = CASES * 12;
-
-/** A small seeded generator (mulberry32), so a failing case can be replayed by its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)];
@@ -329,7 +310,7 @@ Deno.test({
   async fn() {
     let compared = 0;
     for (let seed = 1; seed <= CASES; seed++) {
-      const rng = random(seed);
+      const rng = seededRandom(seed);
       const fixture = await makeFixture(rng);
       try {
         for (let i = 0; i < 2; i++) {
@@ -395,7 +376,7 @@ Deno.test({
     for (const path of GLOB_TREE) files[path] = "hit\n";
     const root = await makeTree(files);
     try {
-      const rng = random(7);
+      const rng = seededRandom(7);
       let refused = 0;
       for (let i = 0; i < GLOB_CASES; i++) {
         const glob = Array.from(

@@ -82,7 +82,8 @@ interface Child {
   isDir: boolean;
   isFile: boolean;
   isSymlink: boolean;
-  isIgnoreFile: boolean;
+  /** An ignore file or `.git`: the directory gets a layer of rules. */
+  shapesRules: boolean;
 }
 
 interface Frame {
@@ -338,7 +339,7 @@ export class Walker {
           isDir,
           isFile: entry.isFile,
           isSymlink: entry.isSymlink,
-          isIgnoreFile: entry.name.charCodeAt(0) === 46 &&
+          shapesRules: entry.name.charCodeAt(0) === 46 &&
             (IGNORE_FILES.includes(entry.name) || entry.name === ".git"),
         });
       }
@@ -369,7 +370,7 @@ export class Walker {
       this.#noteRuleErrors(layers);
       this.#stampAncestors(absDir);
     }
-    if (!noIgnore && children.some((child) => child.isIgnoreFile)) {
+    if (!noIgnore && children.some((child) => child.shapesRules)) {
       const names = new Set(children.map((child) => child.name));
       for (const name of IGNORE_FILES) if (names.has(name)) this.#stamp(join(absDir, name));
       if (names.has(".git")) this.#stamp(join(absDir, ".git", "info", "exclude"));

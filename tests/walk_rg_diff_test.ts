@@ -31,6 +31,8 @@ import { PathFilter } from "../core/walk/path_filter.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 
 const hasRg = hasCommand("rg");
+/** Without git the trees are made without work trees (`.gitignore` then never applies). */
+const hasGit = hasCommand("git");
 
 const CASES = Number(Deno.env.get("WALK_RG_CASES") ?? "36");
 const GLOB_CASES = CASES * 12;
@@ -142,8 +144,10 @@ async function makeFixture(rng: Rng): Promise<Fixture> {
   await Deno.mkdir(root, { recursive: true });
   await grow(root, 0);
   for (const dir of nested ? [top, ...dirs] : dirs) await writeRules(dir, rng);
-  if (chance(rng, 0.2) && dirs.length > 1) await git(["init", "-q", "."], pick(rng, dirs.slice(1)));
-  const gitAt = chance(rng, 0.7) ? (chance(rng, 0.5) ? top : root) : undefined;
+  if (hasGit && chance(rng, 0.2) && dirs.length > 1) {
+    await git(["init", "-q", "."], pick(rng, dirs.slice(1)));
+  }
+  const gitAt = hasGit && chance(rng, 0.7) ? (chance(rng, 0.5) ? top : root) : undefined;
   if (gitAt) {
     await git(["init", "-q", "."], gitAt);
     if (chance(rng, 0.4)) {

@@ -15,11 +15,13 @@ import { RuleSet, type RuleVerdict } from "./glob_rules.ts";
 /** Ignore files read in every directory. */
 export const IGNORE_FILES: readonly string[] = [".gitignore", ".ignore", ".llmignore"];
 
-/** The kinds of rules, in decreasing precedence. */
-const KINDS = ["llm", "ignore", "git", "exclude"] as const;
-type Kind = typeof KINDS[number];
+/** A kind of ignore rules: `.llmignore`, `.ignore`, `.gitignore` or `.git/info/exclude`. */
+export type IgnoreKind = "llm" | "ignore" | "git" | "exclude";
 
-const KIND_OF_FILE: Readonly<Record<string, Kind>> = {
+/** The kinds in decreasing precedence. */
+const KINDS: readonly IgnoreKind[] = ["llm", "ignore", "git", "exclude"];
+
+const KIND_OF_FILE: Readonly<Record<string, IgnoreKind>> = {
   ".llmignore": "llm",
   ".ignore": "ignore",
   ".gitignore": "git",
@@ -32,7 +34,7 @@ export interface IgnoreLayer {
   /** Whether the directory holds a `.git` (the top of a work tree). */
   hasGit: boolean;
   /** Compiled rules by kind. */
-  rules: Partial<Record<Kind, RuleSet>>;
+  rules: Partial<Record<IgnoreKind, RuleSet>>;
   /** Lines of its ignore files that are not valid globs: file path and reason. */
   errors: { file: string; line: string; reason: string }[];
 }
@@ -78,7 +80,7 @@ export function layerFor(
 ): IgnoreLayer | undefined {
   const hasGit = names ? names.has(".git") : exists(join(dir, ".git"));
   const layer: IgnoreLayer = { dir, hasGit, rules: {}, errors: [] };
-  const add = (kind: Kind, path: string) => {
+  const add = (kind: IgnoreKind, path: string) => {
     const text = canRead(path) ? readText(path) : undefined;
     if (text === undefined) return;
     const rules = new RuleSet(text.split("\n"));
@@ -112,7 +114,7 @@ export function ignoreVerdict(
   absPath: string,
   isDir: boolean,
 ): RuleVerdict {
-  const found: Partial<Record<Kind, RuleVerdict>> = {};
+  const found: Partial<Record<IgnoreKind, RuleVerdict>> = {};
   const inGitTree = layers.some((layer) => layer.hasGit);
   let aboveGit = false;
   for (let i = layers.length - 1; i >= 0; i--) {

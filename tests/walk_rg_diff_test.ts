@@ -4,7 +4,8 @@
  * parents of the search root) `llm-search` — a real subprocess with `--allow-read` or a scoped
  * `--allow-read=<top>` — must report exactly the matches `rg --json` reports (file, byte start,
  * byte end), however the search is scoped and with `--hidden`, `--no-ignore`, `--max-depth`,
- * `-t/-T`, `--max-filesize` and `--glob` (whose verdict overrides ignore rules and hiddenness).
+ * `-t/-T`, `--max-filesize`, `--follow` (links inside the root) and `--glob` (whose verdict
+ * overrides ignore rules and hiddenness).
  *
  * Mapping: our `.llmignore` is ripgrep's `.rgignore` (the highest-precedence ignore file), so
  * each generated `.llmignore` gets a `.rgignore` twin with the same rules, and `.rgignore` files
@@ -144,6 +145,15 @@ async function makeFixture(rng: Rng): Promise<Fixture> {
   await Deno.mkdir(root, { recursive: true });
   await grow(root, 0);
   for (const dir of nested ? [top, ...dirs] : dirs) await writeRules(dir, rng);
+  // Links inside the root, to files and to directories that are not their ancestors (a loop
+  // is reported differently by the two tools), for --follow.
+  for (let i = 0; i < 2 && chance(rng, 0.5); i++) {
+    const at = pick(rng, dirs);
+    const target = pick(rng, [...files, ...dirs]);
+    const link = join(at, `ln${i}`);
+    if (target === link || at === target || at.startsWith(target + "/")) continue;
+    await Deno.symlink(relative(at, target), link);
+  }
   if (hasGit && chance(rng, 0.2) && dirs.length > 1) {
     await git(["init", "-q", "."], pick(rng, dirs.slice(1)));
   }
@@ -189,6 +199,7 @@ const GLOBS = [
 function randomFlags(rng: Rng): string[] {
   const flags: string[] = [];
   if (chance(rng, 0.4)) flags.push("--hidden");
+  if (chance(rng, 0.3)) flags.push("--follow");
   if (chance(rng, 0.12)) flags.push("--no-ignore");
   if (chance(rng, 0.2)) flags.push("--max-depth", String(Math.floor(rng() * 4)));
   if (chance(rng, 0.15)) flags.push("--max-filesize", pick(rng, ["100", "1K", "2K"]));

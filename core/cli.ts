@@ -29,6 +29,8 @@ interface FlagSpec {
   description: string;
   defaultValue?: unknown;
   choices?: readonly string[];
+  /** A number flag whose schema takes whole numbers only. */
+  integer?: boolean;
 }
 
 interface ParseOption {
@@ -79,6 +81,7 @@ function flagSpecs(tool: Tool): FlagSpec[] {
       description: (schema as z.ZodType).description ?? base.description ?? "",
       defaultValue,
       choices: base instanceof z.ZodEnum ? (base.options as string[]) : undefined,
+      integer: base instanceof z.ZodNumber && base.format === "safeint",
     };
   });
 }
@@ -112,6 +115,35 @@ function argError(tool: Tool, message: string, note?: string): ToolError {
   return new ToolError(`${tool.prefix}-ARG-001`, message, note ? { note } : {});
 }
 
+const WHOLE_NUMBER = /^[+-]?\d+$/;
+const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The value of a number flag, parsed as strictly as ripgrep does: decimal digits only (no
+ * `0x10`, `1e3` or blanks where a whole number is expected) and no value beyond what a number
+ * holds exactly, so nothing is silently rounded or read as another value.
+ */
+function numberFlag(tool: Tool, flag: string, value: string, spec: FlagSpec): number {
+  const integer = spec.integer ?? false;
+  if (!(integer ? WHOLE_NUMBER : DECIMAL_NUMBER).test(value)) {
+    throw argError(
+      tool,
+      `--${flag} takes ${
+        integer ? "a whole number in decimal digits" : "a number"
+      }, got '${value}'`,
+    );
+  }
+  const number = Number(value);
+  if (integer ? !Number.isSafeInteger(number) : !Number.isFinite(number)) {
+    throw argError(
+      tool,
+      `--${flag} ${value} is out of range`,
+      `the largest value is ${Number.MAX_SAFE_INTEGER}`,
+    );
+  }
+  return number;
+}
+
 /** Turns parsed flag values into the raw input object, coercing numbers. */
 function inputFromFlags(
   tool: Tool,
@@ -129,11 +161,7 @@ function inputFromFlags(
     const spec = byFlag.get(flag);
     if (!spec || value === undefined) continue;
     if (spec.kind === "number") {
-      const number = Number(value);
-      if (typeof value !== "string" || value.trim() === "" || !Number.isFinite(number)) {
-        throw argError(tool, `--${flag} takes a number, got '${value}'`);
-      }
-      input[spec.field] = number;
+      input[spec.field] = numberFlag(tool, flag, String(value), spec);
     } else if (spec.kind === "strings") {
       const previous = (input[spec.field] as string[] | undefined) ?? [];
       input[spec.field] = [...previous, ...(value as string[])];

@@ -108,6 +108,21 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
       remediation: "Name a regular file (a directory is not accepted where a file is expected).",
       exit: EXIT.badInput,
     },
+    [`${prefix}-IO-005`]: {
+      meaning: "A line of an ignore file is not a valid glob; the line was skipped.",
+      cause: "Unbalanced brackets or braces, a reversed range or a dangling backslash in a rule.",
+      remediation:
+        "Correct the line named in the diagnostic (escape a literal `[` or `{` with `\\`).",
+      exit: EXIT.ok,
+    },
+    [`${prefix}-IO-006`]: {
+      meaning: "A file or directory name is not valid UTF-8; the entry was skipped.",
+      cause:
+        "The name holds bytes that are not UTF-8 (e.g. Latin-1); Deno cannot name such a path exactly.",
+      remediation:
+        "Rename the entry to a UTF-8 name (e.g. `convmv -f latin1 -t utf8`); the rest of the run is unaffected.",
+      exit: EXIT.ok,
+    },
     [`${prefix}-PERM-001`]: {
       meaning: "The run lacks read permission for a path it needs.",
       cause: "Deno was started without --allow-read, or with --allow-read scoped to other paths.",

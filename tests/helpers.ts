@@ -118,3 +118,25 @@ export function withoutRunFields(text: string): string {
     .replace(/"(execution_id|match_id)":"[^"]*"/g, '"$1":""')
     .replace(/"timestamp":"[^"]*"/g, '"timestamp":""');
 }
+
+/** A small seeded generator (mulberry32), so a generated case can be replayed by its seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Whether `name --version` runs: tests that need a peer binary are ignored, visibly, without it. */
+export function hasCommand(name: string): boolean {
+  try {
+    return new Deno.Command(name, { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}

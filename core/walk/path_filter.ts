@@ -1,7 +1,9 @@
 /**
- * `--glob` and `--type` filters, ripgrep's way: globs are matched against the path relative
- * to the search root (a glob without `/` against the basename), the last matching glob wins,
- * `!` negates, and when any positive glob is given a file must match one.
+ * `--glob` and `--type` filters, ripgrep's way. Globs are ripgrep's overrides: gitignore-style
+ * rules (see `glob_rules.ts`) matched against the path relative to the working directory, the
+ * last matching glob wins, `!` negates; a glob's verdict beats ignore rules and hiddenness, and
+ * when any positive glob is given a file must match one. Types match the basename; a file of a
+ * selected type is whitelisted (ripgrep lets it through even when hidden).
  *
  * @module
  */
@@ -9,37 +11,25 @@ import picomatch from "picomatch";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
 import { FILE_TYPE_NAMES, FILE_TYPES } from "./file_types.ts";
+import { RuleSet, type RuleVerdict } from "./glob_rules.ts";
 
 type Matcher = (path: string) => boolean;
 
-interface CompiledGlob {
-  negated: boolean;
-  onBasename: boolean;
-  match: Matcher;
-}
-
-function compile(prefix: CodePrefix, glob: string): CompiledGlob {
-  const negated = glob.startsWith("!");
-  let pattern = negated ? glob.slice(1) : glob;
-  const anchored = pattern.startsWith("/");
-  if (anchored) pattern = pattern.slice(1);
-  if (pattern.endsWith("/")) pattern = pattern.slice(0, -1);
-  if (pattern === "") {
-    throw new ToolError(`${prefix}-ARG-004`, `empty glob '${glob}'`, { note: glob });
-  }
-  try {
-    const match = picomatch(pattern, { dot: true });
-    return { negated, onBasename: !anchored && !pattern.includes("/"), match };
-  } catch (error) {
-    throw new ToolError(`${prefix}-ARG-004`, `invalid glob '${glob}': ${String(error)}`, {
-      note: glob,
+/** The globs as one rule set; throws `*-ARG-004` naming the first glob ripgrep would refuse. */
+function compileGlobs(prefix: CodePrefix, globs: readonly string[]): RuleSet {
+  const rules = new RuleSet(globs);
+  const [first] = rules.errors;
+  if (first) {
+    throw new ToolError(`${prefix}-ARG-004`, `invalid glob '${first.line}': ${first.reason}`, {
+      note: first.line,
     });
   }
+  return rules;
 }
 
 /** Decides which walked paths pass `--glob`, `--type` and `--type-not`. */
 export class PathFilter {
-  readonly #globs: CompiledGlob[];
+  readonly #globs: RuleSet;
   readonly #hasPositive: boolean;
   readonly #types: Matcher | undefined;
   readonly #typesNot: Matcher | undefined;
@@ -51,8 +41,8 @@ export class PathFilter {
     types: readonly string[] = [],
     typesNot: readonly string[] = [],
   ) {
-    this.#globs = globs.map((glob) => compile(prefix, glob));
-    this.#hasPositive = this.#globs.some((glob) => !glob.negated);
+    this.#globs = compileGlobs(prefix, globs);
+    this.#hasPositive = this.#globs.hasPositive;
     this.#types = PathFilter.#typeMatcher(prefix, types);
     this.#typesNot = PathFilter.#typeMatcher(prefix, typesNot);
   }
@@ -72,36 +62,33 @@ export class PathFilter {
     return picomatch(patterns, { dot: true });
   }
 
-  /** Whether the filters are all empty (the walker can skip calling them). */
-  get isEmpty(): boolean {
-    return this.#globs.length === 0 && !this.#types && !this.#typesNot;
+  /** Whether there are globs (the walker can skip building their paths otherwise). */
+  get hasGlobs(): boolean {
+    return !this.#globs.isEmpty;
   }
 
-  #lastGlobVerdict(relPath: string, name: string): boolean | undefined {
-    for (let i = this.#globs.length - 1; i >= 0; i--) {
-      const glob = this.#globs[i];
-      if (glob.match(glob.onBasename ? name : relPath)) return !glob.negated;
-    }
-    return undefined;
+  /**
+   * The globs' verdict on a path relative to the working directory: `"whitelist"` (searched
+   * whatever the ignore rules say), `"ignore"`, or `undefined` (the other rules decide).
+   */
+  globVerdict(path: string, isDir: boolean): RuleVerdict {
+    if (this.#globs.isEmpty) return undefined;
+    const verdict = this.#globs.verdict(path, isDir);
+    // A glob names what to search: its rule "ignores" in gitignore terms, so it is inverted.
+    if (verdict) return verdict === "ignore" ? "whitelist" : "ignore";
+    return this.#hasPositive && !isDir ? "ignore" : undefined;
   }
 
-  /** Whether a file (path relative to its search root, and basename) is kept. */
-  acceptsFile(relPath: string, name: string): boolean {
-    const verdict = this.#lastGlobVerdict(relPath, name);
-    if (verdict === false || (verdict === undefined && this.#hasPositive)) return false;
-    if (this.#types && !this.#types(name)) return false;
-    if (this.#typesNot && this.#typesNot(name)) return false;
-    return true;
+  /** The types' verdict on a file's basename; directories have no type. */
+  typeVerdict(name: string, isDir: boolean): RuleVerdict {
+    if (isDir) return undefined;
+    if (this.#typesNot?.(name)) return "ignore";
+    if (!this.#types) return undefined;
+    return this.#types(name) ? "whitelist" : "ignore";
   }
 
-  /** Whether the walk descends into a directory: only a negated glob can prune one. */
-  entersDir(relPath: string, name: string): boolean {
-    return this.#lastGlobVerdict(relPath, name) !== false;
-  }
-
-  /** Whether a directory itself is listed (for `--kind dir`): globs apply, types do not. */
-  acceptsDir(relPath: string, name: string): boolean {
-    const verdict = this.#lastGlobVerdict(relPath, name);
-    return verdict === true || (verdict === undefined && !this.#hasPositive);
+  /** Whether a directory itself is listed (for `--kind dir`): with positive globs, one must match it. */
+  listsDir(path: string): boolean {
+    return !this.#hasPositive || this.#globs.verdict(path, true) === "ignore";
   }
 }

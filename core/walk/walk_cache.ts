@@ -9,7 +9,7 @@
  */
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { RunCache } from "../cache.ts";
-import type { WalkEntry } from "./walker.ts";
+import type { WalkEntry } from "./walk_entry.ts";
 
 /** What a finished walk leaves in the cache. */
 export interface WalkRecord {

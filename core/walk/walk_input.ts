@@ -65,11 +65,14 @@ export const WALK_SHORT_FLAGS: Readonly<Record<string, string>> = {
   max_depth: "d",
 };
 
-const SIZE = /^(\d+)([KMG]?)$/i;
+/** ripgrep's size syntax: digits and an optional upper-case K, M or G, nothing else. */
+const SIZE = /^(\d+)([KMG]?)$/;
 const SCALE: Record<string, number> = { "": 1, K: 1 << 10, M: 1 << 20, G: 1 << 30 };
 
 /**
- * Bytes of a `--max-filesize` value: a number, or digits with a K, M or G suffix.
+ * Bytes of a `--max-filesize` value: a number, or digits with a K, M or G suffix (ripgrep's
+ * syntax, strictly: no sign, blank, fraction or lower-case suffix). A size beyond what a number
+ * holds exactly (2^53 bytes) is refused rather than rounded.
  *
  * @example
  * ```ts
@@ -79,13 +82,20 @@ const SCALE: Record<string, number> = { "": 1, K: 1 << 10, M: 1 << 20, G: 1 << 3
  */
 export function parseSize(value: number | string, prefix: CodePrefix): number {
   if (typeof value === "number") return value;
-  const found = SIZE.exec(value.trim());
+  const found = SIZE.exec(value);
   if (!found) {
     throw new ToolError(`${prefix}-ARG-002`, `invalid size '${value}'`, {
       remediation: "Give bytes, or a number with K, M or G, e.g. 10M.",
     });
   }
-  return Number(found[1]) * SCALE[found[2].toUpperCase()];
+  const bytes = Number(found[1]) * SCALE[found[2]];
+  if (!Number.isSafeInteger(bytes)) {
+    throw new ToolError(`${prefix}-ARG-002`, `size '${value}' is out of range`, {
+      note: `the largest size is ${Number.MAX_SAFE_INTEGER} bytes`,
+      remediation: "Give a smaller size, e.g. 10M.",
+    });
+  }
+  return bytes;
 }
 
 /**

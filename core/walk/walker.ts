@@ -6,22 +6,25 @@
  *
  * @module
  */
-import { dirname, join, resolve, sep } from "node:path";
-import { displayPath } from "../paths.ts";
-import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import { join, resolve, sep } from "node:path";
+import { displayPath, isInside } from "../paths.ts";
+import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
 import type { RunCache } from "../cache.ts";
 import { requirePermission } from "../permissions.ts";
 import { cachedWalk, mtimeOf, storeWalk } from "./walk_cache.ts";
 import {
+  ancestorDirs,
   ancestorLayers,
-  findGitRoot,
   IGNORE_FILES,
   type IgnoreLayer,
-  isIgnored,
+  ignoreVerdict,
   layerFor,
 } from "./ignore_rules.ts";
 import { PathFilter } from "./path_filter.ts";
+import type { WalkEntry } from "./walk_entry.ts";
+
+export type { WalkEntry } from "./walk_entry.ts";
 
 /** What to walk and how. */
 export interface WalkOptions {
@@ -43,7 +46,10 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Skip files larger than this many bytes. */
   maxFilesize?: number;
-  /** ripgrep-style globs, `!` to negate, the last match wins. */
+  /**
+   * ripgrep-style globs over the path relative to `cwd`, `!` to negate, the last match wins;
+   * a glob's verdict overrides ignore rules and hiddenness.
+   */
   globs?: readonly string[];
   /** File types to keep. */
   types?: readonly string[];
@@ -70,39 +76,19 @@ export type EngineWalkOptions = Omit<
   "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat"
 >;
 
-/** One walked file or directory. */
-export interface WalkEntry {
-  /** Absolute path. */
-  absPath: string;
-  /** Contract path: relative to `cwd` with `/`, or absolute when outside it. */
-  filePath: string;
-  /** Basename. */
-  name: string;
-  /** Entry kind (a followed link reports its target's kind). */
-  kind: "file" | "dir";
-  /** 0 for a named path, 1 for its children, … */
-  depth: number;
-  /** Size in bytes, when stat'ed. */
-  size?: number;
-  /** Modification time in ms since the epoch, when stat'ed. */
-  mtimeMs?: number;
-  /** True for a path named explicitly (it bypasses ignore rules and filters, as in ripgrep). */
-  explicit: boolean;
-}
-
 interface Child {
   name: string;
   key: string;
   isDir: boolean;
   isFile: boolean;
   isSymlink: boolean;
-  isIgnoreFile: boolean;
+  /** An ignore file or `.git`: the directory gets a layer of rules. */
+  shapesRules: boolean;
 }
 
 interface Frame {
   absDir: string;
   display: string;
-  relInRoot: string;
   depth: number;
   layers: IgnoreLayer[];
   realAncestors: Set<string>;
@@ -158,8 +144,17 @@ export class Walker {
   /** Yields every entry of every named path (from the host's cache when it is still true). */
   *entries(): Generator<WalkEntry> {
     const { cwd, prefix, maxFilesize } = this.#options;
-    const named = (this.#options.paths?.length ? this.#options.paths : ["."])
-      .map((path) => resolve(cwd, path));
+    const given = this.#options.paths?.length ? this.#options.paths : ["."];
+    for (const path of given) {
+      if (path.includes("\0")) {
+        throw new ToolError(
+          `${prefix}-IO-004`,
+          `the path ${JSON.stringify(path)} contains a NUL byte, which no file name holds`,
+          { remediation: "Remove the NUL byte from the path argument." },
+        );
+      }
+    }
+    const named = given.map((path) => resolve(cwd, path));
     for (const absPath of named) requirePermission(prefix, "read", absPath);
     const cache = maxFilesize === undefined ? this.#options.cache : undefined;
     if (!cache) {
@@ -217,41 +212,81 @@ export class Walker {
   }
 
   /**
-   * Records the stamps of what a root's ancestors contribute: the directories searched for the
-   * git root (a `.git` appearing changes one of them) and the ignore files applied from above.
+   * Records the stamps of what a root's ancestors contribute: their ignore files and `.git`
+   * (one appearing, changing or going changes the walk). The directories themselves are not
+   * stamped: ancestors such as the home folder change all the time for other reasons.
    */
   #stampAncestors(root: string): void {
     const stamps = this.#ancestorStamps;
     if (!stamps) return;
-    for (let dir = dirname(root);; dir = dirname(dir)) {
-      if (Deno.permissions.querySync({ name: "read", path: dir }).state !== "granted") break;
-      this.#stamp(dir, stamps);
-      for (const name of IGNORE_FILES) this.#stamp(join(dir, name), stamps);
-      if (dir === this.#gitRoot) {
-        this.#stamp(join(dir, ".git", "info", "exclude"), stamps);
-        break;
-      }
-      if (dirname(dir) === dir) break;
+    for (const dir of ancestorDirs(root)) {
+      for (const name of [...IGNORE_FILES, ".git"]) this.#stamp(join(dir, name), stamps);
+      this.#stamp(join(dir, ".git", "info", "exclude"), stamps);
     }
+  }
+
+  /** The real path of the root (`cwd`), or `cwd` itself when the run may not resolve it. */
+  #realRoot(): string {
+    try {
+      return Deno.realPathSync(this.#options.cwd);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.NotFound) {
+        return this.#options.cwd;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Why a named path may not be read, or `undefined` when it may. Deno's `--allow-read` checks
+   * the name, not what a link leads to, so the real path is checked here: a path named inside
+   * the root must resolve inside it (a link to a target inside the root is read, as ripgrep
+   * reads a named link; one leading out is refused, with or without --follow); a path named
+   * outside the root is read as named, never through a link in its last component.
+   */
+  #namedRefusal(absPath: string, real: string, realRoot: string): string | undefined {
+    if (isInside(this.#options.cwd, absPath)) {
+      return isInside(realRoot, real) ? undefined : "it leads outside the root through a link";
+    }
+    return Deno.lstatSync(absPath).isSymlink
+      ? "it is a link, and it lies outside the root"
+      : undefined;
   }
 
   *#walkNamed(named: string[]): Generator<WalkEntry> {
     const { cwd, prefix } = this.#options;
+    const realRoot = this.#realRoot();
+    this.#realRoots.push(realRoot);
     const roots: { absPath: string; info: Deno.FileInfo }[] = [];
     for (const absPath of named) {
       this.#stamp(absPath);
+      const filePath = displayPath(cwd, absPath);
+      let real: string;
+      let info: Deno.FileInfo;
       try {
-        roots.push({ absPath, info: Deno.statSync(absPath) });
-        this.#realRoots.push(Deno.realPathSync(absPath));
+        real = Deno.realPathSync(absPath);
+        info = Deno.statSync(real);
       } catch (error) {
+        if (error instanceof Deno.errors.NotCapable) {
+          this.#note(
+            `${prefix}-IO-003`,
+            `not read: ${filePath} leads outside the permitted paths through a link`,
+            filePath,
+            "error",
+          );
+          continue;
+        }
         if (!(error instanceof Deno.errors.NotFound)) throw error;
-        this.#note(
-          `${prefix}-IO-001`,
-          `no such file or directory: ${displayPath(cwd, absPath)}`,
-          displayPath(cwd, absPath),
-          "error",
-        );
+        this.#note(`${prefix}-IO-001`, `no such file or directory: ${filePath}`, filePath, "error");
+        continue;
       }
+      const refusal = this.#namedRefusal(absPath, real, realRoot);
+      if (refusal) {
+        this.#note(`${prefix}-IO-003`, `not read: ${filePath}: ${refusal}`, filePath, "error");
+        continue;
+      }
+      roots.push({ absPath, info });
+      this.#realRoots.push(real);
     }
     for (const { absPath, info } of roots) {
       const filePath = displayPath(cwd, absPath);
@@ -271,10 +306,32 @@ export class Walker {
     }
   }
 
+  /**
+   * Whether an entry's name is not valid UTF-8: Deno hands such a name over with U+FFFD in
+   * place of the bad bytes, so the name it gives leads nowhere. The entry is skipped with a
+   * warning naming it lossily (a name that truly holds U+FFFD still exists and is kept).
+   */
+  #notUtf8(absDir: string, name: string, display: string): boolean {
+    try {
+      Deno.lstatSync(absDir + sep + name);
+      return false;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      const shown = joinDisplay(display, name);
+      this.#note(
+        `${this.#options.prefix}-IO-006`,
+        `skipped ${shown}: its name is not valid UTF-8 (shown with U+FFFD for the bad bytes)`,
+        shown,
+      );
+      return true;
+    }
+  }
+
   #readChildren(absDir: string, display: string): Child[] {
     const children: Child[] = [];
     try {
       for (const entry of Deno.readDirSync(absDir)) {
+        if (entry.name.includes("\uFFFD") && this.#notUtf8(absDir, entry.name, display)) continue;
         const isDir = entry.isDirectory;
         children.push({
           name: entry.name,
@@ -282,7 +339,8 @@ export class Walker {
           isDir,
           isFile: entry.isFile,
           isSymlink: entry.isSymlink,
-          isIgnoreFile: entry.name.charCodeAt(0) === 46 && IGNORE_FILES.includes(entry.name),
+          shapesRules: entry.name.charCodeAt(0) === 46 &&
+            (IGNORE_FILES.includes(entry.name) || entry.name === ".git"),
         });
       }
     } catch (error) {
@@ -301,30 +359,46 @@ export class Walker {
     return children;
   }
 
-  #frame(absDir: string, display: string, relInRoot: string, depth: number, parent?: Frame): Frame {
+  #frame(absDir: string, display: string, depth: number, parent?: Frame): Frame {
     const { noIgnore } = this.#options;
     // Stamped before reading: a change made during the read then shows as a newer mtime.
     this.#stamp(absDir);
     const children = this.#readChildren(absDir, display);
     let layers = parent?.layers ?? [];
     if (!parent && !noIgnore) {
-      this.#gitRoot = findGitRoot(absDir);
-      layers = ancestorLayers(absDir, this.#gitRoot);
+      layers = ancestorLayers(absDir);
+      this.#noteRuleErrors(layers);
       this.#stampAncestors(absDir);
     }
-    if (!noIgnore && children.some((child) => child.isIgnoreFile)) {
+    if (!noIgnore && children.some((child) => child.shapesRules)) {
       const names = new Set(children.map((child) => child.name));
       for (const name of IGNORE_FILES) if (names.has(name)) this.#stamp(join(absDir, name));
-      const layer = layerFor(absDir, this.#gitRoot !== undefined, names);
-      if (layer) layers = [...layers, layer];
+      if (names.has(".git")) this.#stamp(join(absDir, ".git", "info", "exclude"));
+      const layer = layerFor(absDir, layers.some((above) => above.hasGit), names);
+      if (layer) {
+        layers = [...layers, layer];
+        this.#noteRuleErrors([layer]);
+      }
     }
     const realAncestors = this.#options.follow
       ? new Set([...(parent?.realAncestors ?? []), Deno.realPathSync(absDir)])
       : NO_ANCESTORS;
-    return { absDir, display, relInRoot, depth, layers, realAncestors, children, next: 0 };
+    return { absDir, display, depth, layers, realAncestors, children, next: 0 };
   }
 
-  #gitRoot: string | undefined;
+  /** Reports the lines of ignore files that are not valid globs (skipped, as ripgrep does). */
+  #noteRuleErrors(layers: readonly IgnoreLayer[]): void {
+    for (const layer of layers) {
+      for (const { file, line, reason } of layer.errors) {
+        const shown = displayPath(this.#options.cwd, file);
+        this.#note(
+          `${this.#options.prefix}-IO-005`,
+          `${shown}: invalid rule '${line}' skipped: ${reason}`,
+          shown,
+        );
+      }
+    }
+  }
 
   /** Resolves a symlink child under --follow; returns its kind or undefined to skip it. */
   #followLink(frame: Frame, absPath: string, display: string): "file" | "dir" | undefined {
@@ -377,10 +451,29 @@ export class Walker {
     }
   }
 
-  *#walkDir(absRoot: string, displayRoot: string): Generator<WalkEntry> {
-    const { hidden, follow, maxDepth, maxFilesize, includeDirs, noIgnore } = this.#options;
+  /**
+   * Whether a child entry is skipped, in ripgrep's order: a glob's verdict first, then the
+   * ignore rules, then the types; an entry none of them whitelists is skipped when hidden.
+   */
+  #skips(frame: Frame, absPath: string, display: string, name: string, isDir: boolean): boolean {
     const filter = this.#filter;
-    const stack: Frame[] = [this.#frame(absRoot, displayRoot, "", 0)];
+    const glob = filter.hasGlobs ? filter.globVerdict(display, isDir) : undefined;
+    if (glob) return glob === "ignore";
+    let whitelisted = false;
+    if (!this.#options.noIgnore && frame.layers.length > 0) {
+      const verdict = ignoreVerdict(frame.layers, absPath, isDir);
+      if (verdict === "ignore") return true;
+      whitelisted = verdict === "whitelist";
+    }
+    const type = filter.typeVerdict(name, isDir);
+    if (type === "ignore") return true;
+    whitelisted ||= type === "whitelist";
+    return !whitelisted && !this.#options.hidden && name.charCodeAt(0) === 46;
+  }
+
+  *#walkDir(absRoot: string, displayRoot: string): Generator<WalkEntry> {
+    const { follow, maxDepth, maxFilesize, includeDirs } = this.#options;
+    const stack: Frame[] = [this.#frame(absRoot, displayRoot, 0)];
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const child = frame.children[frame.next++];
@@ -389,11 +482,10 @@ export class Walker {
         continue;
       }
       const { name } = child;
-      if (name === ".git" || (!hidden && name.charCodeAt(0) === 46)) continue;
+      // `.git` holds git's own data, never project files (ripgrep with --hidden would enter it).
+      if (name === ".git") continue;
       const absPath = frame.absDir + sep + name;
       const display = joinDisplay(frame.display, name);
-      // Globs match paths relative to the named root; build them only when globs exist.
-      const relInRoot = filter.isEmpty ? "" : frame.relInRoot ? `${frame.relInRoot}/${name}` : name;
       // FIFOs, sockets and devices are never read: a FIFO would block the walk forever.
       let kind: "file" | "dir" | undefined = child.isDir
         ? "dir"
@@ -406,20 +498,16 @@ export class Walker {
       if (kind === undefined) continue;
       const depth = frame.depth + 1;
       if (maxDepth !== undefined && depth > maxDepth) continue;
-      if (!noIgnore && frame.layers.length && isIgnored(frame.layers, absPath, kind === "dir")) {
-        continue;
-      }
+      if (this.#skips(frame, absPath, display, name, kind === "dir")) continue;
       if (kind === "dir") {
-        if (!filter.isEmpty && !filter.entersDir(relInRoot, name)) continue;
-        if (includeDirs && (filter.isEmpty || filter.acceptsDir(relInRoot, name))) {
+        if (includeDirs && this.#filter.listsDir(display)) {
           yield this.#stat({ absPath, filePath: display, name, kind, depth, explicit: false });
         }
         if (maxDepth === undefined || depth < maxDepth) {
-          stack.push(this.#frame(absPath, display, relInRoot, depth, frame));
+          stack.push(this.#frame(absPath, display, depth, frame));
         }
         continue;
       }
-      if (!filter.isEmpty && !filter.acceptsFile(relInRoot, name)) continue;
       const entry: WalkEntry = { absPath, filePath: display, name, kind, depth, explicit: false };
       if (maxFilesize !== undefined) {
         const size = this.#sizeOf(absPath, display);

@@ -1,0 +1,26 @@
+/**
+ * The record the walker yields for each file or directory. It lives apart from the walker so
+ * that the walker's cache can store entries without importing the walker (no import cycle).
+ *
+ * @module
+ */
+
+/** One walked file or directory. */
+export interface WalkEntry {
+  /** Absolute path. */
+  absPath: string;
+  /** Contract path: relative to `cwd` with `/`, or absolute when outside it. */
+  filePath: string;
+  /** Basename. */
+  name: string;
+  /** Entry kind (a followed link reports its target's kind). */
+  kind: "file" | "dir";
+  /** 0 for a named path, 1 for its children, … */
+  depth: number;
+  /** Size in bytes, when stat'ed. */
+  size?: number;
+  /** Modification time in ms since the epoch, when stat'ed. */
+  mtimeMs?: number;
+  /** True for a path named explicitly (it bypasses ignore rules and filters, as in ripgrep). */
+  explicit: boolean;
+}

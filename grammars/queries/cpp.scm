@@ -21,6 +21,9 @@
     (function_declarator
       declarator: (qualified_identifier) @name))) @definition.method
 
+(function_definition
+  declarator: (_) @name) @definition.function
+
 (namespace_definition
   name: (_) @name) @definition.module
 

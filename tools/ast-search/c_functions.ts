@@ -118,6 +118,8 @@ const DIRECTIVES = new Set([
   "preproc_function_def",
   "preproc_call",
 ]);
+/** File-scope nodes that end with `;` when they parse without error. */
+const STATEMENTS = new Set(["declaration", "type_definition", "expression_statement"]);
 /** Conditional groups whose branches are read as if the directives were not there. */
 const CONDITIONALS = new Set([
   "preproc_if",
@@ -226,12 +228,43 @@ class HeaderScanner {
       return;
     }
     if (CONDITIONALS.has(type)) return this.#conditional(cursor);
+    if (type === "function_definition" && this.#header.length === 0 && this.#plain(cursor)) return;
+    if (STATEMENTS.has(type) && !cursor.currentNode.hasError) {
+      // It ends with its own `;`, which ends any header.
+      this.#header = [];
+      return;
+    }
     if (cursor.gotoFirstChild()) {
       do this.#visit(cursor); while (cursor.gotoNextSibling());
       cursor.gotoParent();
       return;
     }
     this.#leaf(cursor, type);
+  }
+
+  /**
+   * Records the function at the cursor if it parsed without error as `type name(…) {…}`
+   * (pointers allowed), and nothing came before it: the tree's name is then the one the
+   * token rule would give, at a fraction of the cost.
+   */
+  #plain(cursor: TreeCursor): boolean {
+    const node = cursor.currentNode;
+    if (node.hasError) return false;
+    let declarator = node.childForFieldName("declarator");
+    while (declarator?.type === "pointer_declarator") {
+      declarator = declarator.childForFieldName("declarator");
+    }
+    if (declarator?.type !== "function_declarator") return false;
+    const name = declarator.childForFieldName("declarator");
+    if (name?.type !== "identifier") return false;
+    this.found.push({
+      name: this.#text(name.startIndex, name.endIndex),
+      start: node.startIndex,
+      end: node.endIndex,
+      nameStart: name.startIndex,
+      nameEnd: name.endIndex,
+    });
+    return true;
   }
 
   /** The branches of `#if…`, without the directives and their conditions. */
@@ -292,11 +325,13 @@ class HeaderScanner {
       if (this.#braces === 0) this.#open = undefined;
       return;
     }
-    if (OTHER_BLOCKS.has(type) || LITERALS.has(type) || type === "comment") return;
-    if (cursor.gotoFirstChild()) {
-      do this.#visit(cursor); while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
+    // A subtree that parsed without error has matching braces: nothing in it counts.
+    if (!cursor.gotoFirstChild()) return;
+    cursor.gotoParent();
+    if (!cursor.currentNode.hasError) return;
+    cursor.gotoFirstChild();
+    do this.#visit(cursor); while (cursor.gotoNextSibling());
+    cursor.gotoParent();
   }
 
   #push(tok: Tok, cursor: TreeCursor): void {
@@ -356,11 +391,18 @@ class HeaderScanner {
     const header = this.#header;
     this.#header = [];
     if (header.length === 0 || header.some((token) => token.tok === Tok.Assign)) return;
-    const name = nameIn(header, 0, header.length, this.#macroLine(header));
+    // The definition starts after the macro lines passed over, if any.
+    let first = 0;
+    const macroLine = this.#macroLine(header);
+    const name = nameIn(header, 0, header.length, (word, close) => {
+      const passed = macroLine(word, close);
+      if (passed) first = close + 1;
+      return passed;
+    });
     if (!name) return;
     const found: ScannedFunction = {
       name: this.#text(name.start, name.end),
-      start: header[0].start,
+      start: header[first].start,
       end: Math.max(end, bodyStart),
       nameStart: name.start,
       nameEnd: name.end,

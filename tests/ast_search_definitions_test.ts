@@ -361,3 +361,167 @@ Deno.test("definitions: --kind and --name select among them", async () => {
   // A name anchored at both ends still finds definitions (the text prefilter drops anchors).
   assert.deepEqual(await search([], "^add$"), ["function add"]);
 });
+
+/** A function definition as `name line` (line 1-based, of the name). */
+type NamedLine = string;
+
+/** Function and method definitions llm-ast-search finds in a fixture, as `name line`. */
+async function ourFunctions(file: string): Promise<NamedLine[]> {
+  const { data, diagnostics } = await astSearch({
+    cwd: FIXTURES,
+    paths: [file],
+    kinds: ["function", "method"],
+    limit: 0,
+    threads: 1,
+  });
+  // Macros are syntax errors to tree-sitter: warned about, never fatal.
+  assert.deepEqual(diagnostics.filter((diagnostic) => diagnostic.level !== "warning"), []);
+  return data.matches.map((match) => `${match.name} ${match.captures[0].span.start_line}`);
+}
+
+/** The definitions of C and C++ functions as the Linux kernel and C++ code write them. */
+const FUNCTION_CASES: { file: string; language: string; functions: NamedLine[] }[] = [
+  {
+    file: "kernel_defs.c",
+    language: "C",
+    functions: [
+      "inline_helper 11",
+      "setup_thing 16",
+      "schedule_thing 21",
+      "preempt_thing 25",
+      "stack_thing 29",
+      "split_header 36",
+      "arch_thing 41",
+      "user_thing 46",
+      // A definition wrapped in a macro is named by the macro, as ctags names it.
+      "SYSCALL_DEFINE3 51",
+      "SYSCALL_DEFINE0 56",
+      "BPF_CALL_2 61",
+      "attr_between 66",
+      "attr_before 72",
+      "printf_thing 76",
+      "section_thing 81",
+      "locked_thing 86",
+      "knr_thing 91",
+      "handler_for 98",
+      // Its loop macros and their blocks are statements, not definitions.
+      "loops 103",
+      "after_loops 118",
+      // The first branch of an `#ifdef` that splits the header names it; `#if 0` hides one.
+      "branch_thing 123",
+      "last_thing 142",
+    ],
+  },
+  {
+    file: "macro_lines.c",
+    language: "C",
+    functions: ["hook_allowed 8", "memcpy_skip 16", "arch_copy 24", "annotated 31"],
+  },
+  {
+    file: "scoped.cpp",
+    language: "C++",
+    functions: [
+      "Buffer 10",
+      "~Buffer 11",
+      "operator== 13",
+      "size 14",
+      "get 15",
+      "Buffer 21",
+      "operator= 23",
+      "clear 29",
+      "twice 37",
+      "helper 44",
+      "free_function 48",
+      "operator< 53",
+      "main 58",
+    ],
+  },
+];
+
+for (const { file, functions } of FUNCTION_CASES) {
+  Deno.test(`definitions: function names in ${file}`, async () => {
+    assert.deepEqual(await ourFunctions(file), functions);
+  });
+}
+
+Deno.test("definitions: a C definition spans its header and body, not the macro lines before", async () => {
+  const { data } = await astSearch({
+    cwd: FIXTURES,
+    paths: ["kernel_defs.c", "macro_lines.c"],
+    kinds: ["function"],
+    name: "^(setup_thing|split_header|memcpy_skip|after_loops)$",
+    limit: 0,
+    threads: 1,
+  });
+  assert.deepEqual(
+    data.matches.map((match) => [match.name, match.span.start_line, match.span.end_line]),
+    [
+      ["setup_thing", 16, 19],
+      ["split_header", 35, 39],
+      ["after_loops", 118, 120],
+      ["memcpy_skip", 15, 19],
+    ],
+  );
+});
+
+const hasCtags = (() => {
+  try {
+    return new Deno.Command("ctags", { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+})();
+
+/** universal-ctags' function definitions (kind `f`) in a fixture, as `name line`. */
+function ctagsFunctions(file: string, language: string): NamedLine[] {
+  const { success, stdout, stderr } = new Deno.Command("ctags", {
+    args: [
+      "--options=NONE",
+      `--language-force=${language}`,
+      `--kinds-${language}=f`,
+      "--fields=+n",
+      "--output-format=json",
+      "-f",
+      "-",
+      file,
+    ],
+    cwd: FIXTURES,
+    stderr: "piped",
+  }).outputSync();
+  assert.ok(success, decoder.decode(stderr));
+  return decoder.decode(stdout).split("\n").filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line))
+    .filter((tag) => tag._type === "tag")
+    .sort((a, b) => a.line - b.line)
+    // ctags writes `operator ==`, the source and we write `operator==`.
+    .map((tag) => `${tag.name.replace(/^operator /, "operator")} ${tag.line}`);
+}
+
+/** A line that is only a macro invocation without `;` (`BTF_ID(func, f)`). */
+const MACRO_LINE = /^\w+\(.*\)\s*$/;
+
+for (const { file, language } of FUNCTION_CASES) {
+  Deno.test({
+    name: `definitions: ${file} agrees with universal-ctags (needs ctags)`,
+    ignore: !hasCtags,
+    async fn() {
+      const ours = new Set(await ourFunctions(file));
+      const peer = new Set(ctagsFunctions(file, language));
+      const onlyPeer = [...peer].filter((entry) => !ours.has(entry));
+      const onlyOurs = [...ours].filter((entry) => !peer.has(entry));
+      // The one class where ctags is wrong: it names a macro invoked on a line of its own
+      // before a function; each such tag stands for a function of ours a few lines below.
+      const lines = Deno.readTextFileSync(join(FIXTURES, file)).split("\n");
+      const lineOf = (entry: NamedLine) => Number(entry.split(" ")[1]);
+      for (const entry of onlyPeer) assert.match(lines[lineOf(entry) - 1], MACRO_LINE, entry);
+      assert.equal(onlyOurs.length, onlyPeer.length, `ours only: ${onlyOurs}`);
+      for (const [i, entry] of onlyOurs.entries()) {
+        const below = lineOf(entry) - lineOf(onlyPeer[i]);
+        assert.ok(below > 0 && below < 12, `${entry} is not just below ${onlyPeer[i]}`);
+      }
+      if (file !== "macro_lines.c") assert.deepEqual(onlyPeer, []);
+    },
+  });
+}

@@ -10,7 +10,9 @@
  * - `@scope` with `@name` marks a container that is not itself reported (a Rust `impl`);
  * - `@functions` captures a C translation unit whose file-scope functions are read from its
  *   tokens (see `c_functions.ts`: macros mislead the tree there), kind `function`; a function
- *   that another pattern already found (its name inside that definition) is not repeated.
+ *   that another pattern already found (its name inside that definition) is not repeated;
+ * - `@not_definition` captures a node that no pattern reports (in C++, a "function" defined in
+ *   a function body, which is a loop macro and its block: `FOR_EACH(x, xs) {…}`).
  *
  * When several patterns capture the same name node, the first pattern in the file wins, so a
  * query lists specific patterns (a method in a class) before general ones (any function).
@@ -114,6 +116,7 @@ function resolveName(node: Node): ResolvedName {
 export function collectDefinitions(query: Query, root: Node): Definition[] {
   const byName = new Map<string, Candidate>();
   const scans: { node: Node; patternIndex: number }[] = [];
+  const rejected = new Set<number>();
   for (const match of query.matches(root)) {
     let definition: Node | undefined;
     let kind: string | undefined;
@@ -132,7 +135,7 @@ export function collectDefinitions(query: Query, root: Node): Definition[] {
       else if (captureName === "parent") parentNode ??= capture.node;
       else if (captureName === "functions") {
         scans.push({ node: capture.node, patternIndex: match.patternIndex });
-      }
+      } else if (captureName === "not_definition") rejected.add(capture.node.id);
     }
     if (!definition || !nameNode) continue;
     const resolved = resolveName(nameNode);
@@ -159,7 +162,7 @@ export function collectDefinitions(query: Query, root: Node): Definition[] {
     if (explicitParent) candidate.explicitParent = explicitParent;
     byName.set(key, candidate);
   }
-  const candidates = [...byName.values()];
+  const candidates = [...byName.values()].filter((candidate) => !rejected.has(candidate.nodeId));
   for (const { node, patternIndex } of scans) {
     candidates.push(...scannedCandidates(scanFunctions(node), patternIndex, candidates));
   }

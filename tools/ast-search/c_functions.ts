@@ -202,11 +202,15 @@ class HeaderScanner {
     return this.#source.slice(start - this.#base, end - this.#base);
   }
 
-  /** Visits every child of the cursor's node, leaving the cursor where it was. */
-  children(cursor: TreeCursor): void {
-    if (!cursor.gotoFirstChild()) return;
+  /**
+   * Visits every child of the cursor's node, leaving the cursor where it was; false for a
+   * leaf.
+   */
+  children(cursor: TreeCursor): boolean {
+    if (!cursor.gotoFirstChild()) return false;
     do this.#visit(cursor); while (cursor.gotoNextSibling());
     cursor.gotoParent();
+    return true;
   }
 
   /** A body left open at the end of the input ends there. */
@@ -234,12 +238,7 @@ class HeaderScanner {
       this.#header = [];
       return;
     }
-    if (cursor.gotoFirstChild()) {
-      do this.#visit(cursor); while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-      return;
-    }
-    this.#leaf(cursor, type);
+    if (!this.children(cursor)) this.#leaf(cursor, type);
   }
 
   /**
@@ -326,12 +325,7 @@ class HeaderScanner {
       return;
     }
     // A subtree that parsed without error has matching braces: nothing in it counts.
-    if (!cursor.gotoFirstChild()) return;
-    cursor.gotoParent();
-    if (!cursor.currentNode.hasError) return;
-    cursor.gotoFirstChild();
-    do this.#visit(cursor); while (cursor.gotoNextSibling());
-    cursor.gotoParent();
+    if (cursor.currentNode.hasError) this.children(cursor);
   }
 
   #push(tok: Tok, cursor: TreeCursor): void {

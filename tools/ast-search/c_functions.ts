@@ -128,12 +128,14 @@ const CONDITIONALS = new Set([
   "preproc_elifdef",
   "preproc_else",
 ]);
+/** Literals: a group holding one at its own level is a macro's arguments. */
 const LITERALS = new Set([
   "string_literal",
   "char_literal",
   "number_literal",
   "concatenated_string",
 ]);
+/** Leaves that may name a function (error recovery makes a name any of them). */
 const WORDS = new Set(["identifier", "type_identifier", "field_identifier"]);
 
 /**

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { astSearch } from "../tools/ast-search/main.ts";
 import { LineIndex } from "../schema/mod.ts";
-import { REPO } from "./helpers.ts";
+import { makeTree, REPO } from "./helpers.ts";
 
 const FIXTURES = join(REPO, "tests", "fixtures", "ast");
 
@@ -366,9 +366,9 @@ Deno.test("definitions: --kind and --name select among them", async () => {
 type NamedLine = string;
 
 /** Function and method definitions llm-ast-search finds in a fixture, as `name line`. */
-async function ourFunctions(file: string): Promise<NamedLine[]> {
+async function ourFunctions(file: string, cwd = FIXTURES): Promise<NamedLine[]> {
   const { data, diagnostics } = await astSearch({
-    cwd: FIXTURES,
+    cwd,
     paths: [file],
     kinds: ["function", "method"],
     limit: 0,
@@ -475,7 +475,7 @@ const hasCtags = (() => {
 })();
 
 /** universal-ctags' function definitions (kind `f`) in a fixture, as `name line`. */
-function ctagsFunctions(file: string, language: string): NamedLine[] {
+function ctagsFunctions(file: string, language: string, cwd = FIXTURES): NamedLine[] {
   const { success, stdout, stderr } = new Deno.Command("ctags", {
     args: [
       "--options=NONE",
@@ -487,7 +487,7 @@ function ctagsFunctions(file: string, language: string): NamedLine[] {
       "-",
       file,
     ],
-    cwd: FIXTURES,
+    cwd,
     stderr: "piped",
   }).outputSync();
   assert.ok(success, decoder.decode(stderr));
@@ -525,3 +525,104 @@ for (const { file, language } of FUNCTION_CASES) {
     },
   });
 }
+
+/** A small seeded generator (mulberry32), so a failing case can be replayed. */
+function random(seed: number): <T>(choices: readonly T[]) => T {
+  let state = seed >>> 0;
+  return (choices) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const unit = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return choices[Math.floor(unit * choices.length)];
+  };
+}
+
+/** The pieces kernel-style definitions are made of. */
+const PIECES = {
+  storage: ["", "static ", "static inline ", "extern ", "static __always_inline ", "asmlinkage "],
+  before: ["", "__cold ", "__attribute__((weak)) ", "__printf(1, 2) ", "__must_check "],
+  type: ["int ", "void ", "struct foo *", "unsigned long ", "const char *", "u64 "],
+  between: ["", "__init ", "__sched ", "notrace ", "__weak ", "noinline_for_stack "],
+  split: [" ", " ", "\n"],
+  parameters: [
+    "(void)",
+    "(int a, char *b)",
+    "(struct x *p,\n\t\tunsigned long flags)",
+    "(int (*fn)(void *), void *arg)",
+    "(char buf[16])",
+  ],
+  after: ["", "", " __releases(lock)"],
+  body: [
+    "\treturn;\n",
+    "\tlist_for_each_entry(pos, head, member) {\n\t\tpos->n++;\n\t}\n",
+    "\tfor_each_cpu(cpu, mask)\n\t\tper_cpu(c, cpu).v = 0;\n",
+    "\tif (x) {\n\t\ty();\n\t}\n",
+  ],
+  /** What may come between two definitions. */
+  between_definitions: [
+    "",
+    "",
+    "",
+    "int prototype(void);\n",
+    "static const struct ops ops = {\n\t.f = f,\n};\n",
+    "#include <linux/x.h>\n",
+  ],
+} as const;
+
+/**
+ * A C file of `count` generated definitions and the `name line` each must give: `fn_<i>`, or
+ * the wrapping macro for a `SYSCALL_DEFINE2(…)`.
+ */
+function generatedFile(seed: number, count: number): { text: string; functions: NamedLine[] } {
+  const pick = random(seed);
+  let text = "";
+  const functions: NamedLine[] = [];
+  const line = () => text.split("\n").length;
+  for (let i = 0; i < count; i++) {
+    text += pick(PIECES.between_definitions);
+    if (pick([false, false, false, false, false, false, false, false, false, true])) {
+      text += `SYSCALL_DEFINE2(call_${i}, int, a, char __user *, b)\n`;
+      functions.push(`SYSCALL_DEFINE2 ${line() - 1}`);
+    } else {
+      text += pick(PIECES.storage) + pick(PIECES.before) + pick(PIECES.type) +
+        pick(PIECES.between) + pick(PIECES.split);
+      functions.push(`fn_${i} ${line()}`);
+      text += `fn_${i}${pick(PIECES.parameters)}${pick(PIECES.after)}\n`;
+    }
+    text += `{\n${pick(PIECES.body)}}\n\n`;
+  }
+  return { text, functions };
+}
+
+const SEEDS = [1, 2, 3, 4, 5];
+
+Deno.test("definitions: generated kernel-style C files give the generated names and lines", async () => {
+  for (const seed of SEEDS) {
+    const { text, functions } = generatedFile(seed, 120);
+    const root = await makeTree({ "generated.c": text });
+    try {
+      assert.deepEqual(await ourFunctions("generated.c", root), functions, `seed ${seed}`);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  }
+});
+
+Deno.test({
+  name: "definitions: generated kernel-style C files agree with universal-ctags (needs ctags)",
+  ignore: !hasCtags,
+  async fn() {
+    for (const seed of SEEDS) {
+      const { text } = generatedFile(seed, 120);
+      const root = await makeTree({ "generated.c": text });
+      try {
+        const peer = ctagsFunctions("generated.c", "C", root);
+        assert.deepEqual(await ourFunctions("generated.c", root), peer, `seed ${seed}`);
+      } finally {
+        await Deno.remove(root, { recursive: true });
+      }
+    }
+  },
+});

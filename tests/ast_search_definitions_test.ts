@@ -410,6 +410,8 @@ const FUNCTION_CASES: { file: string; language: string; functions: NamedLine[] }
       // The first branch of an `#ifdef` that splits the header names it; `#if 0` hides one.
       "branch_thing 123",
       "last_thing 142",
+      // After a `#define` with a GNU variadic parameter (`a...`), which tree-sitter breaks.
+      "after_variadic_define 158",
     ],
   },
   {

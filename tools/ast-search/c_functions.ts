@@ -118,6 +118,16 @@ const DIRECTIVES = new Set([
   "preproc_function_def",
   "preproc_call",
 ]);
+/** The tokens that open or continue a conditional group. */
+const CONDITIONAL_TOKENS = new Set([
+  "#if",
+  "#ifdef",
+  "#ifndef",
+  "#elif",
+  "#elifdef",
+  "#else",
+  "#endif",
+]);
 /** File-scope nodes that end with `;` when they parse without error. */
 const STATEMENTS = new Set(["declaration", "type_definition", "expression_statement"]);
 /** Conditional groups whose branches are read as if the directives were not there. */
@@ -224,6 +234,7 @@ class HeaderScanner {
     const type = cursor.nodeType;
     // A token error recovery invented (a missing `;`) is not in the source.
     if (type === "comment" || cursor.nodeIsMissing || cursor.endIndex <= this.#directiveEnd) return;
+    if (type[0] === "#" && !cursor.nodeIsNamed) return this.#looseDirective(type, cursor.endIndex);
     if (BODIES.has(type) && clean(cursor)) return this.#block(cursor.startIndex, cursor.endIndex);
     if (this.#braces > 0) return this.#insideLooseBody(cursor);
     if (OTHER_BLOCKS.has(type)) return this.#push(Tok.Other, cursor);
@@ -241,6 +252,16 @@ class HeaderScanner {
       return;
     }
     if (!this.children(cursor)) this.#leaf(cursor, type);
+  }
+
+  /**
+   * A directive that error recovery left as a bare token (`#define f(a, b...)`, whose GNU
+   * variadic parameter tree-sitter does not know): the rest of its logical line is skipped,
+   * and a directive other than a conditional ends any header, as a parsed one does.
+   */
+  #looseDirective(type: string, end: number): void {
+    this.#directiveEnd = this.#logicalLineEnd(end);
+    if (!CONDITIONAL_TOKENS.has(type)) this.#header = [];
   }
 
   /**

@@ -420,6 +420,12 @@ const FUNCTION_CASES: { file: string; language: string; functions: NamedLine[] }
     functions: ["hook_allowed 8", "memcpy_skip 16", "arch_copy 24", "annotated 31"],
   },
   {
+    // Definitions in an `extern "C" {` block that only C++ readers see.
+    file: "linkage.h",
+    language: "C",
+    functions: ["in_header 5", "other 10"],
+  },
+  {
     file: "scoped.cpp",
     language: "C++",
     functions: [

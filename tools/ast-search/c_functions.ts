@@ -325,8 +325,12 @@ class HeaderScanner {
       case ";":
         return this.#semicolon(cursor);
       case "{":
-        this.#braces = 1;
-        this.#open = this.#function(cursor.startIndex, cursor.endIndex);
+        // `extern "C" {` (in a header, for C++ readers) holds file-scope definitions.
+        if (isLinkage(this.#header)) this.#header = [];
+        else {
+          this.#braces = 1;
+          this.#open = this.#function(cursor.startIndex, cursor.endIndex);
+        }
         return;
       case "}":
         // A stray `}` at file scope closes nothing: it ends any header, like `;`.
@@ -467,6 +471,11 @@ function nameIn(
     i = close;
   }
   return undefined;
+}
+
+/** Whether `header` is `extern "C"`: a keyword and a string. */
+function isLinkage(header: Token[]): boolean {
+  return header.length === 2 && header[0].tok === Tok.Keyword && header[1].tok === Tok.Literal;
 }
 
 /** Whether a word and a group follow `from`, with a type or `*` (not a `)`) before the word. */

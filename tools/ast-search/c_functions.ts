@@ -13,7 +13,10 @@
  * it, which skips `__printf(1, 2)` and `__section(".x")`), looking into declarator groups
  * such as `(*f(void))`. Like ctags, the name of a definition wrapped in a macro is the macro's
  * (`SYSCALL_DEFINE3`), a loop macro in a body is no definition, the first branch of an
- * `#ifdef` that splits a header names it, and `#if 0` branches are skipped.
+ * `#ifdef` that splits a header names it, `#if 0` branches are skipped, and an `extern "C" {`
+ * block is file scope. One deliberate difference: a macro invoked on a line of its own without
+ * `;` just before a function (`BTF_ID(func, f)`, `NOKPROBE_SYMBOL(f)`) is passed over and the
+ * function is named, where ctags names the macro (`bench/ctags_agreement_bench.ts` counts them).
  *
  * @module
  */
@@ -306,6 +309,7 @@ class HeaderScanner {
     cursor.gotoParent();
   }
 
+  /** A token at file scope: part of a header, or the `;`, `{` or `}` that ends one. */
   #leaf(cursor: TreeCursor, type: string): void {
     if (WORDS.has(type)) {
       const text = this.#text(cursor.startIndex, cursor.endIndex);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { astSearch } from "../tools/ast-search/main.ts";
 import { LineIndex } from "../schema/mod.ts";
-import { REPO } from "./helpers.ts";
+import { makeTree, REPO } from "./helpers.ts";
 
 const FIXTURES = join(REPO, "tests", "fixtures", "ast");
 
@@ -360,4 +360,277 @@ Deno.test("definitions: --kind and --name select among them", async () => {
   ]);
   // A name anchored at both ends still finds definitions (the text prefilter drops anchors).
   assert.deepEqual(await search([], "^add$"), ["function add"]);
+});
+
+/** A function definition as `name line` (line 1-based, of the name). */
+type NamedLine = string;
+
+/** Function and method definitions llm-ast-search finds in a fixture, as `name line`. */
+async function ourFunctions(file: string, cwd = FIXTURES): Promise<NamedLine[]> {
+  const { data, diagnostics } = await astSearch({
+    cwd,
+    paths: [file],
+    kinds: ["function", "method"],
+    limit: 0,
+    threads: 1,
+  });
+  // Macros are syntax errors to tree-sitter: warned about, never fatal.
+  assert.deepEqual(diagnostics.filter((diagnostic) => diagnostic.level !== "warning"), []);
+  return data.matches.map((match) => `${match.name} ${match.captures[0].span.start_line}`);
+}
+
+/** The definitions of C and C++ functions as the Linux kernel and C++ code write them. */
+const FUNCTION_CASES: { file: string; language: string; functions: NamedLine[] }[] = [
+  {
+    file: "kernel_defs.c",
+    language: "C",
+    functions: [
+      "inline_helper 11",
+      "setup_thing 16",
+      "schedule_thing 21",
+      "preempt_thing 25",
+      "stack_thing 29",
+      "split_header 36",
+      "arch_thing 41",
+      "user_thing 46",
+      // A definition wrapped in a macro is named by the macro, as ctags names it.
+      "SYSCALL_DEFINE3 51",
+      "SYSCALL_DEFINE0 56",
+      "BPF_CALL_2 61",
+      "attr_between 66",
+      "attr_before 72",
+      "printf_thing 76",
+      "section_thing 81",
+      "locked_thing 86",
+      "knr_thing 91",
+      "handler_for 98",
+      // Its loop macros and their blocks are statements, not definitions.
+      "loops 103",
+      "after_loops 118",
+      // The first branch of an `#ifdef` that splits the header names it; `#if 0` hides one.
+      "branch_thing 123",
+      "last_thing 142",
+      // After a `#define` with a GNU variadic parameter (`a...`), which tree-sitter breaks.
+      "after_variadic_define 158",
+    ],
+  },
+  {
+    file: "macro_lines.c",
+    language: "C",
+    functions: ["hook_allowed 8", "memcpy_skip 16", "arch_copy 24", "annotated 31"],
+  },
+  {
+    // Definitions in an `extern "C" {` block that only C++ readers see.
+    file: "linkage.h",
+    language: "C",
+    functions: ["in_header 5", "other 10"],
+  },
+  {
+    file: "scoped.cpp",
+    language: "C++",
+    functions: [
+      "Buffer 10",
+      "~Buffer 11",
+      "operator== 13",
+      "size 14",
+      "get 15",
+      "Buffer 21",
+      "operator= 23",
+      "clear 29",
+      "twice 37",
+      "helper 44",
+      "free_function 48",
+      "operator< 53",
+      "main 58",
+    ],
+  },
+];
+
+for (const { file, functions } of FUNCTION_CASES) {
+  Deno.test(`definitions: function names in ${file}`, async () => {
+    assert.deepEqual(await ourFunctions(file), functions);
+  });
+}
+
+Deno.test("definitions: a C definition spans its header and body, not the macro lines before", async () => {
+  const { data } = await astSearch({
+    cwd: FIXTURES,
+    paths: ["kernel_defs.c", "macro_lines.c"],
+    kinds: ["function"],
+    name: "^(setup_thing|split_header|memcpy_skip|after_loops)$",
+    limit: 0,
+    threads: 1,
+  });
+  assert.deepEqual(
+    data.matches.map((match) => [match.name, match.span.start_line, match.span.end_line]),
+    [
+      ["setup_thing", 16, 19],
+      ["split_header", 35, 39],
+      ["after_loops", 118, 120],
+      ["memcpy_skip", 15, 19],
+    ],
+  );
+});
+
+const hasCtags = (() => {
+  try {
+    return new Deno.Command("ctags", { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+})();
+
+/** universal-ctags' function definitions (kind `f`) in a fixture, as `name line`. */
+function ctagsFunctions(file: string, language: string, cwd = FIXTURES): NamedLine[] {
+  const { success, stdout, stderr } = new Deno.Command("ctags", {
+    args: [
+      "--options=NONE",
+      `--language-force=${language}`,
+      `--kinds-${language}=f`,
+      "--fields=+n",
+      "--output-format=json",
+      "-f",
+      "-",
+      file,
+    ],
+    cwd,
+    stderr: "piped",
+  }).outputSync();
+  assert.ok(success, decoder.decode(stderr));
+  return decoder.decode(stdout).split("\n").filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line))
+    .filter((tag) => tag._type === "tag")
+    .sort((a, b) => a.line - b.line)
+    // ctags writes `operator ==`, the source and we write `operator==`.
+    .map((tag) => `${tag.name.replace(/^operator /, "operator")} ${tag.line}`);
+}
+
+/** A line that is only a macro invocation without `;` (`BTF_ID(func, f)`). */
+const MACRO_LINE = /^\w+\(.*\)\s*$/;
+
+for (const { file, language } of FUNCTION_CASES) {
+  Deno.test({
+    name: `definitions: ${file} agrees with universal-ctags (needs ctags)`,
+    ignore: !hasCtags,
+    async fn() {
+      const ours = new Set(await ourFunctions(file));
+      const peer = new Set(ctagsFunctions(file, language));
+      const onlyPeer = [...peer].filter((entry) => !ours.has(entry));
+      const onlyOurs = [...ours].filter((entry) => !peer.has(entry));
+      // The one class where ctags is wrong: it names a macro invoked on a line of its own
+      // before a function; each such tag stands for a function of ours a few lines below.
+      const lines = Deno.readTextFileSync(join(FIXTURES, file)).split("\n");
+      const lineOf = (entry: NamedLine) => Number(entry.split(" ")[1]);
+      for (const entry of onlyPeer) assert.match(lines[lineOf(entry) - 1], MACRO_LINE, entry);
+      assert.equal(onlyOurs.length, onlyPeer.length, `ours only: ${onlyOurs}`);
+      for (const [i, entry] of onlyOurs.entries()) {
+        const below = lineOf(entry) - lineOf(onlyPeer[i]);
+        assert.ok(below > 0 && below < 12, `${entry} is not just below ${onlyPeer[i]}`);
+      }
+      if (file !== "macro_lines.c") assert.deepEqual(onlyPeer, []);
+    },
+  });
+}
+
+/** A small seeded generator (mulberry32), so a failing case can be replayed. */
+function random(seed: number): <T>(choices: readonly T[]) => T {
+  let state = seed >>> 0;
+  return (choices) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const unit = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return choices[Math.floor(unit * choices.length)];
+  };
+}
+
+/** The pieces kernel-style definitions are made of. */
+const PIECES = {
+  storage: ["", "static ", "static inline ", "extern ", "static __always_inline ", "asmlinkage "],
+  before: ["", "__cold ", "__attribute__((weak)) ", "__printf(1, 2) ", "__must_check "],
+  type: ["int ", "void ", "struct foo *", "unsigned long ", "const char *", "u64 "],
+  between: ["", "__init ", "__sched ", "notrace ", "__weak ", "noinline_for_stack "],
+  split: [" ", " ", "\n"],
+  parameters: [
+    "(void)",
+    "(int a, char *b)",
+    "(struct x *p,\n\t\tunsigned long flags)",
+    "(int (*fn)(void *), void *arg)",
+    "(char buf[16])",
+  ],
+  after: ["", "", " __releases(lock)"],
+  body: [
+    "\treturn;\n",
+    "\tlist_for_each_entry(pos, head, member) {\n\t\tpos->n++;\n\t}\n",
+    "\tfor_each_cpu(cpu, mask)\n\t\tper_cpu(c, cpu).v = 0;\n",
+    "\tif (x) {\n\t\ty();\n\t}\n",
+  ],
+  /** What may come between two definitions. */
+  between_definitions: [
+    "",
+    "",
+    "",
+    "int prototype(void);\n",
+    "static const struct ops ops = {\n\t.f = f,\n};\n",
+    "#include <linux/x.h>\n",
+  ],
+} as const;
+
+/**
+ * A C file of `count` generated definitions and the `name line` each must give: `fn_<i>`, or
+ * the wrapping macro for a `SYSCALL_DEFINE2(…)`.
+ */
+function generatedFile(seed: number, count: number): { text: string; functions: NamedLine[] } {
+  const pick = random(seed);
+  let text = "";
+  const functions: NamedLine[] = [];
+  const line = () => text.split("\n").length;
+  for (let i = 0; i < count; i++) {
+    text += pick(PIECES.between_definitions);
+    if (pick([false, false, false, false, false, false, false, false, false, true])) {
+      text += `SYSCALL_DEFINE2(call_${i}, int, a, char __user *, b)\n`;
+      functions.push(`SYSCALL_DEFINE2 ${line() - 1}`);
+    } else {
+      text += pick(PIECES.storage) + pick(PIECES.before) + pick(PIECES.type) +
+        pick(PIECES.between) + pick(PIECES.split);
+      functions.push(`fn_${i} ${line()}`);
+      text += `fn_${i}${pick(PIECES.parameters)}${pick(PIECES.after)}\n`;
+    }
+    text += `{\n${pick(PIECES.body)}}\n\n`;
+  }
+  return { text, functions };
+}
+
+const SEEDS = [1, 2, 3, 4, 5];
+
+Deno.test("definitions: generated kernel-style C files give the generated names and lines", async () => {
+  for (const seed of SEEDS) {
+    const { text, functions } = generatedFile(seed, 120);
+    const root = await makeTree({ "generated.c": text });
+    try {
+      assert.deepEqual(await ourFunctions("generated.c", root), functions, `seed ${seed}`);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  }
+});
+
+Deno.test({
+  name: "definitions: generated kernel-style C files agree with universal-ctags (needs ctags)",
+  ignore: !hasCtags,
+  async fn() {
+    for (const seed of SEEDS) {
+      const { text } = generatedFile(seed, 120);
+      const root = await makeTree({ "generated.c": text });
+      try {
+        const peer = ctagsFunctions("generated.c", "C", root);
+        assert.deepEqual(await ourFunctions("generated.c", root), peer, `seed ${seed}`);
+      } finally {
+        await Deno.remove(root, { recursive: true });
+      }
+    }
+  },
 });

@@ -3,6 +3,10 @@
 ; body, or outside it under a qualified name (`double Shape::area() {…}`), is a method; the
 ; qualifier is then its parent.
 
+; A function defined in a function body is a loop macro and its block: `FOR_EACH(x, xs) {…}`.
+(compound_statement
+  (function_definition) @not_definition)
+
 (field_declaration_list
   (function_definition
     declarator: (_) @name) @definition.method)
@@ -20,6 +24,9 @@
   declarator: (_
     (function_declarator
       declarator: (qualified_identifier) @name))) @definition.method
+
+(function_definition
+  declarator: (_) @name) @definition.function
 
 (namespace_definition
   name: (_) @name) @definition.module

@@ -7,7 +7,12 @@
  *   unwrapped to the identifier it declares; a qualified name gives its scope as parent; a
  *   variable or constant whose declarator declares a function (a prototype) is dropped;
  * - `@parent` (optional) names the enclosing symbol when it is not lexical (a Go receiver);
- * - `@scope` with `@name` marks a container that is not itself reported (a Rust `impl`).
+ * - `@scope` with `@name` marks a container that is not itself reported (a Rust `impl`);
+ * - `@functions` captures a C translation unit whose file-scope functions are read from its
+ *   tokens (see `c_functions.ts`: macros mislead the tree there), kind `function`; a function
+ *   that another pattern already found (its name inside that definition) is not repeated;
+ * - `@not_definition` captures a node that no pattern reports (in C++, a "function" defined in
+ *   a function body, which is a loop macro and its block: `FOR_EACH(x, xs) {…}`).
  *
  * When several patterns capture the same name node, the first pattern in the file wins, so a
  * query lists specific patterns (a method in a class) before general ones (any function).
@@ -17,6 +22,7 @@
  * @module
  */
 import type { Node, Query } from "web-tree-sitter";
+import { scanFunctions, type ScannedFunction } from "./c_functions.ts";
 
 /** A definition found in a tree, in UTF-16 code-unit indices of the parsed text. */
 export interface Definition {
@@ -109,6 +115,8 @@ function resolveName(node: Node): ResolvedName {
  */
 export function collectDefinitions(query: Query, root: Node): Definition[] {
   const byName = new Map<string, Candidate>();
+  const scans: { node: Node; patternIndex: number }[] = [];
+  const rejected = new Set<number>();
   for (const match of query.matches(root)) {
     let definition: Node | undefined;
     let kind: string | undefined;
@@ -125,6 +133,9 @@ export function collectDefinitions(query: Query, root: Node): Definition[] {
         scope = true;
       } else if (captureName === "name") nameNode ??= capture.node;
       else if (captureName === "parent") parentNode ??= capture.node;
+      else if (captureName === "functions") {
+        scans.push({ node: capture.node, patternIndex: match.patternIndex });
+      } else if (captureName === "not_definition") rejected.add(capture.node.id);
     }
     if (!definition || !nameNode) continue;
     const resolved = resolveName(nameNode);
@@ -151,7 +162,37 @@ export function collectDefinitions(query: Query, root: Node): Definition[] {
     if (explicitParent) candidate.explicitParent = explicitParent;
     byName.set(key, candidate);
   }
-  return withParents([...byName.values()]);
+  const candidates = [...byName.values()].filter((candidate) => !rejected.has(candidate.nodeId));
+  for (const { node, patternIndex } of scans) {
+    candidates.push(...scannedCandidates(scanFunctions(node), patternIndex, candidates));
+  }
+  return withParents(candidates);
+}
+
+/** Candidates for the functions a token scan found, except those `known` already holds. */
+function scannedCandidates(
+  functions: ScannedFunction[],
+  patternIndex: number,
+  known: readonly Candidate[],
+): Candidate[] {
+  const found = known.filter((candidate) =>
+    candidate.kind === "function" || candidate.kind === "method"
+  );
+  return functions
+    .filter((fn) => !found.some((other) => other.start <= fn.nameStart && fn.nameStart < other.end))
+    .map((fn, i): Candidate => ({
+      kind: "function",
+      name: fn.name,
+      patternIndex,
+      start: fn.start,
+      end: fn.end,
+      nameStart: fn.nameStart,
+      nameEnd: fn.nameEnd,
+      // No node spans a scanned definition (its header may be split among several).
+      nodeId: -1 - i,
+      container: true,
+      reported: true,
+    }));
 }
 
 /** Orders candidates and gives each its innermost enclosing container as parent. */

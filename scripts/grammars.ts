@@ -92,7 +92,9 @@ function readVerified(path: string, file: string, origin: string, module: string
     bytes = Deno.readFileSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
-      throw new Error(`${path} is missing: run \`deno install\` first (nodeModulesDir is auto)`);
+      throw new Error(`${path} is missing: run \`deno install\` first (nodeModulesDir is auto)`, {
+        cause: error,
+      });
     }
     throw error;
   }

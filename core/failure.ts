@@ -71,7 +71,7 @@ export function describeCauses(error: unknown): string {
  *
  * @example
  * ```ts
- * import { failureEnvelope } from "@llm/search";
+ * import { failureEnvelope } from "./failure.ts";
  * import { ToolError } from "@llm/search/schema";
  * const info = { name: "llm-search", kind: "query" as const, mcpName: "search" };
  * failureEnvelope(info, new ToolError("LMS-QRY-002", "no pattern"), crypto.randomUUID()).status; // "error"

@@ -17,7 +17,7 @@ import { isPermissionRefusal, permissionError } from "./permissions.ts";
  *
  * @example
  * ```ts
- * import { readInputFile } from "@llm/search";
+ * import { readInputFile } from "./input_file.ts";
  * try {
  *   readInputFile("LMA", Deno.cwd(), ".", "query file");
  * } catch (error) {

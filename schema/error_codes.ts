@@ -29,7 +29,15 @@ export interface ErrorCodeEntry {
   exit: number;
 }
 
-/** Exit codes of the contract (§6). */
+/**
+ * Exit codes of the contract (§6).
+ *
+ * @example Exit with the status of a refused input
+ * ```ts
+ * import { EXIT } from "@llm/search";
+ * EXIT.badInput; // 2
+ * ```
+ */
 export const EXIT = {
   ok: 0,
   pending: 1,
@@ -390,7 +398,7 @@ function buildRegistry(): ReadonlyMap<string, ErrorCodeEntry> {
 /**
  * Every error code, sorted by code.
  *
- * @example
+ * @example Look up a code
  * ```ts
  * import { ERROR_CODES } from "@llm/search/schema";
  * ERROR_CODES.get("LMS-QRY-001")?.exit; // 2
@@ -401,7 +409,7 @@ export const ERROR_CODES: ReadonlyMap<string, ErrorCodeEntry> = buildRegistry();
 /**
  * The registry entry of `code`, or `undefined` for an unknown code (case-insensitive).
  *
- * @example
+ * @example Tell the user how to fix an error
  * ```ts
  * import { explainCode } from "@llm/search/schema";
  * explainCode("lms-perm-001")?.remediation.includes("--allow-read"); // true

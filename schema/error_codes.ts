@@ -12,9 +12,6 @@
 /** Tool prefixes of the contract. */
 export type CodePrefix = "LMS" | "LMA" | "LMD" | "LMT" | "MAG" | "SPL" | "LFW" | "MCP";
 
-/** Categories of the contract, plus `INT` for internal errors. */
-export type CodeCategory = "IO" | "QRY" | "REF" | "V" | "AST" | "PERM" | "ARG" | "INT";
-
 /** One registry entry. */
 export interface ErrorCodeEntry {
   /** The code, e.g. `LMS-QRY-001`. */
@@ -417,9 +414,4 @@ export const ERROR_CODES: ReadonlyMap<string, ErrorCodeEntry> = buildRegistry();
  */
 export function explainCode(code: string): ErrorCodeEntry | undefined {
   return ERROR_CODES.get(code.trim().toUpperCase());
-}
-
-/** The name of the tool that owns a code prefix, e.g. `llm-search` for `LMS`. */
-export function toolOfPrefix(prefix: CodePrefix): string {
-  return TOOL_OF_PREFIX[prefix];
 }

@@ -7,12 +7,14 @@
  *   from the page).
  * - Every symbol of the curated API (`mod.ts`) has JSDoc, and every function, class and constant
  *   has an example with a title line (JSR shows the title; `deno check --doc` type-checks it).
- * - `deno doc --lint mod.ts` is clean, except `private-type-ref` errors about types of npm
+ * - `deno doc --lint` is clean on every entrypoint, except `private-type-ref` errors about types of npm
  *   packages (zod's `ZodType`, …): Deno 2.9 drops that error for types of other packages only
  *   when they come from `jsr:` or `https:` (denoland/deno#27364); an npm package resolves to
  *   `file:` under `node_modules/` and is still reported, although its types are public where
  *   they come from. Such an error is dropped only when no module of this package declares the
- *   referenced name.
+ *   referenced name. The tools' own entrypoints still re-export engine internals whose types
+ *   they do not export; their lint errors are listed as warnings until those exports are
+ *   trimmed ({@linkcode LINT_PENDING}).
  *
  * @module
  */
@@ -22,6 +24,14 @@ import { fileURLToPath } from "node:url";
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 /** The entrypoint whose every symbol must carry docs and titled examples. */
 const CURATED = "mod.ts";
+/** Entrypoints whose `deno doc --lint` errors are reported but do not fail the check yet. */
+const LINT_PENDING = new Set([
+  "tools/search/main.ts",
+  "tools/ast-search/main.ts",
+  "tools/discover/main.ts",
+  "tools/transform/main.ts",
+  "tools/mcp/main.ts",
+]);
 /** Declaration kinds that are values: they get a titled example. */
 const VALUE_KINDS = new Set(["function", "class", "variable", "enum"]);
 /** Folders holding the published modules, searched for local declarations. */
@@ -125,11 +135,16 @@ function localNames(): Set<string> {
   return names;
 }
 
+let localNamesCache: Set<string> | undefined;
+function cachedLocalNames(): Set<string> {
+  return localNamesCache ??= localNames();
+}
+
 /** The errors of `deno doc --lint`, one block each, minus npm packages' private types. */
 async function docLintProblems(path: string): Promise<{ problems: string[]; dropped: number }> {
   const result = await deno(["doc", "--lint", path]);
   const blocks = result.stderr.split(/\n(?=error\[)/).filter((block) => block.startsWith("error["));
-  const local = localNames();
+  const local = cachedLocalNames();
   const problems: string[] = [];
   let dropped = 0;
   for (const block of blocks) {
@@ -148,14 +163,20 @@ async function docLintProblems(path: string): Promise<{ problems: string[]; drop
 
 async function main(): Promise<number> {
   const problems: string[] = [];
-  for (const path of entrypoints()) problems.push(...moduleDocProblems(path, await docJson(path)));
+  const pending: string[] = [];
+  let dropped = 0;
+  for (const path of entrypoints()) {
+    problems.push(...moduleDocProblems(path, await docJson(path)));
+    const lint = await docLintProblems(path);
+    (LINT_PENDING.has(path) ? pending : problems).push(...lint.problems);
+    dropped += lint.dropped;
+  }
   for (const symbol of (await docJson(CURATED)).symbols) problems.push(...symbolProblems(symbol));
-  const lint = await docLintProblems(CURATED);
-  problems.push(...lint.problems);
   for (const problem of problems) console.error(problem);
   console.error(
-    `doc check: ${problems.length} problem(s); ${lint.dropped} private-type-ref error(s) ` +
-      `about npm packages' types ignored (denoland/deno#27364)`,
+    `doc check: ${problems.length} problem(s); ${pending.length} doc lint error(s) in the ` +
+      `tools' entrypoints not yet enforced; ${dropped} private-type-ref error(s) about npm ` +
+      `packages' types ignored (denoland/deno#27364)`,
   );
   return problems.length === 0 ? 0 : 1;
 }

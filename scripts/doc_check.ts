@@ -92,10 +92,11 @@ async function docJson(path: string): Promise<DocModule> {
 
 function moduleDocProblems(path: string, module: DocModule): string[] {
   const doc = module.module_doc;
-  if (!doc?.doc?.trim()) return [`${path}: no module doc (a JSDoc block with @module)`];
-  return (doc.tags ?? []).filter((tag) => tag.kind === "unsupported").map((tag) =>
+  const unknownTags = (doc?.tags ?? []).filter((tag) => tag.kind === "unsupported").map((tag) =>
     `${path}: the module doc has a line read as an unknown tag: ${tag.value?.split("\n")[0]}`
   );
+  if (unknownTags.length > 0) return unknownTags;
+  return doc?.doc?.trim() ? [] : [`${path}: no module doc (a JSDoc block with @module)`];
 }
 
 function symbolProblems(symbol: DocSymbol): string[] {
@@ -103,6 +104,9 @@ function symbolProblems(symbol: DocSymbol): string[] {
   for (const declaration of symbol.declarations) {
     const jsDoc = declaration.jsDoc;
     if (!jsDoc?.doc?.trim()) problems.push(`${symbol.name}: no JSDoc`);
+    if (jsDoc?.tags?.some((tag) => tag.kind === "unsupported")) {
+      problems.push(`${symbol.name}: a JSDoc line is read as an unknown tag`);
+    }
     if (!VALUE_KINDS.has(declaration.kind)) continue;
     const examples = (jsDoc?.tags ?? []).filter((tag) => tag.kind === "example");
     if (examples.length === 0) problems.push(`${symbol.name}: no @example`);

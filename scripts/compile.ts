@@ -89,7 +89,6 @@ export function permissionFlags(permissions: readonly ToolPermission[]): string[
 export function compileArgs(target: CompileTarget, outDir: string): string[] {
   return [
     "compile",
-    "--quiet",
     ...permissionFlags(target.permissions),
     ...target.include.flatMap((module) => ["--include", join(REPO, module)]),
     "--output",

@@ -11,7 +11,7 @@ Deno.test("ToolError keeps the error that caused it, and its code's exit status"
 });
 
 Deno.test("an unknown code exits as an internal error; remediation comes from the registry", () => {
-  assert.equal(new ToolError("LMS-XYZ-999", "x").exitCode, 5);
+  assert.equal(new ToolError("not-a-code", "x").exitCode, 5);
   const diagnostic = makeDiagnostic("llm-search", "LMS-PERM-001", "no read permission");
   assert.match(diagnostic.remediation ?? "", /--allow-read/);
 });

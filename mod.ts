@@ -1,5 +1,5 @@
 /**
- * @llm/search — code tools for LLM agents that answer in one JSON contract: byte-exact spans,
+ * `@llm/search`: code tools for LLM agents that answer in one JSON contract: byte-exact spans,
  * stable ids, SHA-256 checksums and coded diagnostics.
  *
  * Run as a program, this module is `llm-search` (structured text search):
@@ -8,15 +8,27 @@
  * deno run --allow-read jsr:@llm/search 'fn\s+main' src/
  * ```
  *
- * As a library it exports the tool framework (define a tool once; get its CLI, JSON Schema and
- * MCP tool), the shared walker and the search engine. The contract types live in
- * `@llm/search/schema`; each tool has its own entrypoint (`@llm/search/search`, …).
+ * As a library it exports, for each tool, its engine as a plain function with its options and
+ * result types ({@linkcode search}, {@linkcode astSearch}, {@linkcode discover},
+ * {@linkcode transform}), its definition ({@linkcode searchTool}, …, all in
+ * {@linkcode TOOLS}), the framework a new tool is written with ({@linkcode defineTool},
+ * {@linkcode runCli}), the contract's types and the error-code registry
+ * ({@linkcode ERROR_CODES}, {@linkcode explainCode}). The zod schemas, ids, checksums and the
+ * line index are in `@llm/search/schema`; each tool's program is its own entrypoint
+ * (`@llm/search/ast-search`, `@llm/search/discover`, `@llm/search/transform`,
+ * `@llm/search/mcp`).
  *
- * @example
+ * @example Search a tree
  * ```ts
  * import { search } from "@llm/search";
  * const { data } = await search({ patterns: ["TODO"], cwd: Deno.cwd() });
  * console.log(data.match_count);
+ * ```
+ *
+ * @example Explain an error code
+ * ```ts
+ * import { explainCode } from "@llm/search";
+ * explainCode("LMS-QRY-001")?.exit; // 2
  * ```
  *
  * @module
@@ -24,9 +36,113 @@
 import { runCli } from "./core/cli.ts";
 import { searchTool } from "./tools/search/tool.ts";
 
-export * from "./core/mod.ts";
-export { search, type SearchOptions, type SearchResult } from "./tools/search/engine.ts";
+// The engines: each tool as a plain library function.
+export {
+  search,
+  type SearchOptions,
+  type SearchResult,
+  type SearchWalkOptions,
+} from "./tools/search/engine.ts";
+export type { MatcherOptions } from "./tools/search/matcher.ts";
+export type { SearchMode } from "./tools/search/collector.ts";
+export {
+  astSearch,
+  type AstSearchOptions,
+  type AstSearchResult,
+  type AstSearchWalkOptions,
+} from "./tools/ast-search/engine.ts";
+export {
+  discover,
+  type DiscoverOptions,
+  type DiscoverOutcome,
+  type DiscoverWalkOptions,
+} from "./tools/discover/engine.ts";
+export type { CaseMode } from "./tools/discover/query.ts";
+export { transform } from "./tools/transform/engine.ts";
+export {
+  buildRequest,
+  type PlanRequest,
+  type PlanSource,
+  type ReplaceRequest,
+  type RequestInput,
+  type TransformRequest,
+} from "./tools/transform/request.ts";
+export type { TransformOptions, TransformReport } from "./tools/transform/report.ts";
+export type { EngineWalkOptions, WalkOptions } from "./core/walk/walker.ts";
+
+// The tool definitions, and the registry the MCP server and the JSON Schema files come from.
 export { searchTool } from "./tools/search/tool.ts";
+export { astSearchTool } from "./tools/ast-search/tool.ts";
+export { discoverTool } from "./tools/discover/tool.ts";
+export { transformTool } from "./tools/transform/tool.ts";
 export { TOOLS } from "./tools/registry.ts";
+
+// The framework a tool is written with.
+export {
+  type CliSpec,
+  defineTool,
+  type PositionalMapper,
+  type RunContext,
+  type Tool,
+  type ToolAnnotations,
+  type ToolDefinition,
+  type ToolInfo,
+  type ToolOutcome,
+  type ToolPermission,
+} from "./core/tool.ts";
+export { runCli } from "./core/cli.ts";
+export { classifyError, describeCauses } from "./core/failure.ts";
+export { type FileStamp, MemoryCache, type RunCache } from "./core/cache.ts";
+export { VERSION } from "./core/version.ts";
+
+// The contract: every type of the output, the coded error and the error-code registry.
+export type {
+  AstCapture,
+  AstMatch,
+  AstSearchData,
+  Checksum,
+  CodePrefix,
+  ContextLine,
+  Diagnostic,
+  DiagnosticDetails,
+  DiagnosticLevel,
+  DiscoverData,
+  DiscoverReason,
+  DiscoverResult,
+  Edit,
+  EditOutcome,
+  EditPlan,
+  EditStatus,
+  Envelope,
+  ErrorCodeEntry,
+  FileCount,
+  FileOutcome,
+  FileStatus,
+  JournalState,
+  MutationEnvelope,
+  MutationStatus,
+  QueryData,
+  QueryEnvelope,
+  QueryStatus,
+  RecoveredFile,
+  RecoveredFileAction,
+  RecoveredJournal,
+  RecoverResult,
+  RecoveryOutcome,
+  Relationships,
+  SearchData,
+  SearchMatch,
+  Semantics,
+  Span,
+  SpanChecksums,
+  SpanExtensions,
+  SuggestedAction,
+  SymbolRef,
+  TransformOutput,
+  TransformResult,
+  UndoneFile,
+  UndoResult,
+} from "./schema/mod.ts";
+export { ERROR_CODES, EXIT, explainCode, ToolError } from "./schema/mod.ts";
 
 if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));

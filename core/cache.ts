@@ -46,7 +46,7 @@ function sameStamp(a: FileStamp, b: FileStamp): boolean {
  * edit that keeps the size and lands in the same mtime tick as the read would otherwise go
  * unseen. Such an entry is recomputed once more; later entries of an unchanged file are kept.
  *
- * @example
+ * @example Cache per-file results by stamp
  * ```ts
  * import { MemoryCache } from "@llm/search";
  * const cache = new MemoryCache();

@@ -183,7 +183,7 @@ function describeDefault(spec: FlagSpec): string {
  *
  * @example
  * ```ts
- * import { helpText } from "@llm/search";
+ * import { helpText } from "./cli.ts";
  * import { searchTool } from "@llm/search/search";
  * helpText(searchTool).startsWith("llm-search"); // true
  * ```
@@ -318,7 +318,7 @@ function jsonlEmitter(tool: Tool): { emit: (item: unknown) => void; flush: () =>
  * Runs a tool as a command: parses `args`, runs, prints one JSON document (or JSONL, or text)
  * on stdout and returns the exit code. Never throws.
  *
- * @example
+ * @example Make a tool a command
  * ```ts
  * import { runCli } from "@llm/search";
  * import { searchTool } from "@llm/search/search";

@@ -11,20 +11,59 @@ import type { ToolInfo, ToolOutcome } from "./tool.ts";
 
 /**
  * Any thrown value as a {@linkcode ToolError}: coded errors pass through, sandbox refusals
- * become `*-PERM-*`, anything else is `*-INT-001` (with the stack as note when `debug`).
+ * become `*-PERM-*`, anything else is `*-INT-001` with the original as its `cause`. With
+ * `debug`, the diagnostic's note holds the stack and the cause chain
+ * ({@linkcode describeCauses}).
  *
- * @example
+ * @example Classify an unexpected error
  * ```ts
  * import { classifyError } from "@llm/search";
- * classifyError("LMS", new TypeError("boom"), false).code; // "LMS-INT-001"
+ * const thrown = new TypeError("boom");
+ * const error = classifyError("LMS", thrown, false);
+ * error.code; // "LMS-INT-001"
+ * error.cause === thrown; // true
  * ```
  */
 export function classifyError(prefix: string, error: unknown, debug: boolean): ToolError {
+  const coded = codedError(prefix, error);
+  if (!debug || coded.cause === undefined || coded.details.note !== undefined) return coded;
+  return new ToolError(coded.code, coded.message, {
+    ...coded.details,
+    note: describeCauses(coded),
+  }, { cause: coded.cause });
+}
+
+function codedError(prefix: string, error: unknown): ToolError {
   if (error instanceof ToolError) return error;
   if (isPermissionRefusal(error)) return permissionError(prefix, error);
   const message = error instanceof Error ? error.message : String(error);
-  const note = debug && error instanceof Error ? error.stack : undefined;
-  return new ToolError(`${prefix}-INT-001`, `internal error: ${message}`, note ? { note } : {});
+  return new ToolError(`${prefix}-INT-001`, `internal error: ${message}`, {}, { cause: error });
+}
+
+/**
+ * The chain of causes under `error`, one per paragraph: each cause's stack (or its text when it
+ * is not an `Error`), introduced by `caused by:`. Empty when `error` has no cause. A cycle of
+ * causes is cut at the first repeat.
+ *
+ * @example Print what led to an error
+ * ```ts
+ * import { describeCauses } from "@llm/search";
+ * const error = new Error("outer", { cause: new Error("inner") });
+ * describeCauses(error).startsWith("caused by: Error: inner"); // true
+ * ```
+ */
+export function describeCauses(error: unknown): string {
+  const seen = new Set<unknown>([error]);
+  const parts: string[] = [];
+  let cause = error instanceof Error ? error.cause : undefined;
+  while (cause !== undefined && !seen.has(cause)) {
+    seen.add(cause);
+    parts.push(
+      `caused by: ${cause instanceof Error ? cause.stack ?? String(cause) : String(cause)}`,
+    );
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return parts.join("\n");
 }
 
 /**
@@ -32,7 +71,7 @@ export function classifyError(prefix: string, error: unknown, debug: boolean): T
  *
  * @example
  * ```ts
- * import { failureEnvelope } from "@llm/search";
+ * import { failureEnvelope } from "./failure.ts";
  * import { ToolError } from "@llm/search/schema";
  * const info = { name: "llm-search", kind: "query" as const, mcpName: "search" };
  * failureEnvelope(info, new ToolError("LMS-QRY-002", "no pattern"), crypto.randomUUID()).status; // "error"

@@ -17,7 +17,7 @@ import { isPermissionRefusal, permissionError } from "./permissions.ts";
  *
  * @example
  * ```ts
- * import { readInputFile } from "@llm/search";
+ * import { readInputFile } from "./input_file.ts";
  * try {
  *   readInputFile("LMA", Deno.cwd(), ".", "query file");
  * } catch (error) {
@@ -45,12 +45,14 @@ export function readInputFile(
   } catch (error) {
     if (error instanceof ToolError) throw error;
     if (error instanceof Deno.errors.NotFound) {
-      throw new ToolError(`${prefix}-IO-001`, `no such ${what}: ${name}`, { file: name });
+      throw new ToolError(`${prefix}-IO-001`, `no such ${what}: ${name}`, { file: name }, {
+        cause: error,
+      });
     }
     if (isPermissionRefusal(error)) throw permissionError(prefix, error);
     throw new ToolError(`${prefix}-IO-002`, `cannot read the ${what} ${name}`, {
       file: name,
       note: error instanceof Error ? error.message : String(error),
-    });
+    }, { cause: error });
   }
 }

@@ -11,7 +11,7 @@ import { dirname, isAbsolute, join, relative, sep } from "node:path";
  *
  * @example
  * ```ts
- * import { isInside } from "@llm/search";
+ * import { isInside } from "./paths.ts";
  * isInside("/repo", "/repo/src/a.ts"); // true
  * isInside("/repo", "/repository"); // false
  * ```
@@ -26,7 +26,7 @@ export function isInside(root: string, path: string): boolean {
  *
  * @example
  * ```ts
- * import { toSlash } from "@llm/search";
+ * import { toSlash } from "./paths.ts";
  * toSlash("src/a.ts"); // "src/a.ts"
  * ```
  */
@@ -40,7 +40,7 @@ export function toSlash(path: string): string {
  *
  * @example
  * ```ts
- * import { displayPath } from "@llm/search";
+ * import { displayPath } from "./paths.ts";
  * displayPath("/repo", "/repo/src/a.ts"); // "src/a.ts"
  * displayPath("/repo", "/etc/hosts"); // "/etc/hosts"
  * ```
@@ -58,7 +58,7 @@ export function displayPath(root: string, absPath: string): string {
  *
  * @example
  * ```ts
- * import { realPathOf } from "@llm/search";
+ * import { realPathOf } from "./paths.ts";
  * realPathOf(Deno.cwd() + "/not-yet-created.txt").endsWith("not-yet-created.txt"); // true
  * ```
  */

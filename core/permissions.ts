@@ -28,7 +28,7 @@ function codeFor(prefix: string, permission: string): string {
  *
  * @example
  * ```ts
- * import { permissionError } from "@llm/search";
+ * import { permissionError } from "./permissions.ts";
  * const error = permissionError("LMS", new Deno.errors.NotCapable('Requires read access to "/etc", run again with the --allow-read flag'));
  * error.code; // "LMS-PERM-001"
  * ```
@@ -51,7 +51,7 @@ export function permissionError(prefix: string, refusal: Error): ToolError {
  *
  * @example
  * ```ts
- * import { requirePermission } from "@llm/search";
+ * import { requirePermission } from "./permissions.ts";
  * requirePermission("LMS", "read", Deno.cwd());
  * ```
  */

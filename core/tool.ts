@@ -134,7 +134,7 @@ export interface Tool extends ToolInfo {
 /**
  * Defines a tool once; the CLI, the MCP server and the JSON Schema files derive from it.
  *
- * @example
+ * @example Define a tool that echoes its input
  * ```ts
  * import { z } from "zod";
  * import { defineTool } from "@llm/search";

@@ -108,7 +108,7 @@ function lowerBound(map: Uint32Array, value: number): number {
  *
  * @example
  * ```ts
- * import { decodeUtf8 } from "@llm/search";
+ * import { decodeUtf8 } from "./utf8.ts";
  * const decoded = decodeUtf8(new TextEncoder().encode("é=1"));
  * decoded.text.indexOf("="); // 1
  * decoded.byteOffset(1); // 2

@@ -5,5 +5,13 @@
  */
 import config from "../deno.json" with { type: "json" };
 
-/** Version of @llm/search, e.g. `0.1.0`. */
+/**
+ * Version of @llm/search, e.g. `0.1.0`.
+ *
+ * @example Print the version
+ * ```ts
+ * import { VERSION } from "@llm/search";
+ * console.log(`llm-search ${VERSION}`);
+ * ```
+ */
 export const VERSION: string = config.version;

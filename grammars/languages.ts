@@ -1,7 +1,7 @@
 /**
  * The language registry: every grammar of `npm:tree-sitter-wasms@0.1.13`, with its names, the
  * files it parses and whether `npm:web-tree-sitter@0.25.10` can load it. The grammars
- * themselves are embedded in `grammars/wasm/` (see `grammars/build.ts`), so loading one needs
+ * themselves are embedded in `grammars/wasm/` (see `scripts/grammars.ts`), so loading one needs
  * no permission at all.
  *
  * This module is plain data with no imports, so anything may use it without loading a grammar.

@@ -59,13 +59,24 @@ export type DiagnosticDetails = Partial<Omit<Diagnostic, "tool" | "message" | "c
 
 /**
  * A failure with a registry code. Engines throw it; the CLI and MCP adapters turn it into an
- * error diagnostic and the code's exit status.
+ * error diagnostic and the code's exit status. The error that led to it goes in `cause`
+ * (standard `ErrorOptions`), so `--debug` can show the whole chain.
  *
- * @example
+ * @example Throw a coded error
  * ```ts
  * import { ToolError } from "@llm/search/schema";
  * const error = new ToolError("LMS-IO-001", "path not found: src/", { file: "src/" });
  * error.exitCode; // 2
+ * ```
+ *
+ * @example Keep the error that caused it
+ * ```ts
+ * import { ToolError } from "@llm/search/schema";
+ * try {
+ *   Deno.readTextFileSync("missing.txt");
+ * } catch (error) {
+ *   throw new ToolError("LMS-IO-002", "cannot read missing.txt", {}, { cause: error });
+ * }
  * ```
  */
 export class ToolError extends Error {
@@ -74,9 +85,17 @@ export class ToolError extends Error {
   /** Extra diagnostic fields. */
   readonly details: DiagnosticDetails;
 
-  /** Builds the error; `code` must be in the registry. */
-  constructor(code: string, message: string, details: DiagnosticDetails = {}) {
-    super(message);
+  /**
+   * Builds the error; `code` must be in the registry, `options.cause` is the error that led to
+   * it.
+   */
+  constructor(
+    code: string,
+    message: string,
+    details: DiagnosticDetails = {},
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
     this.name = "ToolError";
     this.code = code;
     this.details = details;

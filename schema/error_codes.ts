@@ -12,9 +12,6 @@
 /** Tool prefixes of the contract. */
 export type CodePrefix = "LMS" | "LMA" | "LMD" | "LMT" | "MAG" | "SPL" | "LFW" | "MCP";
 
-/** Categories of the contract, plus `INT` for internal errors. */
-export type CodeCategory = "IO" | "QRY" | "REF" | "V" | "AST" | "PERM" | "ARG" | "INT";
-
 /** One registry entry. */
 export interface ErrorCodeEntry {
   /** The code, e.g. `LMS-QRY-001`. */
@@ -29,7 +26,15 @@ export interface ErrorCodeEntry {
   exit: number;
 }
 
-/** Exit codes of the contract (§6). */
+/**
+ * Exit codes of the contract (§6).
+ *
+ * @example Exit with the status of a refused input
+ * ```ts
+ * import { EXIT } from "@llm/search";
+ * EXIT.badInput; // 2
+ * ```
+ */
 export const EXIT = {
   ok: 0,
   pending: 1,
@@ -448,7 +453,7 @@ function buildRegistry(): ReadonlyMap<string, ErrorCodeEntry> {
 /**
  * Every error code, sorted by code.
  *
- * @example
+ * @example Look up a code
  * ```ts
  * import { ERROR_CODES } from "@llm/search/schema";
  * ERROR_CODES.get("LMS-QRY-001")?.exit; // 2
@@ -459,7 +464,7 @@ export const ERROR_CODES: ReadonlyMap<string, ErrorCodeEntry> = buildRegistry();
 /**
  * The registry entry of `code`, or `undefined` for an unknown code (case-insensitive).
  *
- * @example
+ * @example Tell the user how to fix an error
  * ```ts
  * import { explainCode } from "@llm/search/schema";
  * explainCode("lms-perm-001")?.remediation.includes("--allow-read"); // true
@@ -467,9 +472,4 @@ export const ERROR_CODES: ReadonlyMap<string, ErrorCodeEntry> = buildRegistry();
  */
 export function explainCode(code: string): ErrorCodeEntry | undefined {
   return ERROR_CODES.get(code.trim().toUpperCase());
-}
-
-/** The name of the tool that owns a code prefix, e.g. `llm-search` for `LMS`. */
-export function toolOfPrefix(prefix: CodePrefix): string {
-  return TOOL_OF_PREFIX[prefix];
 }

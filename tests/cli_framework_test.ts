@@ -42,6 +42,19 @@ Deno.test("--debug adds the stack trace to an internal error", async () => {
   assert.match(envelope.diagnostics[0].note ?? "", STACK);
 });
 
+Deno.test("--debug shows the cause chain of a coded error; without it, no stack", async () => {
+  const plain = await runEntry(PROBE, ["--fail", "wrapped"]);
+  assert.equal(plain.code, 2);
+  const quiet = (parseJson(plain) as unknown as Envelope).diagnostics[0];
+  assert.equal(quiet.code, "LMS-IO-002");
+  assert.doesNotMatch(plain.stdout + plain.stderr, STACK);
+  const result = await runEntry(PROBE, ["--fail", "wrapped", "--debug"]);
+  assert.equal(result.code, 2);
+  const note = (parseJson(result) as unknown as Envelope).diagnostics[0].note ?? "";
+  assert.match(note, /caused by: Error: disk on fire\n\s+at /);
+  assert.match(note, /caused by: RangeError: sector 7/);
+});
+
 Deno.test("a node:fs sandbox refusal (no error class) is a PERM diagnostic naming the flag, exit 4", async () => {
   const result = await runEntry(PROBE, ["--fail", "node-fs", "--path", "/etc/hostname"], {
     permissions: ["--allow-read=/tmp"],

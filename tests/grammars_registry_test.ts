@@ -111,7 +111,7 @@ Deno.test("embedded modules are up to date with the SHA-256-pinned npm files", a
       "--quiet",
       "--no-prompt",
       "--allow-read",
-      join(REPO, "grammars", "build.ts"),
+      join(REPO, "scripts", "grammars.ts"),
       "--check",
     ],
     cwd: REPO,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { schemaFiles } from "../schema/generate.ts";
+import { schemaFiles } from "../scripts/schema.ts";
 import { REPO } from "./helpers.ts";
 
 Deno.test("schema/json is up to date with the zod schemas (run `deno task schema`)", () => {

@@ -10,7 +10,16 @@ import { discoverTool } from "./discover/tool.ts";
 import { searchTool } from "./search/tool.ts";
 import { transformTool } from "./transform/tool.ts";
 
-/** All tools, read-only ones first. */
+/**
+ * All tools, read-only ones first.
+ *
+ * @example List the tools an MCP server offers under read-only permissions
+ * ```ts
+ * import { TOOLS } from "@llm/search";
+ * const readOnly = TOOLS.filter((tool) => !tool.permissions.includes("write"));
+ * readOnly.map((tool) => tool.mcpName); // ["search", "ast_search", "discover"]
+ * ```
+ */
 export const TOOLS: readonly Tool[] = [
   searchTool,
   astSearchTool,

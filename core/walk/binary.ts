@@ -13,7 +13,7 @@ export const BINARY_PROBE_BYTES = 8192;
  *
  * @example
  * ```ts
- * import { isBinary } from "@llm/search";
+ * import { isBinary } from "./binary.ts";
  * isBinary(new Uint8Array([0x61, 0x00])); // true
  * ```
  */

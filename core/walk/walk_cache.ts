@@ -54,7 +54,8 @@ export function mtimeOf(path: string): number {
  *
  * @example
  * ```ts
- * import { cachedWalk, MemoryCache } from "@llm/search";
+ * import { MemoryCache } from "@llm/search";
+ * import { cachedWalk } from "./walk_cache.ts";
  * cachedWalk(new MemoryCache(), "{}"); // undefined
  * ```
  */
@@ -77,7 +78,8 @@ export function cachedWalk(cache: RunCache, key: string): WalkRecord | undefined
  *
  * @example
  * ```ts
- * import { MemoryCache, storeWalk } from "@llm/search";
+ * import { MemoryCache } from "@llm/search";
+ * import { storeWalk } from "./walk_cache.ts";
  * const record = { entries: [], diagnostics: [], stamps: new Map(), ancestorStamps: new Map() };
  * storeWalk(new MemoryCache(), "{}", record, Date.now());
  * ```

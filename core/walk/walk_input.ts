@@ -76,7 +76,7 @@ const SCALE: Record<string, number> = { "": 1, K: 1 << 10, M: 1 << 20, G: 1 << 3
  *
  * @example
  * ```ts
- * import { parseSize } from "@llm/search";
+ * import { parseSize } from "./walk_input.ts";
  * parseSize("10K", "LMS"); // 10240
  * ```
  */
@@ -103,7 +103,7 @@ export function parseSize(value: number | string, prefix: CodePrefix): number {
  *
  * @example
  * ```ts
- * import { walkOptionsFrom } from "@llm/search";
+ * import { walkOptionsFrom } from "./walk_input.ts";
  * walkOptionsFrom({ glob: ["*.ts"], type: [], type_not: [], hidden: false, no_ignore: false, follow: false }, "LMS")
  *   .globs; // ["*.ts"]
  * ```

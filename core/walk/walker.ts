@@ -109,7 +109,7 @@ function joinDisplay(base: string, name: string): string {
  *
  * @example
  * ```ts
- * import { Walker } from "@llm/search";
+ * import { Walker } from "./walker.ts";
  * const walker = new Walker({ tool: "llm-search", prefix: "LMS", cwd: Deno.cwd(), types: ["ts"] });
  * for (const entry of walker.entries()) console.log(entry.filePath);
  * ```

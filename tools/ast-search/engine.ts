@@ -221,7 +221,7 @@ function syntaxDiagnostics(task: Task, outcome: FileOutcome): Diagnostic[] {
  * unknown language (`LMA-ARG-010`), an unloadable grammar (`LMA-AST-002`/`-003`) and a missing
  * permission (`LMA-PERM-*`).
  *
- * @example
+ * @example List the functions whose name starts with "ast"
  * ```ts
  * import { astSearch } from "@llm/search/ast-search";
  * const { data } = await astSearch({ cwd: Deno.cwd(), kinds: ["function"], name: "^ast" });

@@ -69,7 +69,16 @@ function renderText(envelope: QueryEnvelope<AstSearchData>): string {
   }).join("");
 }
 
-/** The `llm-ast-search` tool. */
+/**
+ * The `llm-ast-search` tool.
+ *
+ * @example Read what llm-ast-search needs
+ * ```ts
+ * import { astSearchTool } from "@llm/search";
+ * astSearchTool.name; // "llm-ast-search"
+ * astSearchTool.permissions; // ["read"]
+ * ```
+ */
 export const astSearchTool: Tool = defineTool({
   name: "llm-ast-search",
   mcpName: "ast_search",

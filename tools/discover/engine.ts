@@ -119,7 +119,7 @@ function sizeOf(candidate: Candidate, path: string, diagnostics: Diagnostic[]): 
 /**
  * Finds the paths under `paths` that best match `query`.
  *
- * @example
+ * @example Find the files named like "walker"
  * ```ts
  * import { discover } from "@llm/search/discover";
  * const { data } = discover({ query: "walker", cwd: Deno.cwd(), limit: 5 });

@@ -46,7 +46,19 @@ function renderText(envelope: QueryEnvelope<DiscoverData>): string {
   ).join("");
 }
 
-/** The `llm-discover` tool. */
+/**
+ * The `llm-discover` tool.
+ *
+ * @example Validate input and run llm-discover
+ * ```ts
+ * import { discoverTool } from "@llm/search";
+ * const { envelope } = await discoverTool.execute(
+ *   { query: "walker" },
+ *   { executionId: crypto.randomUUID(), cwd: Deno.cwd() },
+ * );
+ * envelope.status; // "ok"
+ * ```
+ */
 export const discoverTool: Tool = defineTool({
   name: "llm-discover",
   mcpName: "discover",

@@ -175,7 +175,7 @@ async function searchWithWorkers(
  * Throws a `ToolError` for bad patterns (`LMS-QRY-*`), bad filters (`LMS-ARG-*`) and missing
  * permissions (`LMS-PERM-*`).
  *
- * @example
+ * @example Count the matches of a pattern
  * ```ts
  * import { search } from "@llm/search/search";
  * const result = await search({ patterns: ["export"], cwd: Deno.cwd(), paths: ["mod.ts"] });

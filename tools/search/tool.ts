@@ -72,7 +72,19 @@ function renderText(envelope: QueryEnvelope<SearchData>): string {
   ).join("");
 }
 
-/** The `llm-search` tool. */
+/**
+ * The `llm-search` tool.
+ *
+ * @example Run llm-search as a library call, input as the CLI would parse it
+ * ```ts
+ * import { searchTool } from "@llm/search";
+ * const { envelope } = await searchTool.execute(
+ *   { patterns: ["TODO"], paths: ["."] },
+ *   { executionId: crypto.randomUUID(), cwd: Deno.cwd() },
+ * );
+ * envelope.tool; // "llm-search"
+ * ```
+ */
 export const searchTool: Tool = defineTool({
   name: "llm-search",
   mcpName: "search",

@@ -61,7 +61,7 @@ interface PlannedEdit {
 /**
  * Runs one request against the files of a workspace.
  *
- * @example
+ * @example Replace a word in a file
  * ```ts
  * import { buildRequest, transform } from "@llm/search/transform";
  * const root = await Deno.makeTempDir();

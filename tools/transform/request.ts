@@ -244,7 +244,7 @@ function inlineValue(value: unknown, field: string): unknown {
 /**
  * Checks the input and builds the request, reading the plan when one is named.
  *
- * @example
+ * @example Build a replace request
  * ```ts
  * import { buildRequest } from "@llm/search/transform";
  * const request = await buildRequest(

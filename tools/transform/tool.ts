@@ -129,7 +129,16 @@ function undoLines(result: UndoResult): string[] {
   return result.files.map((file) => `restored  ${file.file_path}`);
 }
 
-/** The `llm-transform` tool. */
+/**
+ * The `llm-transform` tool.
+ *
+ * @example See what llm-transform needs
+ * ```ts
+ * import { transformTool } from "@llm/search";
+ * transformTool.kind; // "mutation"
+ * transformTool.permissions; // ["read", "write"]
+ * ```
+ */
 export const transformTool: Tool = defineTool({
   name: TOOL_NAME,
   mcpName: "transform",

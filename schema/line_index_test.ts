@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { LineIndex, makeSpan, OffsetError } from "../schema/mod.ts";
+import { LineIndex, OffsetError } from "./line_index.ts";
+import { makeSpan } from "./span_build.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

@@ -5,8 +5,8 @@
  *
  * @module
  */
+import { type JsonSchema, SHARED_SCHEMAS, toJsonSchema } from "../schema/json_schema.ts";
 import { TOOLS } from "../tools/registry.ts";
-import { type JsonSchema, SHARED_SCHEMAS, toJsonSchema } from "./json_schema.ts";
 
 /** Every generated file: name → JSON text. */
 export function schemaFiles(): Map<string, string> {
@@ -24,7 +24,7 @@ export function schemaFiles(): Map<string, string> {
 }
 
 if (import.meta.main) {
-  const dir = new URL("./json/", import.meta.url);
+  const dir = new URL("../schema/json/", import.meta.url);
   Deno.mkdirSync(dir, { recursive: true });
   for (const entry of Deno.readDirSync(dir)) {
     if (entry.name.endsWith(".json")) Deno.removeSync(new URL(entry.name, dir));

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { fuzzyMatch, Slab } from "../tools/discover/algo.ts";
-import { type MatchReason, parseQuery, PathScorer } from "../tools/discover/main.ts";
-import { MatchText } from "../tools/discover/text.ts";
-import { TopN } from "../tools/discover/top.ts";
+import { fuzzyMatch, Slab } from "./algo.ts";
+import { parseQuery } from "./query.ts";
+import { type MatchReason, PathScorer } from "./scorer.ts";
+import { MatchText } from "./text.ts";
+import { TopN } from "./top.ts";
 
 function scorer(query: string, caseMode?: "smart" | "sensitive" | "insensitive"): PathScorer {
   return new PathScorer(parseQuery(query, caseMode));

@@ -3,7 +3,7 @@
  * racy-entry guard that keeps a same-size edit in the same mtime tick from going unseen.
  */
 import assert from "node:assert/strict";
-import { MemoryCache } from "../core/cache.ts";
+import { MemoryCache } from "./cache.ts";
 
 Deno.test("mcp cache: stamps, invalidation by path and in full", () => {
   const cache = new MemoryCache(10, 1_000);

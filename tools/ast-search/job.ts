@@ -18,8 +18,8 @@ export interface JobMessage {
   files: FileTask[];
   /** `Int32Array` view: `[0]` is the next index to claim. */
   counter: SharedArrayBuffer;
-  /** What one file may cost. */
-  limits: ParseLimits;
+  /** What one file may cost; default `DEFAULT_PARSE_LIMITS`. */
+  limits?: ParseLimits;
   /** Test hook: how far each worker's parser heap may grow (see `parserHeapCeiling`). */
   heapCeiling?: number;
   /**

@@ -226,7 +226,7 @@ export async function parseAll(
 /** Runs `files` as one job of `pool`, settling each file's result. */
 function runOnPool(
   pool: ParsePool,
-  job: Omit<JobMessage, "id" | "slot" | "languages" | "files" | "current">,
+  job: Omit<JobMessage, "id" | "slot" | "current" | "languages" | "files">,
   files: Task[],
   settle: (task: Task, result: Result) => void,
 ): Promise<WorkerFailure[]> {
@@ -239,8 +239,6 @@ function runOnPool(
     ...job,
     languages: [...new Set(list.map((file) => file.language))],
     files: list,
-    current: new Int32Array(new SharedArrayBuffer(4 * Math.max(pool.size, 1))).fill(-1)
-      .buffer as SharedArrayBuffer,
   }, (index, outcome, failure) => {
     settle(
       files[index],

@@ -132,7 +132,10 @@ export class ParsePool {
    * Hands a job to every live worker; resolves, with the failures of workers that gave up,
    * once each has run out of files to claim.
    */
-  run(job: Omit<JobMessage, "id" | "slot">, onFile: FileListener): Promise<WorkerFailure[]> {
+  run(
+    job: Omit<JobMessage, "id" | "slot" | "current">,
+    onFile: FileListener,
+  ): Promise<WorkerFailure[]> {
     const id = this.#nextJob++;
     this.#restarts = 0;
     const waiting = new Set<number>();
@@ -141,7 +144,8 @@ export class ParsePool {
     });
     if (waiting.size === 0) return Promise.resolve([]);
     return new Promise((resolve) => {
-      const message = { ...job, id };
+      const current = new Int32Array(new SharedArrayBuffer(4 * this.#workers.length)).fill(-1);
+      const message = { ...job, id, current: current.buffer as SharedArrayBuffer };
       this.#jobs.set(id, { message, onFile, waiting, failures: [], resolve });
       for (const slot of waiting) {
         this.#workers[slot]?.postMessage({ ...message, slot } satisfies JobMessage);

@@ -7,7 +7,12 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { FileSearcher, type FileTask, type SearchSpec } from "./file_search.ts";
+import {
+  DEFAULT_PARSE_LIMITS,
+  FileSearcher,
+  type FileTask,
+  type SearchSpec,
+} from "./file_search.ts";
 import { claimNext, type JobMessage, type WorkerReply } from "./job.ts";
 import { ParserAbortedError, setParserHeapCeiling } from "../../grammars/loader.ts";
 
@@ -26,7 +31,7 @@ async function runJob(job: JobMessage): Promise<void> {
   const key = JSON.stringify([job.spec, job.limits]);
   if (!searcher || searcherKey !== key) {
     searcher?.dispose();
-    searcher = new FileSearcher(job.spec as SearchSpec, job.limits);
+    searcher = new FileSearcher(job.spec as SearchSpec, job.limits ?? DEFAULT_PARSE_LIMITS);
     searcherKey = key;
   }
   for (const language of job.languages) await searcher.prepare(language);

@@ -54,7 +54,7 @@ export interface SearchSpec {
 export interface ParseLimits {
   /** Files larger than this many bytes are not parsed. */
   maxParseBytes: number;
-  /** A parse is stopped once the parser heap of its thread passes this many bytes. */
+  /** A parse is stopped once it has grown the parser heap of its thread by this many bytes. */
   maxParseMemory: number;
   /** The parse and the query of one file are stopped after this many milliseconds. */
   fileTimeoutMs: number;
@@ -64,7 +64,7 @@ export interface ParseLimits {
  * Defaults of {@linkcode ParseLimits}, found by experiment with web-tree-sitter 0.25.10 (whose
  * heap cannot pass 2 GiB; past it the runtime aborts): 30 MB of minified JavaScript aborts it,
  * 7 MB of `;` fills 2 GB; a 24 MB C header of `#define`s needs 630 MB and 20 s. 16 MiB keeps
- * every file of Linux 6.1 but its generated register headers; a 1 GiB heap leaves the runtime
+ * every file of Linux 6.1 but its generated register headers; 1 GiB of heap growth leaves the runtime
  * room for the query and the next growth step; 60 s per file is far beyond a normal parse (a few
  * MB/s) and stops the quadratic cases (a query over a 100 KB file of unclosed brackets took 60 s).
  */
@@ -200,12 +200,20 @@ export function namePrefilter(name: string): RegExp | undefined {
 }
 
 /**
+ * A parse stops, whatever `maxParseMemory` says, once the heap passes this: the runtime aborts
+ * at 2 GiB, and the heap grows by up to 20 % (or 96 MiB) at a time.
+ */
+const HEAP_GUARD = 2048 * 1024 * 1024 - 320 * 1024 * 1024;
+
+/**
  * Checks the limits of one file from web-tree-sitter's progress callbacks (called every few
  * hundred steps of a parse or a query; returning `true` stops it), and remembers which stopped it.
  */
 class LimitWatch {
   readonly #limits: ParseLimits;
   readonly #started = performance.now();
+  /** The heap never shrinks: what a parse needs is what it adds to the heap it found. */
+  readonly #heapAtStart = parserHeapBytes();
   /** The limit that stopped the file, once one has. */
   stopped: LimitStop | undefined;
 
@@ -215,11 +223,12 @@ class LimitWatch {
 
   parseExceeded(): boolean {
     const heap = parserHeapBytes();
-    if (heap > this.#limits.maxParseMemory) {
+    const grown = heap - this.#heapAtStart;
+    if (grown > this.#limits.maxParseMemory || heap > HEAP_GUARD) {
       this.stopped = {
         limit: "maxParseMemory",
         value: this.#limits.maxParseMemory,
-        reached: heap,
+        reached: grown,
         stage: "parse",
       };
       return true;
@@ -420,6 +429,8 @@ export class FileSearcher {
       progressCallback: () => watch.parseExceeded(),
     });
     if (!tree) {
+      // A stopped parse is kept for resumption: the next file would continue it otherwise.
+      state.parser.reset();
       if (watch.stopped) return { ...NOTHING, stopped: watch.stopped };
       throw new Error(`tree-sitter returned no tree for ${file.task.filePath}`);
     }

@@ -54,7 +54,7 @@ const AstSearchInput = z.object({
   max_parse_memory: z.number().int().min(64).max(1536).default(
     DEFAULT_PARSE_LIMITS.maxParseMemory / MIB,
   ).describe(
-    "Stop a parse once the parser heap passes N MiB (the runtime aborts at 2048)",
+    "Stop a parse once it has grown the parser heap by N MiB (the runtime aborts at 2048)",
   ),
   file_timeout: z.number().int().positive().default(DEFAULT_PARSE_LIMITS.fileTimeoutMs)
     .describe("Stop the parse and query of one file after N milliseconds"),

@@ -372,22 +372,22 @@ Deno.test("fuzz: 300 malformed inputs end in an envelope or a coded error, never
 
 Deno.test("cli: malformed flags exit 2 with a coded error and no stack trace", async () => {
   const dir = await makeTree(functions(1));
-  const cases = [
-    ["--name", "a(b", "--kind", "function"],
-    ["--kind", "nope"],
-    ["--max-parse-bytes", "-5", "--kind", "function"],
-    ["--max-parse-memory", "4096", "--kind", "function"],
-    ["--file-timeout", "abc", "--kind", "function"],
-    ["(".repeat(3000) + "identifier" + ")".repeat(3000), "-l", "js"],
-    ["--query-file", ".", "-l", "js"],
+  const cases: [string, string[]][] = [
+    ["LMA-QRY-003", ["--name", "a(b", "--kind", "function"]],
+    ["LMA-ARG-002", ["--kind", "nope"]],
+    ["LMA-ARG-002", ["--max-parse-bytes=-5", "--kind", "function"]],
+    ["LMA-ARG-002", ["--max-parse-memory", "4096", "--kind", "function"]],
+    ["LMA-ARG-002", ["--file-timeout", "abc", "--kind", "function"]],
+    ["LMA-QRY-004", ["(".repeat(3000) + "identifier" + ")".repeat(3000), "-l", "js"]],
+    ["LMA-IO-004", ["--query-file", ".", "-l", "js"]],
   ];
   try {
-    for (const args of cases) {
+    for (const [code, args] of cases) {
       const result = await runEntry("tools/ast-search/main.ts", args, { cwd: dir });
       assert.equal(result.code, 2, `${args.join(" ").slice(0, 80)}: ${result.stderr}`);
       assert.doesNotMatch(result.stderr, /^\s+at |INT-001/m);
       const envelope = JSON.parse(result.stdout);
-      assert.match(envelope.diagnostics[0].code, /^LMA-(ARG|QRY|IO)-\d{3}$/);
+      assert.equal(envelope.diagnostics[0].code, code, args.join(" ").slice(0, 80));
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -377,7 +377,7 @@ Deno.test("cli: malformed flags exit 2 with a coded error and no stack trace", a
     ["LMA-ARG-002", ["--kind", "nope"]],
     ["LMA-ARG-002", ["--max-parse-bytes=-5", "--kind", "function"]],
     ["LMA-ARG-002", ["--max-parse-memory", "4096", "--kind", "function"]],
-    ["LMA-ARG-002", ["--file-timeout", "abc", "--kind", "function"]],
+    ["LMA-ARG-001", ["--file-timeout", "abc", "--kind", "function"]],
     ["LMA-QRY-004", ["(".repeat(3000) + "identifier" + ")".repeat(3000), "-l", "js"]],
     ["LMA-IO-004", ["--query-file", ".", "-l", "js"]],
   ];

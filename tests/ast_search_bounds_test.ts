@@ -9,25 +9,13 @@
 import assert from "node:assert/strict";
 import { astSearch, type AstSearchResult } from "../tools/ast-search/engine.ts";
 import { astSearchTool } from "../tools/ast-search/tool.ts";
-import { ToolError } from "../schema/diagnostic.ts";
-import { explainCode } from "../schema/error_codes.ts";
+import { fuzzTool, refusal } from "./fuzz_helpers.ts";
 import { makeTree, runEntry } from "./helpers.ts";
 
 const MIB = 1024 * 1024;
 
 function codes(result: AstSearchResult): string[] {
   return result.diagnostics.map((diagnostic) => diagnostic.code);
-}
-
-/** The coded error a call throws (fails when it throws something else, or nothing). */
-async function refusal(call: () => Promise<unknown>): Promise<ToolError> {
-  try {
-    await call();
-  } catch (error) {
-    assert.ok(error instanceof ToolError, `not a coded error: ${error}`);
-    return error;
-  }
-  assert.fail("no error");
 }
 
 /** Small files each defining a few functions. */
@@ -324,47 +312,19 @@ const FIELDS: Record<string, unknown[]> = {
   with_context: [true, false, "yes", 1],
 };
 
-/** A deterministic pseudo-random generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 Deno.test("fuzz: 300 malformed inputs end in an envelope or a coded error, never an internal one", async () => {
   const dir = await makeTree({ ...functions(2), "lib.c": "int lib(void) { return 0; }\n" });
-  const next = random(11);
-  const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
-  const names = Object.keys(FIELDS);
   try {
-    for (let run = 0; run < 300; run++) {
-      const input: Record<string, unknown> = {};
-      const count = 1 + Math.floor(next() * 4);
-      for (let i = 0; i < count; i++) {
-        const field = pick(names);
-        input[field] = pick(FIELDS[field]);
-      }
-      if (next() < 0.5) input.kind ??= ["function"];
-      if (next() < 0.5) input.file_timeout ??= 2000;
-      try {
-        const outcome = await astSearchTool.execute(input, {
-          executionId: "00000000-0000-4000-8000-000000000000",
-          cwd: dir,
-        });
-        assert.ok(["ok", "partial", "error"].includes(outcome.envelope.status));
-      } catch (error) {
-        const what = `input ${JSON.stringify(input).slice(0, 300)}`;
-        assert.ok(error instanceof ToolError, `${what}: ${(error as Error)?.stack}`);
-        const entry = explainCode(error.code);
-        assert.ok(entry, `${what}: ${error.code} is not in the registry`);
-        assert.notEqual(entry.exit, 5, `${what}: ${error.code} ${error.message}`);
-      }
-    }
+    await fuzzTool(astSearchTool, dir, {
+      fields: FIELDS,
+      runs: 300,
+      seed: 11,
+      maxFields: 4,
+      complete: (input, next) => {
+        if (next() < 0.5) input.kind ??= ["function"];
+        if (next() < 0.5) input.file_timeout ??= 2000;
+      },
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -9,20 +9,8 @@ import assert from "node:assert/strict";
 import { discover } from "../tools/discover/engine.ts";
 import { MAX_QUERY_BYTES, MAX_QUERY_TERMS } from "../tools/discover/query.ts";
 import { discoverTool } from "../tools/discover/tool.ts";
-import { ToolError } from "../schema/diagnostic.ts";
-import { explainCode } from "../schema/error_codes.ts";
+import { fuzzTool, refusal } from "./fuzz_helpers.ts";
 import { makeTree, runEntry } from "./helpers.ts";
-
-/** The coded error a call throws (fails when it throws something else, or nothing). */
-async function refusal(call: () => Promise<unknown>): Promise<ToolError> {
-  try {
-    await call();
-  } catch (error) {
-    assert.ok(error instanceof ToolError, `not a coded error: ${error}`);
-    return error;
-  }
-  assert.fail("no error");
-}
 
 const TREE = {
   "src/walker.ts": "",
@@ -174,45 +162,15 @@ const FIELDS: Record<string, unknown[]> = {
   case: ["smart", "sensitive", "nope", ""],
 };
 
-/** A deterministic pseudo-random generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 Deno.test("fuzz: 400 malformed inputs end in an envelope or a coded error, never an internal one", async () => {
   const dir = await makeTree(TREE);
-  const next = random(7);
-  const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
-  const names = Object.keys(FIELDS);
   try {
-    for (let run = 0; run < 400; run++) {
-      const input: Record<string, unknown> = {};
-      const count = 1 + Math.floor(next() * 3);
-      for (let i = 0; i < count; i++) {
-        const field = pick(names);
-        input[field] = pick(FIELDS[field]);
-      }
-      try {
-        const outcome = await discoverTool.execute(input, {
-          executionId: "00000000-0000-4000-8000-000000000000",
-          cwd: dir,
-        });
-        assert.ok(["ok", "partial", "error"].includes(outcome.envelope.status));
-      } catch (error) {
-        const what = `input ${JSON.stringify(input).slice(0, 300)}`;
-        assert.ok(error instanceof ToolError, `${what}: ${(error as Error)?.stack}`);
-        const entry = explainCode(error.code);
-        assert.ok(entry, `${what}: ${error.code} is not in the registry`);
-        assert.notEqual(entry.exit, 5, `${what}: ${error.code} ${error.message}`);
-      }
-    }
+    await fuzzTool(discoverTool, dir, {
+      fields: FIELDS,
+      runs: 400,
+      seed: 7,
+      maxFields: 3,
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

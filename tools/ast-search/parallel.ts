@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { Breather } from "../../core/breather.ts";
 import type { FileStamp } from "../../core/cache.ts";
 import { GrammarLoadError, ParserAbortedError, runtimeAborted } from "../../grammars/loader.ts";
 import type { FileOutcome, FileSearcher, FileTask } from "./file_search.ts";
@@ -70,25 +71,8 @@ function notParsedHere(reason: string): WorkerFailure {
   return { name: "ParserAbortedError", message: `not searched: ${reason}` };
 }
 
-/**
- * Lets the event loop run (so an abort, a worker's message or a timer gets through) at most
- * every {@linkcode YIELD_MS} milliseconds of parsing on this thread.
- */
-class Breather {
-  #last = performance.now();
-
-  async breathe(signal: AbortSignal | undefined): Promise<void> {
-    if (!signal) return;
-    if (performance.now() - this.#last >= YIELD_MS) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      this.#last = performance.now();
-    }
-    signal.throwIfAborted();
-  }
-}
-
 /** How long this thread parses without letting an abort through, when the run has a signal. */
-const YIELD_MS = 25;
+const YIELD_MS = 50;
 
 /** Resolves when `signal` aborts (never without one). */
 function aborted(signal: AbortSignal | undefined): Promise<void> {
@@ -164,14 +148,14 @@ export async function parseAll(
     running = runOnPool(pool, job, shared, settle);
   }
   let workerFailures: WorkerFailure[] = [];
-  const breather = new Breather();
+  const breather = new Breather(signal, YIELD_MS);
   try {
     for (const task of own) {
-      await breather.breathe(signal);
+      await breather.breathe();
       await parseHere(task);
     }
     for (let index = claimNext(counter); index < shared.length; index = claimNext(counter)) {
-      await breather.breathe(signal);
+      await breather.breathe();
       await parseHere(shared[index]);
       if (abortedOn) break;
     }

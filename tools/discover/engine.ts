@@ -5,6 +5,7 @@
  * @module
  */
 import { resolve } from "node:path";
+import { Breather } from "../../core/breather.ts";
 import { type EngineWalkOptions, Walker } from "../../core/walk/walker.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { DiscoverData, DiscoverResult } from "../../schema/discover.ts";
@@ -38,7 +39,7 @@ export interface DiscoverOptions {
 }
 
 /** With a signal, the walk lets the event loop run (so an abort gets through) this often. */
-const YIELD_MS = 20;
+const YIELD_MS = 50;
 
 /** The result of a discovery. */
 export interface DiscoverOutcome {
@@ -155,13 +156,10 @@ export async function discover(options: DiscoverOptions): Promise<DiscoverOutcom
   const top = new TopN<Candidate>(limit);
   let total = 0;
   let scanned = 0;
-  let breathed = performance.now();
+  const breather = new Breather(signal, YIELD_MS);
+  let entries = 0;
   for (const entry of walker.entries()) {
-    if (signal && (scanned & 255) === 0 && performance.now() - breathed >= YIELD_MS) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      signal.throwIfAborted();
-      breathed = performance.now();
-    }
+    if ((++entries & 255) === 0) await breather.breathe();
     if (entry.kind !== kind) continue;
     // A directory named on the command line is where the search happens, not a finding.
     if (entry.explicit && entry.kind === "dir") continue;

@@ -150,8 +150,11 @@ let aborted: string | undefined;
  */
 export function runtimeFailure(error: unknown): unknown {
   if (!(error instanceof WebAssembly.RuntimeError)) return error;
-  aborted ??= error.message;
-  return new ParserAbortedError(error.message);
+  // emscripten's "Aborted(). Build with -sASSERTIONS for more info." says nothing useful.
+  const what = error.message.replace(/\. Build with -sASSERTIONS.*$/, "");
+  const message = `the parser runtime failed (${what}): out of memory, or a crash in the grammar`;
+  aborted ??= message;
+  return new ParserAbortedError(message);
 }
 
 /** Throws when the runtime of this isolate has aborted before. */

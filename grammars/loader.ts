@@ -68,6 +68,116 @@ export async function unpackWasm(name: string, wasm: EmbeddedWasm): Promise<Uint
   return bytes;
 }
 
+/** The runtime's own ceiling: web-tree-sitter 0.25 never grows its heap past 2 GiB. */
+const RUNTIME_HEAP_MAXIMUM = 2 ** 31;
+const PAGE = 65536;
+
+/**
+ * The linear memory of this isolate's tree-sitter runtime. It is made here, not by emscripten,
+ * so the engine can read how large the heap has grown (a parse that needs too much memory is
+ * stopped before the runtime aborts) and lower its ceiling.
+ */
+const heap = new WebAssembly.Memory({ initial: 512, maximum: RUNTIME_HEAP_MAXIMUM / PAGE });
+const growHeap = heap.grow.bind(heap);
+let heapCeiling = RUNTIME_HEAP_MAXIMUM;
+// A refused growth is what the runtime sees when the machine has no more memory: malloc fails
+// and the runtime aborts.
+heap.grow = (pages: number): number => {
+  if (heap.buffer.byteLength + pages * PAGE > heapCeiling) {
+    throw new RangeError(`the parser heap may not grow past ${heapCeiling} bytes`);
+  }
+  return growHeap(pages);
+};
+
+/**
+ * Bytes the tree-sitter heap of this isolate holds now (it grows, never shrinks).
+ *
+ * @example
+ * ```ts
+ * import { parserHeapBytes } from "./loader.ts";
+ * parserHeapBytes() >= 32 * 1024 * 1024; // true
+ * ```
+ */
+export function parserHeapBytes(): number {
+  return heap.buffer.byteLength;
+}
+
+/**
+ * Sets how far the tree-sitter heap of this isolate may grow (default and most: 2 GiB, the
+ * runtime's own limit). A parse that needs more aborts the runtime, as it would on a machine out
+ * of memory; tests use it to cause a real abort with a small input.
+ *
+ * @example
+ * ```ts
+ * import { setParserHeapCeiling } from "./loader.ts";
+ * setParserHeapCeiling(undefined); // back to 2 GiB
+ * ```
+ */
+export function setParserHeapCeiling(bytes: number | undefined): void {
+  heapCeiling = Math.min(bytes ?? RUNTIME_HEAP_MAXIMUM, RUNTIME_HEAP_MAXIMUM);
+}
+
+/**
+ * The runtime of this isolate aborted (out of memory, or a crash inside a grammar): emscripten
+ * cannot recover from that, and every later call into it fails or corrupts memory, so nothing
+ * may use it again. A fresh isolate (a new worker) has a fresh runtime.
+ *
+ * @example
+ * ```ts
+ * import { ParserAbortedError } from "./loader.ts";
+ * new ParserAbortedError("Aborted()").name; // "ParserAbortedError"
+ * ```
+ */
+export class ParserAbortedError extends Error {
+  /** Builds the error from the runtime's message. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ParserAbortedError";
+  }
+}
+
+let aborted: string | undefined;
+
+/**
+ * Records that the runtime of this isolate aborted with `error` (a `WebAssembly.RuntimeError`),
+ * and returns the {@linkcode ParserAbortedError} to throw; other errors are returned unchanged.
+ *
+ * @example
+ * ```ts
+ * import { runtimeFailure } from "./loader.ts";
+ * runtimeFailure(new TypeError("x")) instanceof TypeError; // true
+ * ```
+ */
+export function runtimeFailure(error: unknown): unknown {
+  if (!(error instanceof WebAssembly.RuntimeError)) return error;
+  // emscripten's "Aborted(). Build with -sASSERTIONS for more info." says nothing useful.
+  const what = error.message.replace(/\. Build with -sASSERTIONS.*$/, "");
+  const message = `the parser runtime failed (${what}): out of memory, or a crash in the grammar`;
+  aborted ??= message;
+  return new ParserAbortedError(message);
+}
+
+/** Throws when the runtime of this isolate has aborted before. */
+function assertRuntimeAlive(): void {
+  if (aborted !== undefined) {
+    throw new ParserAbortedError(`the parser runtime of this thread aborted earlier: ${aborted}`);
+  }
+}
+
+/**
+ * Whether the tree-sitter runtime of this isolate has aborted (then only a fresh isolate can
+ * parse).
+ *
+ * @example
+ * ```ts
+ * import { runtimeAborted } from "./loader.ts";
+ * typeof runtimeAborted(); // "boolean"
+ * ```
+ */
+export function runtimeAborted(): boolean {
+  return aborted !== undefined;
+}
+
 let runtime: Promise<void> | undefined;
 
 /**
@@ -83,7 +193,18 @@ let runtime: Promise<void> | undefined;
 export function initTreeSitter(): Promise<void> {
   runtime ??= (async () => {
     const wasmBinary = await unpackWasm("core", CORE);
-    await Parser.init({ wasmBinary });
+    // `wasmMemory` is read by emscripten's module factory, which web-tree-sitter's types omit.
+    await Parser.init(
+      {
+        wasmBinary,
+        wasmMemory: heap,
+        // An abort is reported where it is caught (with the file it happened on), not as a
+        // bare "Aborted()" line on stderr.
+        printErr: (message: string) => {
+          if (!message.startsWith("Aborted(")) console.error(message);
+        },
+      } as Parameters<typeof Parser.init>[0],
+    );
   })();
   return runtime;
 }
@@ -156,7 +277,12 @@ export function loadLanguage(name: string): Promise<Language> {
  */
 export async function createParser(name: string): Promise<Parser> {
   const language = await loadLanguage(name);
-  const parser = new Parser();
-  parser.setLanguage(language);
-  return parser;
+  assertRuntimeAlive();
+  try {
+    const parser = new Parser();
+    parser.setLanguage(language);
+    return parser;
+  } catch (error) {
+    throw runtimeFailure(error);
+  }
 }

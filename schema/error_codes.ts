@@ -229,6 +229,74 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Keep one of the two.",
     exit: EXIT.badInput,
   },
+  "LMA-ARG-012": {
+    meaning: "A file named with --language has a name of another language.",
+    cause: "--language forces the grammar of the files named on the command line.",
+    remediation: "Drop --language to parse each file by its name, or keep it if the name misleads.",
+    exit: EXIT.badInput,
+  },
+  "LMA-QRY-004": {
+    meaning: "The query nests parentheses and brackets deeper than tree-sitter can compile safely.",
+    cause:
+      "tree-sitter compiles queries recursively on a small stack; about 2,500 levels overflow it " +
+      "and corrupt the parser runtime, so more than 256 are refused.",
+    remediation: "Flatten the query: real patterns nest a few levels.",
+    exit: EXIT.badInput,
+  },
+  "LMA-AST-005": {
+    meaning: "A file larger than --max-parse-bytes was not parsed; the run is partial.",
+    cause:
+      "Generated or minified files: the parser needs up to 300 bytes of memory per byte of dense " +
+      "code and its heap aborts at 2 GiB (30 MB of minified JavaScript).",
+    remediation:
+      "Pass --max-parse-bytes with the size given to parse it, or search it with llm-search.",
+    exit: EXIT.refused,
+  },
+  "LMA-AST-006": {
+    meaning:
+      "A parse was stopped when the parser heap passed --max-parse-memory; the run is partial.",
+    cause: "Code so dense (one node per byte) that the tree outgrows the memory allowed.",
+    remediation:
+      "Raise --max-parse-memory (at most 1536 MiB: the runtime aborts at 2048), or search the file with llm-search.",
+    exit: EXIT.refused,
+  },
+  "LMA-AST-007": {
+    meaning:
+      "The parse or query of a file ran past --file-timeout and was stopped; the run is partial.",
+    cause:
+      "A very large file, or a tree that makes the query quadratic (a huge error node: thousands of unclosed brackets).",
+    remediation: "Raise --file-timeout, narrow the query, or search the file with llm-search.",
+    exit: EXIT.refused,
+  },
+  "LMA-AST-008": {
+    meaning: "The parser failed on a file, which was not searched; the other files were.",
+    cause:
+      "The parser runtime aborted (out of memory), a parse worker died, or a query predicate threw.",
+    remediation:
+      "Skip the file with --glob '!path' or search it with llm-search; report it if it is an ordinary file.",
+    exit: EXIT.refused,
+  },
+  // llm-discover
+  "LMD-QRY-001": {
+    meaning: "The fuzzy query is too large: over 4096 bytes or 128 terms.",
+    cause:
+      "Scoring costs each term's length times each path's; no path is longer than 4096 bytes, so " +
+      "no longer term can match.",
+    remediation: "Give the distinctive part of the name: a few short terms.",
+    exit: EXIT.badInput,
+  },
+  "LMD-QRY-002": {
+    meaning: "The fuzzy query is not text: it holds a NUL byte or a lone UTF-16 surrogate.",
+    cause: "A query built from binary data, or JSON with a broken \\u escape.",
+    remediation: "Give the query as plain UTF-8 text.",
+    exit: EXIT.badInput,
+  },
+  "LMD-QRY-003": {
+    meaning: "The query holds U+FFFD, the mark left by invalid UTF-8 in an argument.",
+    cause: "A command-line argument that is not valid UTF-8: each bad byte arrives as U+FFFD.",
+    remediation: "Give the query as UTF-8 text; it matches only names that are invalid UTF-8 too.",
+    exit: EXIT.badInput,
+  },
   // llm-transform
   "LMT-ARG-010": {
     meaning: "The edit plan is not valid JSON.",

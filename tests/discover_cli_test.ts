@@ -227,11 +227,10 @@ Deno.test("a missing path is an LMD-IO-001 error diagnostic, exit 2", async () =
 });
 
 Deno.test("the engine is a plain library function", async () => {
-  await withTree((root) => {
-    const outcome = discover({ query: "readme", cwd: root });
+  await withTree(async (root) => {
+    const outcome = await discover({ query: "readme", cwd: root });
     assert.equal(outcome.data.results[0].path, "README.md");
     assert.equal(outcome.data.results[0].reason, "exact basename");
     assert.equal(outcome.partial, false);
-    return Promise.resolve();
   });
 });

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import type { Node, Query } from "web-tree-sitter";
+import type { Node, Query, QueryOptions } from "web-tree-sitter";
 import { scanFunctions, type ScannedFunction } from "./c_functions.ts";
 
 /** A definition found in a tree, in UTF-16 code-unit indices of the parsed text. */
@@ -113,11 +113,15 @@ function resolveName(node: Node): ResolvedName {
  * tree.delete();
  * ```
  */
-export function collectDefinitions(query: Query, root: Node): Definition[] {
+export function collectDefinitions(
+  query: Query,
+  root: Node,
+  options?: QueryOptions,
+): Definition[] {
   const byName = new Map<string, Candidate>();
   const scans: { node: Node; patternIndex: number }[] = [];
   const rejected = new Set<number>();
-  for (const match of query.matches(root)) {
+  for (const match of query.matches(root, options)) {
     let definition: Node | undefined;
     let kind: string | undefined;
     let nameNode: Node | undefined;

@@ -18,15 +18,20 @@ import {
 } from "../../schema/diagnostic.ts";
 import { newId } from "../../schema/ids.ts";
 import { languageByName, languageForFile, type LanguageInfo } from "../../grammars/languages.ts";
-import { GrammarLoadError } from "../../grammars/loader.ts";
+import { GrammarLoadError, runtimeAborted, setParserHeapCeiling } from "../../grammars/loader.ts";
 import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
 import { QueryCompileError, type QueryProblem } from "./compile.ts";
 import {
+  DEFAULT_PARSE_LIMITS,
   type FileOutcome,
   FileSearcher,
+  type LimitStop,
+  type ParseLimits,
   type SearchSpec,
   SYNTAX_ERRORS_LISTED,
 } from "./file_search.ts";
+import type { WorkerFailure } from "./job.ts";
+import { WORKER_CRASHED } from "./pool.ts";
 import type { AstSearchOptions } from "./options.ts";
 import { parseAll, type Result, type Task } from "./parallel.ts";
 import { buildSpec, definitionLanguages, grammarError, queryError } from "./request.ts";
@@ -69,6 +74,92 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/** The warning of a file named with `--language` whose name says it is another language. */
+function otherLanguage(filePath: string, byName: LanguageInfo, forced: LanguageInfo): Diagnostic {
+  return makeDiagnostic(
+    TOOL,
+    "LMA-ARG-012",
+    `${filePath} is ${byName.name} by its name, but --language ${forced.name} parses it as ${forced.name}`,
+    {
+      level: "warning",
+      file: filePath,
+      remediation:
+        `Drop --language to parse it as ${byName.name}, or keep it if the name misleads.`,
+    },
+  );
+}
+
+const MIB = 1024 * 1024;
+
+/** The warning of a file a limit stopped: which limit, what the file needed, how to go on. */
+function limitDiagnostic(task: Task, stopped: LimitStop): Diagnostic {
+  const file = task.filePath;
+  const fallback = "or search its text with llm-search";
+  switch (stopped.limit) {
+    case "maxParseBytes":
+      return makeDiagnostic(
+        TOOL,
+        "LMA-AST-005",
+        `not parsed: ${file} is ${stopped.reached} bytes, over --max-parse-bytes ${stopped.value}`,
+        {
+          level: "warning",
+          file,
+          remediation: `Pass --max-parse-bytes ${stopped.reached} to parse it (memory grows with ` +
+            `the file: up to 300 bytes per byte of dense code), ${fallback}.`,
+        },
+      );
+    case "maxParseMemory":
+      return makeDiagnostic(
+        TOOL,
+        "LMA-AST-006",
+        `not searched: parsing ${file} needed more than --max-parse-memory ` +
+          `${Math.round(stopped.value / MIB)} MiB of parser heap`,
+        {
+          level: "warning",
+          file,
+          remediation:
+            `Raise --max-parse-memory (at most 1536; the parser runtime aborts at 2048 MiB), ${fallback}.`,
+        },
+      );
+    case "fileTimeoutMs":
+      return makeDiagnostic(
+        TOOL,
+        "LMA-AST-007",
+        `not searched: the ${stopped.stage} of ${file} ran past --file-timeout ${stopped.value} ms`,
+        {
+          level: "warning",
+          file,
+          remediation: `Raise --file-timeout, narrow the query, ${fallback}.`,
+        },
+      );
+  }
+}
+
+/** The warning of a file a parser failed on (an exception, an aborted runtime, a dead worker). */
+function failedFile(task: Task, failure: WorkerFailure): Diagnostic {
+  const file = task.filePath;
+  if (failure.name in Deno.errors) {
+    return makeDiagnostic(TOOL, "LMA-IO-002", `cannot search ${file}: ${failure.message}`, {
+      level: "warning",
+      file,
+    });
+  }
+  const restarted = failure.name === "ParserAbortedError" || failure.name === WORKER_CRASHED;
+  return makeDiagnostic(
+    TOOL,
+    "LMA-AST-008",
+    `not searched: the parser failed on ${file}: ${failure.message}`,
+    {
+      level: "warning",
+      file,
+      note: restarted
+        ? "The parser was replaced by a fresh one for the files after it."
+        : `${failure.name}; the files after it were searched.`,
+      remediation: "Skip the file with --glob '!path', or search its text with llm-search.",
+    },
+  );
+}
+
 /** Walks and picks each file's language. */
 function collectTasks(
   spec: SearchSpec,
@@ -86,8 +177,12 @@ function collectTasks(
     const byName = languageForFile(entry.name);
     let info = byName;
     if (forced) {
-      if (entry.explicit) info = forced;
-      else if (byName?.name !== forced.name) continue;
+      if (entry.explicit) {
+        info = forced;
+        if (byName && byName.name !== forced.name) {
+          diagnostics.push(otherLanguage(entry.filePath, byName, forced));
+        }
+      } else if (byName?.name !== forced.name) continue;
     }
     if (!info) {
       if (entry.explicit) {
@@ -230,7 +325,20 @@ function syntaxDiagnostics(task: Task, outcome: FileOutcome): Diagnostic[] {
  */
 export async function astSearch(options: AstSearchOptions): Promise<AstSearchResult> {
   const { spec, forced } = buildSpec(options);
-  const searcher = new FileSearcher(spec);
+  const limits: ParseLimits = {
+    maxParseBytes: options.maxParseBytes ?? DEFAULT_PARSE_LIMITS.maxParseBytes,
+    maxParseMemory: options.maxParseMemory ?? DEFAULT_PARSE_LIMITS.maxParseMemory,
+    fileTimeoutMs: options.fileTimeoutMs ?? DEFAULT_PARSE_LIMITS.fileTimeoutMs,
+  };
+  if (runtimeAborted()) {
+    throw new ToolError(
+      "LMA-AST-008",
+      "the parser runtime of this process aborted in an earlier run and cannot parse again",
+      { remediation: "Start a new process (a one-shot run or a fresh server)." },
+    );
+  }
+  setParserHeapCeiling(options.parserHeapCeiling);
+  const searcher = new FileSearcher(spec, limits);
   try {
     if (forced) await prepareLanguages(searcher, [forced.name], options, forced);
     const walker = new Walker({
@@ -334,6 +442,8 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
       matches: [],
     };
     const limit = options.limit ?? 200;
+    // Files a limit or a failure kept from being searched: the results may miss their matches.
+    let unsearched = 0;
     const searchedLanguages = new Set<string>();
     for (const task of tasks) {
       const result = outcomes.get(task);
@@ -346,15 +456,17 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
             note: `language: ${task.language}`,
           });
         }
-        diagnostics.push(
-          makeDiagnostic(TOOL, "LMA-IO-002", `cannot search ${task.filePath}: ${failure.message}`, {
-            level: "warning",
-            file: task.filePath,
-          }),
-        );
+        diagnostics.push(failedFile(task, failure));
+        unsearched++;
         continue;
       }
       const { outcome } = result;
+      if (outcome.stopped) {
+        // Not cached: another run may give the file more room.
+        diagnostics.push(limitDiagnostic(task, outcome.stopped));
+        unsearched++;
+        continue;
+      }
       if (options.cache && task.stamp && !fromCache.has(task)) {
         options.cache.set<CachedFile>(namespace, task.absPath, task.stamp, {
           filePath: task.filePath,
@@ -389,8 +501,9 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
       }
     }
     data.languages = [...searchedLanguages].sort();
-    const partial = data.match_count > data.count;
-    if (partial) data.total = data.match_count;
+    const cut = data.match_count > data.count;
+    if (cut) data.total = data.match_count;
+    const partial = cut || unsearched > 0;
     return { data, diagnostics, partial };
   } finally {
     searcher.dispose();

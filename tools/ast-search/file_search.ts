@@ -9,7 +9,13 @@
  * @module
  */
 import type { Language, Node, Parser, Query, QueryMatch } from "web-tree-sitter";
-import { createParser, loadLanguage } from "../../grammars/loader.ts";
+import {
+  createParser,
+  loadLanguage,
+  parserHeapBytes,
+  runtimeAborted,
+  runtimeFailure,
+} from "../../grammars/loader.ts";
 import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
 import { isBinary } from "../../core/walk/binary.ts";
 import { type DecodedText, decodeUtf8 } from "../../core/utf8.ts";
@@ -40,6 +46,33 @@ export interface SearchSpec {
   /** Longest text in bytes (0: no limit). */
   maxColumns: number;
 }
+
+/**
+ * How much work one file may cost, so that no input aborts the parser runtime, takes hours or
+ * holds gigabytes: plain data, so it can go to a worker.
+ */
+export interface ParseLimits {
+  /** Files larger than this many bytes are not parsed. */
+  maxParseBytes: number;
+  /** A parse is stopped once it has grown the parser heap of its thread by this many bytes. */
+  maxParseMemory: number;
+  /** The parse and the query of one file are stopped after this many milliseconds. */
+  fileTimeoutMs: number;
+}
+
+/**
+ * Defaults of {@linkcode ParseLimits}, found by experiment with web-tree-sitter 0.25.10 (whose
+ * heap cannot pass 2 GiB; past it the runtime aborts): 30 MB of minified JavaScript aborts it,
+ * 7 MB of `;` fills 2 GB; a 24 MB C header of `#define`s needs 630 MB and 20 s. 16 MiB keeps
+ * every file of Linux 6.1 but its generated register headers; 1 GiB of heap growth leaves the runtime
+ * room for the query and the next growth step; 60 s per file is far beyond a normal parse (a few
+ * MB/s) and stops the quadratic cases (a query over a 100 KB file of unclosed brackets took 60 s).
+ */
+export const DEFAULT_PARSE_LIMITS: ParseLimits = {
+  maxParseBytes: 16 * 1024 * 1024,
+  maxParseMemory: 1024 * 1024 * 1024,
+  fileTimeoutMs: 60_000,
+};
 
 /** A file to search. */
 export interface FileTask {
@@ -72,6 +105,20 @@ export interface FileOutcome {
   syntaxErrorCount: number;
   /** The file looked binary and was not parsed. */
   binary?: true;
+  /** The file was not searched, or not to the end, because a limit stopped it. */
+  stopped?: LimitStop;
+}
+
+/** Which limit stopped a file, and how far it had got. */
+export interface LimitStop {
+  /** The limit of {@linkcode ParseLimits} that stopped it. */
+  limit: keyof ParseLimits;
+  /** The limit's value. */
+  value: number;
+  /** What the file needed: its size, or the heap or time when it was stopped. */
+  reached: number;
+  /** Where it stopped: `parse` or `query` (a file too large is never read further). */
+  stage: "size" | "parse" | "query";
 }
 
 /** The outcome of a file with nothing to report. */
@@ -152,6 +199,61 @@ export function namePrefilter(name: string): RegExp | undefined {
   return new RegExp(body, "u");
 }
 
+/**
+ * A parse stops, whatever `maxParseMemory` says, once the heap passes this: the runtime aborts
+ * at 2 GiB, and the heap grows by up to 20 % (or 96 MiB) at a time.
+ */
+const HEAP_GUARD = 2048 * 1024 * 1024 - 320 * 1024 * 1024;
+
+/**
+ * Checks the limits of one file from web-tree-sitter's progress callbacks (called every few
+ * hundred steps of a parse or a query; returning `true` stops it), and remembers which stopped it.
+ */
+class LimitWatch {
+  readonly #limits: ParseLimits;
+  readonly #started = performance.now();
+  /** The heap never shrinks: what a parse needs is what it adds to the heap it found. */
+  readonly #heapAtStart = parserHeapBytes();
+  /** The limit that stopped the file, once one has. */
+  stopped: LimitStop | undefined;
+
+  constructor(limits: ParseLimits) {
+    this.#limits = limits;
+  }
+
+  parseExceeded(): boolean {
+    const heap = parserHeapBytes();
+    const grown = heap - this.#heapAtStart;
+    if (grown > this.#limits.maxParseMemory || heap > HEAP_GUARD) {
+      this.stopped = {
+        limit: "maxParseMemory",
+        value: this.#limits.maxParseMemory,
+        reached: grown,
+        stage: "parse",
+      };
+      return true;
+    }
+    return this.#late("parse");
+  }
+
+  queryExceeded(): boolean {
+    return this.#late("query");
+  }
+
+  #late(stage: "parse" | "query"): boolean {
+    if (this.stopped) return true;
+    const elapsed = performance.now() - this.#started;
+    if (elapsed <= this.#limits.fileTimeoutMs) return false;
+    this.stopped = {
+      limit: "fileTimeoutMs",
+      value: this.#limits.fileTimeoutMs,
+      reached: Math.round(elapsed),
+      stage,
+    };
+    return true;
+  }
+}
+
 /** Every node of the tree that is an error or a missing token, outermost first. */
 function errorNodes(root: Node): Node[] {
   const found: Node[] = [];
@@ -212,9 +314,12 @@ export class FileSearcher {
   readonly #states = new Map<string, LanguageState>();
   readonly #preparing = new Map<string, Promise<LanguageState>>();
 
-  /** A searcher for `spec`. */
-  constructor(spec: SearchSpec) {
+  readonly #limits: ParseLimits;
+
+  /** A searcher for `spec`, within `limits`. */
+  constructor(spec: SearchSpec, limits: ParseLimits = DEFAULT_PARSE_LIMITS) {
     this.#spec = spec;
+    this.#limits = limits;
     this.#name = spec.name === undefined ? undefined : new RegExp(spec.name, "u");
     this.#namePrefilter = spec.name === undefined ? undefined : namePrefilter(spec.name);
   }
@@ -222,6 +327,11 @@ export class FileSearcher {
   /** The spec this searcher runs. */
   get spec(): SearchSpec {
     return this.#spec;
+  }
+
+  /** The limits it keeps to. */
+  get limits(): ParseLimits {
+    return this.#limits;
   }
 
   /** Whether {@linkcode FileSearcher.outcomeWithoutParse} can rule files out by their text. */
@@ -292,17 +402,51 @@ export class FileSearcher {
    */
   async searchBytes(task: FileTask, bytes: Uint8Array): Promise<FileOutcome> {
     if (isBinary(bytes)) return { ...NOTHING, binary: true };
+    const { maxParseBytes } = this.#limits;
+    if (bytes.length > maxParseBytes) {
+      const stopped: LimitStop = {
+        limit: "maxParseBytes",
+        value: maxParseBytes,
+        reached: bytes.length,
+        stage: "size",
+      };
+      return { ...NOTHING, stopped };
+    }
     const decoded = decodeUtf8(bytes);
     if (this.#nameRulesOut(decoded.text)) return { ...NOTHING };
     const state = this.#states.get(task.language) ?? await this.#state(task.language);
-    const tree = state.parser.parse(decoded.text);
-    if (!tree) throw new Error(`tree-sitter returned no tree for ${task.filePath}`);
     try {
-      const file: FileContext = { bytes, decoded, index: new LineIndex(bytes), task };
+      return this.#search(state, { bytes, decoded, index: new LineIndex(bytes), task });
+    } catch (error) {
+      throw runtimeFailure(error);
+    }
+  }
+
+  /** Parses and queries one file, stopping at the first limit it reaches. */
+  #search(state: LanguageState, file: FileContext): FileOutcome {
+    const watch = new LimitWatch(this.#limits);
+    const tree = state.parser.parse(file.decoded.text, null, {
+      progressCallback: () => watch.parseExceeded(),
+    });
+    if (!tree) {
+      // A stopped parse is kept for resumption: the next file would continue it otherwise.
+      state.parser.reset();
+      if (watch.stopped) return { ...NOTHING, stopped: watch.stopped };
+      throw new Error(`tree-sitter returned no tree for ${file.task.filePath}`);
+    }
+    try {
       const root = tree.rootNode;
-      const definitions = state.definitions ? collectDefinitions(state.definitions, root) : [];
-      const matches = this.#spec.mode === "query" && state.query
-        ? this.#queryMatches(file, state.query.matches(root), definitions)
+      const options = { progressCallback: () => watch.queryExceeded() };
+      const definitions = state.definitions
+        ? collectDefinitions(state.definitions, root, options)
+        : [];
+      const found = this.#spec.mode === "query" && state.query
+        ? state.query.matches(root, options)
+        : undefined;
+      // A query stopped midway found only some matches: the file counts as not searched.
+      if (watch.stopped) return { ...NOTHING, stopped: watch.stopped };
+      const matches = found
+        ? this.#queryMatches(file, found, definitions)
         : this.#definitionMatches(file, definitions);
       const errors = errorNodes(root);
       return {
@@ -331,8 +475,9 @@ export class FileSearcher {
     return this.#namePrefilter !== undefined && !this.#namePrefilter.test(text);
   }
 
-  /** Frees every parser and query. */
+  /** Frees every parser and query (an aborted runtime cannot free anything: they are dropped). */
   dispose(): void {
+    if (runtimeAborted()) this.#states.clear();
     for (const state of this.#states.values()) {
       state.query?.delete();
       state.parser.delete();

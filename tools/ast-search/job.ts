@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { FileOutcome, FileTask, SearchSpec } from "./file_search.ts";
+import type { FileOutcome, FileTask, ParseLimits, SearchSpec } from "./file_search.ts";
 
 /** A job: every participant claims files of `files` through `counter` until none is left. */
 export interface JobMessage {
@@ -18,6 +18,17 @@ export interface JobMessage {
   files: FileTask[];
   /** `Int32Array` view: `[0]` is the next index to claim. */
   counter: SharedArrayBuffer;
+  /** What one file may cost; default `DEFAULT_PARSE_LIMITS`. */
+  limits?: ParseLimits;
+  /** Test hook: how far each worker's parser heap may grow (see `parserHeapCeiling`). */
+  heapCeiling?: number;
+  /**
+   * `Int32Array` view with one cell per worker slot: the index of the file the worker is on,
+   * or -1; a worker that dies leaves the file that killed it there.
+   */
+  current: SharedArrayBuffer;
+  /** The slot of the worker receiving the message. */
+  slot: number;
 }
 
 /** An error that crossed the worker boundary. */

@@ -45,7 +45,18 @@ export interface AstSearchOptions {
   parallelBytes?: number;
   /** Keep the worker pool alive after the run; default: when a cache is given. */
   keepWorkers?: boolean;
-  /** Stops the run. */
+  /** Files larger than this many bytes are not parsed; default 16 MiB. */
+  maxParseBytes?: number;
+  /** A parse is stopped once its thread's parser heap passes this many bytes; default 1 GiB. */
+  maxParseMemory?: number;
+  /** The parse and query of one file stop after this many milliseconds; default 60 s. */
+  fileTimeoutMs?: number;
+  /**
+   * Test hook: the parser heap of every thread of the run may not grow past this many bytes
+   * (default: the runtime's 2 GiB), so that a small input causes a real out-of-memory abort.
+   */
+  parserHeapCeiling?: number;
+  /** Stops the run: workers are terminated and the run throws the signal's reason. */
   signal?: AbortSignal;
   /** Stream listed matches here instead of keeping them in `data`. */
   emit?: (item: unknown) => void;

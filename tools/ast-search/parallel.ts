@@ -5,10 +5,11 @@
  *
  * @module
  */
+import { Breather } from "../../core/breather.ts";
 import type { FileStamp } from "../../core/cache.ts";
-import { GrammarLoadError } from "../../grammars/loader.ts";
+import { GrammarLoadError, ParserAbortedError, runtimeAborted } from "../../grammars/loader.ts";
 import type { FileOutcome, FileSearcher, FileTask } from "./file_search.ts";
-import { claimNext, stopClaims, type WorkerFailure } from "./job.ts";
+import { claimNext, type JobMessage, stopClaims, type WorkerFailure } from "./job.ts";
 import type { AstSearchOptions } from "./options.ts";
 import { ParsePool, sharedPool, workersAvailable } from "./pool.ts";
 
@@ -65,11 +66,28 @@ function shareable(
   return { shared, own: work.filter((task) => !shared.includes(task)) };
 }
 
+/** Failure of a file not searched because the parser runtime of the calling thread is gone. */
+function notParsedHere(reason: string): WorkerFailure {
+  return { name: "ParserAbortedError", message: `not searched: ${reason}` };
+}
+
+/** How long this thread parses without letting an abort through, when the run has a signal. */
+const YIELD_MS = 50;
+
+/** Resolves when `signal` aborts (never without one). */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) =>
+    signal?.addEventListener("abort", () => resolve(), { once: true })
+  );
+}
+
 /**
  * Parses `work` (largest first) on this thread and, for larger inputs, on workers: they claim
  * files of the shared languages from one counter, while this thread parses the other files
- * first and then claims with them. A file that cannot be read has a failure as its result; a
- * grammar that cannot load throws.
+ * first and then claims with them. A file that cannot be read, or on which a parser failed,
+ * has a failure as its result; when the parser runtime of this thread aborts, the files left
+ * go to a fresh worker. A grammar that cannot load throws; an abort of `options.signal`
+ * terminates the workers and throws its reason.
  *
  * @example
  * ```ts
@@ -88,9 +106,14 @@ export async function parseAll(
   searcher: FileSearcher,
   options: AstSearchOptions,
 ): Promise<Parsed> {
+  const { signal } = options;
   const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
   const keep = options.keepWorkers ?? options.cache !== undefined;
-  let { shared, own } = shareable(work, threads, options.parallelBytes ?? INLINE_BYTES);
+  // A thread whose runtime aborted in an earlier run parses nothing: workers take it all.
+  const hereDead = runtimeAborted();
+  let { shared, own } = hereDead
+    ? { shared: work, own: [] as Task[] }
+    : shareable(work, threads, options.parallelBytes ?? INLINE_BYTES);
   const single = shared.length > 0 && !workersAvailable();
   if (single) [shared, own] = [[], work];
   const results = new Map<Task, Result>();
@@ -99,66 +122,119 @@ export async function parseAll(
     results.set(task, result);
     if (results.size === work.length) allDone?.();
   };
+  // Set when the runtime of this thread aborts: the file it aborted on.
+  let abortedOn: Task | undefined;
   const parseHere = async (task: Task) => {
+    if (abortedOn || runtimeAborted()) return;
     try {
       settle(task, { outcome: await searcher.searchFile(task) });
     } catch (error) {
       if (error instanceof GrammarLoadError) throw error;
-      settle(task, {
-        failure: {
-          name: error instanceof Error ? error.name : "Error",
-          message: error instanceof Error ? error.message : String(error),
-        },
-      });
+      if (error instanceof ParserAbortedError) abortedOn = task;
+      settle(task, { failure: failureOf(error) });
     }
   };
   const counter = new Int32Array(new SharedArrayBuffer(4));
+  const job = {
+    spec: searcher.spec,
+    limits: searcher.limits,
+    counter: counter.buffer as SharedArrayBuffer,
+    ...(options.parserHeapCeiling === undefined ? {} : { heapCeiling: options.parserHeapCeiling }),
+  };
   let pool: ParsePool | undefined;
   let running: Promise<WorkerFailure[]> | undefined;
   if (shared.length > 0) {
-    pool = keep ? sharedPool(threads - 1) : new ParsePool(threads - 1);
-    const files: FileTask[] = shared.map(({ absPath, filePath, language }) => ({
-      absPath,
-      filePath,
-      language,
-    }));
-    running = pool.run({
-      spec: searcher.spec,
-      languages: [...new Set(files.map((file) => file.language))],
-      files,
-      counter: counter.buffer as SharedArrayBuffer,
-    }, (index, outcome, failure) => {
-      settle(
-        shared[index],
-        outcome ? { outcome } : { failure: failure ?? { name: "Error", message: "" } },
-      );
-    });
+    pool = keep ? sharedPool(threads - 1 || 1) : new ParsePool(threads - 1 || 1);
+    running = runOnPool(pool, job, shared, settle);
   }
   let workerFailures: WorkerFailure[] = [];
+  const breather = new Breather(signal, YIELD_MS);
   try {
     for (const task of own) {
-      options.signal?.throwIfAborted();
+      await breather.breathe();
       await parseHere(task);
     }
     for (let index = claimNext(counter); index < shared.length; index = claimNext(counter)) {
-      if (options.signal?.aborted) {
-        stopClaims(counter);
-        break;
-      }
+      await breather.breathe();
       await parseHere(shared[index]);
+      if (abortedOn) break;
     }
     if (running && results.size < work.length) {
       // Wait for the files workers claimed; a worker that claimed none (still loading its
       // grammars) is not waited for.
       const finished = new Promise<void>((resolve) => (allDone = resolve));
-      const outcome = await Promise.race([running, finished]);
+      const outcome = await Promise.race([running, finished, aborted(signal)]);
+      signal?.throwIfAborted();
       if (outcome) workerFailures = outcome;
     }
+  } catch (error) {
+    stopClaims(counter);
+    pool?.close();
+    throw error;
   } finally {
     if (pool && !keep) pool.close();
   }
-  options.signal?.throwIfAborted();
+  signal?.throwIfAborted();
+  const left = work.filter((task) => !results.has(task));
+  if (left.length === 0) return { results, workerFailures, single };
+  if (abortedOn || runtimeAborted()) {
+    // This thread cannot parse any more: a fresh worker takes what is left.
+    const reason = `the parser of the calling thread aborted on ${
+      abortedOn?.filePath ?? "an earlier file"
+    }`;
+    if (!workersAvailable()) {
+      for (const task of left) settle(task, { failure: notParsedHere(reason) });
+    } else {
+      const rescue = new ParsePool(1);
+      try {
+        const fresh = new Int32Array(new SharedArrayBuffer(4));
+        await Promise.race([
+          runOnPool(rescue, { ...job, counter: fresh.buffer as SharedArrayBuffer }, left, settle),
+          aborted(signal),
+        ]);
+      } finally {
+        rescue.close();
+      }
+      signal?.throwIfAborted();
+      for (const task of left) {
+        if (!results.has(task)) settle(task, { failure: notParsedHere(reason) });
+      }
+    }
+    return { results, workerFailures, single };
+  }
   // Files a failed worker had claimed but not finished are parsed here.
-  for (const task of shared) if (!results.has(task)) await parseHere(task);
+  for (const task of left) await parseHere(task);
   return { results, workerFailures, single };
+}
+
+/** Runs `files` as one job of `pool`, settling each file's result. */
+function runOnPool(
+  pool: ParsePool,
+  job: Omit<JobMessage, "id" | "slot" | "current" | "languages" | "files">,
+  files: Task[],
+  settle: (task: Task, result: Result) => void,
+): Promise<WorkerFailure[]> {
+  const list: FileTask[] = files.map(({ absPath, filePath, language }) => ({
+    absPath,
+    filePath,
+    language,
+  }));
+  return pool.run({
+    ...job,
+    languages: [...new Set(list.map((file) => file.language))],
+    files: list,
+  }, (index, outcome, failure) => {
+    settle(
+      files[index],
+      outcome ? { outcome } : { failure: failure ?? { name: "Error", message: "" } },
+    );
+  });
+}
+
+/** An error as it crosses into a file's result. */
+function failureOf(error: unknown): WorkerFailure {
+  return {
+    name: error instanceof Error ? error.name : "Error",
+    message: error instanceof Error ? error.message : String(error),
+  };
 }

@@ -13,14 +13,27 @@ import type { JobMessage, WorkerFailure, WorkerReply } from "./job.ts";
 export type FileListener = (index: number, outcome?: FileOutcome, failure?: WorkerFailure) => void;
 
 interface PendingJob {
+  message: Omit<JobMessage, "slot">;
   onFile: FileListener;
   waiting: Set<number>;
   failures: WorkerFailure[];
   resolve: (failures: WorkerFailure[]) => void;
 }
 
+/** Name of the failure of a file whose worker died on it (a crash, not an exception). */
+export const WORKER_CRASHED = "WorkerCrashed";
+
 /**
- * Parse workers that share one claim counter per job with the calling thread.
+ * A worker is replaced at most this many times per job: each replacement follows a file that
+ * killed a worker, and a file is claimed once, so only a worker that dies while it starts can
+ * make this many.
+ */
+const RESTARTS_PER_JOB = 8;
+
+/**
+ * Parse workers that share one claim counter per job with the calling thread. A worker whose
+ * parser runtime aborted, or that died, is replaced by a fresh one that joins the job; the file
+ * it died on is reported as failed, never parsed again.
  *
  * @example
  * ```ts
@@ -34,6 +47,7 @@ export class ParsePool {
   readonly #jobs = new Map<number, PendingJob>();
   #nextJob = 0;
   #closed = false;
+  #restarts = 0;
 
   /** Starts `size` workers (they load grammars only when a job needs them). */
   constructor(size: number) {
@@ -55,22 +69,53 @@ export class ParsePool {
     const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
     worker.onmessage = (event: MessageEvent<WorkerReply>) => this.#receive(slot, event.data);
     worker.onerror = (event) => {
-      // A worker that died (it could not even load) leaves its claims to the others.
+      // A worker that died (it could not load, or a file crashed it): the file it was on is
+      // reported, the others are left to the rest of the pool and to its replacement.
       event.preventDefault();
-      this.#workers[slot] = undefined;
-      worker.terminate();
-      for (const [id] of this.#jobs) {
-        this.#finish(id, slot, { name: "WorkerError", message: event.message });
+      const failure = { name: WORKER_CRASHED, message: event.message };
+      for (const [id, job] of this.#jobs) {
+        const index = Atomics.load(new Int32Array(job.message.current), slot);
+        if (index >= 0) job.onFile(index, undefined, failure);
+        this.#replace(id, slot, failure);
       }
+      if (this.#workers[slot] === worker) this.#retire(slot);
     };
     return worker;
+  }
+
+  #retire(slot: number): void {
+    this.#workers[slot]?.terminate();
+    this.#workers[slot] = undefined;
   }
 
   #receive(slot: number, reply: WorkerReply): void {
     const job = this.#jobs.get(reply.job);
     if (!job) return;
     if (reply.type === "file") job.onFile(reply.index, reply.outcome, reply.failure);
+    else if (reply.failure?.name === "ParserAbortedError") this.#replace(reply.job, slot);
     else this.#finish(reply.job, slot, reply.failure);
+  }
+
+  /**
+   * Replaces the worker of `slot`, whose runtime aborted or which died, by a fresh one that
+   * joins job `id`; past the restart budget the slot stays empty and the job goes on without it.
+   */
+  #replace(id: number, slot: number, failure?: WorkerFailure): void {
+    const job = this.#jobs.get(id);
+    if (!job || !job.waiting.has(slot) || this.#closed) return;
+    this.#retire(slot);
+    if (this.#restarts >= RESTARTS_PER_JOB) {
+      this.#finish(
+        id,
+        slot,
+        failure ?? { name: "ParserAbortedError", message: "restart budget spent" },
+      );
+      return;
+    }
+    this.#restarts++;
+    const worker = this.#start(slot);
+    this.#workers[slot] = worker;
+    worker.postMessage({ ...job.message, slot } satisfies JobMessage);
   }
 
   #finish(id: number, slot: number, failure?: WorkerFailure): void {
@@ -87,27 +132,31 @@ export class ParsePool {
    * Hands a job to every live worker; resolves, with the failures of workers that gave up,
    * once each has run out of files to claim.
    */
-  run(job: Omit<JobMessage, "id">, onFile: FileListener): Promise<WorkerFailure[]> {
+  run(
+    job: Omit<JobMessage, "id" | "slot" | "current">,
+    onFile: FileListener,
+  ): Promise<WorkerFailure[]> {
     const id = this.#nextJob++;
+    this.#restarts = 0;
     const waiting = new Set<number>();
     this.#workers.forEach((worker, slot) => {
       if (worker) waiting.add(slot);
     });
     if (waiting.size === 0) return Promise.resolve([]);
     return new Promise((resolve) => {
-      this.#jobs.set(id, { onFile, waiting, failures: [], resolve });
-      const message: JobMessage = { ...job, id };
-      for (const slot of waiting) this.#workers[slot]?.postMessage(message);
+      const current = new Int32Array(new SharedArrayBuffer(4 * this.#workers.length)).fill(-1);
+      const message = { ...job, id, current: current.buffer as SharedArrayBuffer };
+      this.#jobs.set(id, { message, onFile, waiting, failures: [], resolve });
+      for (const slot of waiting) {
+        this.#workers[slot]?.postMessage({ ...message, slot } satisfies JobMessage);
+      }
     });
   }
 
   /** Terminates every worker; pending jobs resolve at once. */
   close(): void {
     this.#closed = true;
-    this.#workers.forEach((worker, slot) => {
-      worker?.terminate();
-      this.#workers[slot] = undefined;
-    });
+    this.#workers.forEach((_, slot) => this.#retire(slot));
     for (const [id, job] of this.#jobs) {
       this.#jobs.delete(id);
       job.resolve(job.failures);

@@ -110,6 +110,138 @@ export function grammarError(error: GrammarLoadError): ToolError {
 }
 
 /**
+ * Deepest nesting of parentheses and brackets a query may have. tree-sitter compiles a query
+ * recursively on a small stack in the runtime's heap: about 2,500 levels overflow it, which
+ * corrupts the runtime of the whole thread (a later parse fails with "table index is out of
+ * bounds"). Real queries nest a few levels.
+ */
+export const MAX_QUERY_NESTING = 256;
+
+/**
+ * The code-unit index of the first bracket of `query` nested deeper than `limit` (strings and
+ * `;` comments skipped, as tree-sitter reads them), or -1.
+ *
+ * @example
+ * ```ts
+ * import { tooDeep } from "./request.ts";
+ * tooDeep("((a))", 1); // 1
+ * tooDeep('("((((" @x)', 1); // -1
+ * ```
+ */
+export function tooDeep(query: string, limit: number): number {
+  let depth = 0;
+  for (let index = 0; index < query.length; index++) {
+    const char = query[index];
+    if (char === '"') {
+      for (index++; index < query.length && query[index] !== '"'; index++) {
+        if (query[index] === "\\") index++;
+      }
+    } else if (char === ";") {
+      while (index < query.length && query[index] !== "\n") index++;
+    } else if (char === "(" || char === "[") {
+      if (++depth > limit) return index;
+    } else if ((char === ")" || char === "]") && depth > 0) depth--;
+  }
+  return -1;
+}
+
+/** Line (1-based) and byte column (0-based) of code-unit `index` of `text`. */
+function lineAndColumn(text: string, index: number): { line: number; column: number } {
+  const before = text.slice(0, index);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return {
+    line: before.split("\n").length,
+    column: new TextEncoder().encode(before.slice(lineStart)).length,
+  };
+}
+
+/** Refuses a query tree-sitter cannot take safely: a NUL byte, or nesting past the limit. */
+function checkQueryText(query: string, queryFile: string | undefined): void {
+  const where = (index: number): DiagnosticDetails => ({
+    ...lineAndColumn(query, index),
+    ...(queryFile === undefined ? {} : { file: queryFile }),
+  });
+  const nul = query.indexOf("\0");
+  if (nul >= 0) {
+    throw new ToolError("LMA-QRY-001", `the query contains a NUL byte at index ${nul}`, {
+      ...where(nul),
+      note: "expected query text: node types, fields, captures, strings and predicates",
+    });
+  }
+  const deep = tooDeep(query, MAX_QUERY_NESTING);
+  if (deep >= 0) {
+    throw new ToolError(
+      "LMA-QRY-004",
+      `the query nests parentheses and brackets deeper than ${MAX_QUERY_NESTING} levels`,
+      { ...where(deep), note: `limit: ${MAX_QUERY_NESTING} levels` },
+    );
+  }
+}
+
+/**
+ * The code-unit index of the atom at which `pattern` stops being a valid start of a regular
+ * expression (with flag `u`): after the longest prefix that compiles once its open class and
+ * groups are closed.
+ */
+function regexErrorIndex(pattern: string): number {
+  const opened: number[] = [];
+  let inClass = false;
+  let index = 0;
+  // Where the last prefix that compiled ended: the atom after it holds the error.
+  let atom = 0;
+  while (index < pattern.length) {
+    const char = pattern[index];
+    const closers = (inClass ? "]" : "") + ")".repeat(opened.length);
+    if (!/[*+?{]/.test(char)) {
+      try {
+        new RegExp(pattern.slice(0, index) + closers, "u");
+        atom = index;
+      } catch {
+        return atom;
+      }
+    }
+    if (char === "\\") index++;
+    else if (inClass) inClass = char !== "]";
+    else if (char === "[") inClass = true;
+    else if (char === "(") opened.push(index);
+    else if (char === ")") {
+      if (opened.pop() === undefined) return index;
+    }
+    index++;
+  }
+  if (inClass) return pattern.lastIndexOf("[");
+  return opened.at(-1) ?? atom;
+}
+
+/** Refuses a `--name` that is not a regular expression, or holds a NUL byte. */
+function checkName(name: string): void {
+  const nul = name.indexOf("\0");
+  if (nul >= 0) {
+    throw new ToolError("LMA-QRY-003", `--name contains a NUL byte at index ${nul}`, {
+      column: nul,
+      note: "symbol names never contain NUL",
+    });
+  }
+  try {
+    new RegExp(name, "u");
+  } catch (error) {
+    // Finding the position compiles each prefix: kept to names of a sane length.
+    const at = name.length <= 1000 ? regexErrorIndex(name) : undefined;
+    const details: DiagnosticDetails = {
+      note: error instanceof Error ? error.message : String(error),
+    };
+    if (at !== undefined) details.column = at;
+    throw new ToolError(
+      "LMA-QRY-003",
+      `--name is not a valid regular expression${at === undefined ? "" : ` (at index ${at})`}: ${
+        JSON.stringify(name.length > 200 ? name.slice(0, 200) + "…" : name)
+      }`,
+      details,
+    );
+  }
+}
+
+/**
  * Checks the request and turns it into the spec workers run (and the language `--language`
  * forces). Throws the request's coded error: `LMA-ARG-011` for two queries, `LMA-IO-001` for a
  * missing query file, `LMA-ARG-002` for an unknown kind, `LMA-QRY-002` for nothing to search,
@@ -143,19 +275,8 @@ export function buildSpec(options: AstSearchOptions): { spec: SearchSpec; forced
   if (query === undefined && kinds.length === 0 && options.name === undefined) {
     throw new ToolError("LMA-QRY-002", "nothing to search for: give a query, --kind or --name");
   }
-  if (options.name !== undefined) {
-    try {
-      new RegExp(options.name, "u");
-    } catch (error) {
-      throw new ToolError(
-        "LMA-QRY-003",
-        `--name is not a valid regular expression: ${options.name}`,
-        {
-          note: error instanceof Error ? error.message : String(error),
-        },
-      );
-    }
-  }
+  if (query !== undefined) checkQueryText(query, options.queryFile);
+  if (options.name !== undefined) checkName(options.name);
   let forced: LanguageInfo | undefined;
   if (options.language !== undefined) {
     forced = languageByName(options.language);

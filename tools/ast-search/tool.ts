@@ -10,6 +10,9 @@ import { type AstSearchData, AstSearchDataSchema, SYMBOL_KINDS } from "../../sch
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { astSearch } from "./engine.ts";
+import { DEFAULT_PARSE_LIMITS } from "./file_search.ts";
+
+const MIB = 1024 * 1024;
 
 const count = z.number().int().nonnegative();
 
@@ -46,6 +49,15 @@ const AstSearchInput = z.object({
   max_columns: count.default(500).describe(
     "Cut match, capture and context text longer than N bytes (0: never)",
   ),
+  max_parse_bytes: z.number().int().positive().default(DEFAULT_PARSE_LIMITS.maxParseBytes)
+    .describe("Do not parse files larger than N bytes (reported, the run is partial)"),
+  max_parse_memory: z.number().int().min(64).max(1536).default(
+    DEFAULT_PARSE_LIMITS.maxParseMemory / MIB,
+  ).describe(
+    "Stop a parse once it has grown the parser heap by N MiB (the runtime aborts at 2048)",
+  ),
+  file_timeout: z.number().int().positive().default(DEFAULT_PARSE_LIMITS.fileTimeoutMs)
+    .describe("Stop the parse and query of one file after N milliseconds"),
   ...walkInputShape,
   threads: z.number().int().positive().optional().describe(
     "Threads to parse on [default: CPU count]",
@@ -144,6 +156,9 @@ export const astSearchTool: Tool = defineTool({
       maxColumns: input.max_columns,
       limit: input.limit,
       threads: input.threads,
+      maxParseBytes: input.max_parse_bytes,
+      maxParseMemory: input.max_parse_memory * MIB,
+      fileTimeoutMs: input.file_timeout,
       cache: context.cache,
       signal: context.signal,
       emit: context.emit,

@@ -7,38 +7,49 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { FileSearcher, type FileTask, type SearchSpec } from "./file_search.ts";
+import {
+  DEFAULT_PARSE_LIMITS,
+  FileSearcher,
+  type FileTask,
+  type SearchSpec,
+} from "./file_search.ts";
 import { claimNext, type JobMessage, type WorkerReply } from "./job.ts";
+import { ParserAbortedError, setParserHeapCeiling } from "../../grammars/loader.ts";
 
 let searcher: FileSearcher | undefined;
 let searcherKey = "";
 
+function failureOf(error: unknown): { message: string; name: string } {
+  return {
+    message: error instanceof Error ? error.message : String(error),
+    name: error instanceof Error ? error.name : "Error",
+  };
+}
+
 async function runJob(job: JobMessage): Promise<void> {
-  const key = JSON.stringify(job.spec);
+  setParserHeapCeiling(job.heapCeiling);
+  const key = JSON.stringify([job.spec, job.limits]);
   if (!searcher || searcherKey !== key) {
     searcher?.dispose();
-    searcher = new FileSearcher(job.spec as SearchSpec);
+    searcher = new FileSearcher(job.spec as SearchSpec, job.limits ?? DEFAULT_PARSE_LIMITS);
     searcherKey = key;
   }
   for (const language of job.languages) await searcher.prepare(language);
   const counter = new Int32Array(job.counter);
+  const current = new Int32Array(job.current);
   for (let index = claimNext(counter); index < job.files.length; index = claimNext(counter)) {
     const task: FileTask = job.files[index];
+    Atomics.store(current, job.slot, index);
     try {
       const outcome = await searcher.searchFile(task);
       self.postMessage({ type: "file", job: job.id, index, outcome } satisfies WorkerReply);
     } catch (error) {
-      self.postMessage(
-        {
-          type: "file",
-          job: job.id,
-          index,
-          failure: {
-            message: error instanceof Error ? error.message : String(error),
-            name: error instanceof Error ? error.name : "Error",
-          },
-        } satisfies WorkerReply,
-      );
+      const failure = failureOf(error);
+      self.postMessage({ type: "file", job: job.id, index, failure } satisfies WorkerReply);
+      // The runtime of this worker is gone: the pool replaces the worker.
+      if (error instanceof ParserAbortedError) throw error;
+    } finally {
+      Atomics.store(current, job.slot, -1);
     }
   }
 }
@@ -49,14 +60,7 @@ async function handle(job: JobMessage): Promise<void> {
     self.postMessage({ type: "done", job: job.id } satisfies WorkerReply);
   } catch (error) {
     self.postMessage(
-      {
-        type: "done",
-        job: job.id,
-        failure: {
-          message: error instanceof Error ? error.message : String(error),
-          name: error instanceof Error ? error.name : "Error",
-        },
-      } satisfies WorkerReply,
+      { type: "done", job: job.id, failure: failureOf(error) } satisfies WorkerReply,
     );
   }
 }

@@ -5,10 +5,11 @@
  * @module
  */
 import { resolve } from "node:path";
+import { Breather } from "../../core/breather.ts";
 import { type EngineWalkOptions, Walker } from "../../core/walk/walker.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { DiscoverData, DiscoverResult } from "../../schema/discover.ts";
-import { type CaseMode, parseQuery } from "./query.ts";
+import { type CaseMode, checkQuery, parseQuery } from "./query.ts";
 import { PathScorer } from "./scorer.ts";
 import { TopN } from "./top.ts";
 
@@ -33,7 +34,12 @@ export interface DiscoverOptions {
   caseMode?: CaseMode;
   /** Walker settings. */
   walk?: DiscoverWalkOptions;
+  /** Stops the run: it throws the signal's reason within a few milliseconds. */
+  signal?: AbortSignal;
 }
+
+/** With a signal, the walk lets the event loop run (so an abort gets through) this often. */
+const YIELD_MS = 50;
 
 /** The result of a discovery. */
 export interface DiscoverOutcome {
@@ -117,16 +123,20 @@ function sizeOf(candidate: Candidate, path: string, diagnostics: Diagnostic[]): 
 }
 
 /**
- * Finds the paths under `paths` that best match `query`.
+ * Finds the paths under `paths` that best match `query`. Throws `LMD-QRY-001` for a query over
+ * `MAX_QUERY_BYTES` or `MAX_QUERY_TERMS`, `LMD-QRY-002` for one that is not text.
  *
  * @example Find the files named like "walker"
  * ```ts
  * import { discover } from "@llm/search/discover";
- * const { data } = discover({ query: "walker", cwd: Deno.cwd(), limit: 5 });
+ * const { data } = await discover({ query: "walker", cwd: Deno.cwd(), limit: 5 });
  * data.results[0]?.reason; // e.g. "exact basename"
  * ```
  */
-export function discover(options: DiscoverOptions): DiscoverOutcome {
+export async function discover(options: DiscoverOptions): Promise<DiscoverOutcome> {
+  checkQuery(options.query);
+  const { signal } = options;
+  signal?.throwIfAborted();
   const limit = options.limit ?? 20;
   const kind = options.kind ?? "file";
   const keepName = extensionFilter(options.extensions ?? []);
@@ -146,7 +156,10 @@ export function discover(options: DiscoverOptions): DiscoverOutcome {
   const top = new TopN<Candidate>(limit);
   let total = 0;
   let scanned = 0;
+  const breather = new Breather(signal, YIELD_MS);
+  let entries = 0;
   for (const entry of walker.entries()) {
+    if ((++entries & 255) === 0) await breather.breathe();
     if (entry.kind !== kind) continue;
     // A directory named on the command line is where the search happens, not a finding.
     if (entry.explicit && entry.kind === "dir") continue;
@@ -166,7 +179,18 @@ export function discover(options: DiscoverOptions): DiscoverOutcome {
       });
     }
   }
+  signal?.throwIfAborted();
   const diagnostics = [...walker.diagnostics];
+  if (options.query.includes("\ufffd")) {
+    diagnostics.push(
+      makeDiagnostic(TOOL, "LMD-QRY-003", "the query holds U+FFFD, the mark of invalid UTF-8", {
+        level: "warning",
+        note: "An argument that is not valid UTF-8 reaches the tool with U+FFFD in place of " +
+          "each bad byte; it matches only names that are not valid UTF-8 either.",
+        remediation: "Give the query as UTF-8 text.",
+      }),
+    );
+  }
   const results: DiscoverResult[] = [];
   for (const { path, value } of top.sorted()) {
     const match = scorer.explain(path.slice(value.start), value.depth);

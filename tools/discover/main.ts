@@ -9,7 +9,7 @@
  * @example
  * ```ts
  * import { discover } from "@llm/search/discover";
- * const { data } = discover({ query: "schedcore", cwd: Deno.cwd(), limit: 3 });
+ * const { data } = await discover({ query: "schedcore", cwd: Deno.cwd(), limit: 3 });
  * for (const result of data.results) console.log(result.score, result.path, result.reason);
  * ```
  *
@@ -25,7 +25,16 @@ export {
   type DiscoverWalkOptions,
   extensionFilter,
 } from "./engine.ts";
-export { type CaseMode, type ParsedQuery, parseQuery, type Term, type TermKind } from "./query.ts";
+export {
+  type CaseMode,
+  checkQuery,
+  MAX_QUERY_BYTES,
+  MAX_QUERY_TERMS,
+  type ParsedQuery,
+  parseQuery,
+  type Term,
+  type TermKind,
+} from "./query.ts";
 export {
   BASENAME_BONUS,
   EXACT_NAME_BONUS,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { ToolError } from "../../schema/diagnostic.ts";
 import { normalizeOf } from "./text.ts";
 
 /** How a term matches. */
@@ -46,6 +47,54 @@ function toCodes(text: string): Int32Array {
 
 function normalized(text: string): string {
   return String.fromCodePoint(...Array.from(text, (char) => normalizeOf(char.codePointAt(0)!)));
+}
+
+/**
+ * Longest query, in UTF-8 bytes: no path is longer (Linux's PATH_MAX), so no longer term could
+ * match, and fzf's algorithm costs the term's length times the path's for every path.
+ */
+export const MAX_QUERY_BYTES = 4096;
+
+/** Most terms a query may have: each is scored against every path (a name has a few). */
+export const MAX_QUERY_TERMS = 128;
+
+/**
+ * Refuses a query that is not text (a NUL byte, a lone surrogate) with `LMD-QRY-002`, or too
+ * large to score cheaply with `LMD-QRY-001`, before any path is read.
+ *
+ * @example
+ * ```ts
+ * import { checkQuery } from "./query.ts";
+ * checkQuery("walker .ts$"); // no error
+ * try { checkQuery("a\0b"); } catch (error) { (error as { code: string }).code; } // "LMD-QRY-002"
+ * ```
+ */
+export function checkQuery(query: string): void {
+  const nul = query.indexOf("\0");
+  if (nul >= 0) {
+    throw new ToolError("LMD-QRY-002", `the query contains a NUL byte at index ${nul}`, {
+      column: nul,
+    });
+  }
+  if (!query.isWellFormed()) {
+    throw new ToolError("LMD-QRY-002", "the query is not valid Unicode (a lone surrogate)");
+  }
+  const bytes = new TextEncoder().encode(query).length;
+  if (bytes > MAX_QUERY_BYTES) {
+    throw new ToolError(
+      "LMD-QRY-001",
+      `the query is ${bytes} bytes, over the limit of ${MAX_QUERY_BYTES} (no path is longer)`,
+      { note: `limit: ${MAX_QUERY_BYTES} bytes, ${MAX_QUERY_TERMS} terms` },
+    );
+  }
+  const terms = query.split(/ +/).filter((term) => term !== "" && term !== "|").length;
+  if (terms > MAX_QUERY_TERMS) {
+    throw new ToolError(
+      "LMD-QRY-001",
+      `the query has ${terms} terms, over the limit of ${MAX_QUERY_TERMS}`,
+      { note: `limit: ${MAX_QUERY_BYTES} bytes, ${MAX_QUERY_TERMS} terms` },
+    );
+  }
 }
 
 /**

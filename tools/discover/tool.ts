@@ -97,8 +97,8 @@ export const discoverTool: Tool = defineTool({
       "deno run --allow-read=. jsr:@llm/search/discover walker",
     ],
   },
-  run: (input, context) => {
-    const outcome = discover({
+  run: async (input, context) => {
+    const outcome = await discover({
       query: input.query,
       cwd: context.cwd,
       paths: input.paths,
@@ -107,12 +107,13 @@ export const discoverTool: Tool = defineTool({
       limit: input.limit,
       caseMode: input.case,
       walk: { ...walkOptionsFrom(input, "LMD"), cache: context.cache },
+      signal: context.signal,
     });
-    return Promise.resolve({
+    return {
       envelope: queryEnvelope("llm-discover", outcome.data, outcome.diagnostics, {
         partial: outcome.partial,
         executionId: context.executionId,
       }),
-    });
+    };
   },
 });

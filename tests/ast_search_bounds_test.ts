@@ -299,9 +299,7 @@ const FIELDS: Record<string, unknown[]> = {
   name: BAD_STRINGS,
   language: [...BAD_STRINGS, "c", "python", "yaml", "C++"],
   kind: [["function"], ["nope"], [""], ["\0"], "function", 3],
-  // A path with a NUL byte is an internal error of the walker (core/walk, not ast-search's);
-  // left out here until the walker reports it with a code.
-  paths: [["."], [""], ["/dev/null"], ["missing"], [".", "."], "x"],
+  paths: [["."], [""], ["/dev/null"], ["missing"], [".", "."], "x", ["a\0b"], ["é".repeat(3000)]],
   limit: BAD_NUMBERS,
   max_parse_bytes: BAD_NUMBERS,
   max_parse_memory: [...BAD_NUMBERS, 63, 64, 1536, 2048],

@@ -157,9 +157,7 @@ const BAD_STRINGS = [
 ];
 const FIELDS: Record<string, unknown[]> = {
   query: BAD_STRINGS,
-  // A path with a NUL byte or over NAME_MAX ("é" × 3000) is an internal error of the walker
-  // (core/walk, not discover's); left out here until the walker reports them with a code.
-  paths: [["."], [""], ["/dev/null"], ["missing"], "x"],
+  paths: [["."], [""], ["/dev/null"], ["missing"], "x", ["a\0b"], ["é".repeat(3000)]],
   kind: ["file", "dir", "nope", 1],
   extension: [[""], ["\0"], [".ts"], ["ts", "TS"], "ts"],
   limit: [-1, 0, 1, 1.5, NaN, Infinity, 2 ** 53],

@@ -276,8 +276,18 @@ export class Walker {
           );
           continue;
         }
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-        this.#note(`${prefix}-IO-001`, `no such file or directory: ${filePath}`, filePath, "error");
+        if (error instanceof Deno.errors.NotFound) {
+          this.#note(
+            `${prefix}-IO-001`,
+            `no such file or directory: ${filePath}`,
+            filePath,
+            "error",
+          );
+          continue;
+        }
+        // The OS refused the name itself (too long, a loop of links, not a directory): coded.
+        const reason = error instanceof Error ? error.message : String(error);
+        this.#note(`${prefix}-IO-002`, `cannot read ${filePath}: ${reason}`, filePath, "error");
         continue;
       }
       const refusal = this.#namedRefusal(absPath, real, realRoot);

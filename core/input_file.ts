@@ -1,11 +1,14 @@
 /**
  * Reading a file the user named as input (`--query-file`, `--plan`, …): a missing path, a
  * directory, a FIFO or a name with a NUL byte each become a coded error instead of an
- * internal one, and nothing but a regular file is ever opened.
+ * internal one, and nothing but a regular file is ever opened. Like the walker, it never reads
+ * through a link out of the root (the working directory): Deno's `--allow-read` checks the
+ * name, not the link's target.
  *
  * @module
  */
 import { resolve } from "node:path";
+import { isInside } from "./paths.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";
 import { isPermissionRefusal, permissionError } from "./permissions.ts";
@@ -13,7 +16,9 @@ import { isPermissionRefusal, permissionError } from "./permissions.ts";
 /**
  * Reads the text of the input file `name` (resolved against `cwd`). `what` names the input in
  * messages, e.g. `"query file"`. Throws `*-IO-001` when it does not exist, `*-IO-004` when it
- * is not a regular file or its name holds a NUL byte, `*-PERM-001` when reading is refused.
+ * is not a regular file or its name holds a NUL byte, `*-IO-003` when a path named inside `cwd`
+ * leads out of it through a link (or a path named outside is itself a link), `*-PERM-001` when
+ * reading is refused.
  *
  * @example
  * ```ts
@@ -36,6 +41,7 @@ export function readInputFile(
   }
   const path = resolve(cwd, name);
   try {
+    refuseLinkOut(prefix, cwd, path, name, what);
     const info = Deno.statSync(path);
     if (!info.isFile) {
       const found = info.isDirectory ? "a directory" : "not a regular file";
@@ -54,5 +60,19 @@ export function readInputFile(
       file: name,
       note: error instanceof Error ? error.message : String(error),
     }, { cause: error });
+  }
+}
+
+/** Throws `*-IO-003` when reading `path` would leave the root `cwd` through a link. */
+function refuseLinkOut(prefix: CodePrefix, cwd: string, path: string, name: string, what: string) {
+  const leaves = isInside(cwd, path)
+    ? !isInside(Deno.realPathSync(cwd), Deno.realPathSync(path))
+    : Deno.lstatSync(path).isSymlink;
+  if (leaves) {
+    throw new ToolError(
+      `${prefix}-IO-003`,
+      `not read: the ${what} ${name} leads outside the root through a link`,
+      { file: name },
+    );
   }
 }

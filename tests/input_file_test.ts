@@ -35,3 +35,19 @@ for (const { entry, flag, prefix, extra } of CASES) {
     }
   });
 }
+
+for (const { entry, flag, prefix, extra } of CASES) {
+  Deno.test(`${flag} never reads through a link that leaves the root (IO-003, no contents)`, async () => {
+    const root = await makeTree({ "inside.txt": "(x) @x\n" });
+    const outside = await makeTree({ "secret.txt": "TOP-SECRET-MARKER\n" });
+    await Deno.symlink(join(outside, "secret.txt"), join(root, "link.txt"));
+    await Deno.symlink(outside, join(root, "linkdir"));
+    const permissions = [`--allow-read=${root},${outside}`, `--allow-write=${root}`];
+    for (const name of ["link.txt", "linkdir/secret.txt"]) {
+      const result = await runEntry(entry, [flag, name, ...extra], { cwd: root, permissions });
+      assert.equal(result.code, 2, `${flag} ${name}: ${result.stdout}${result.stderr}`);
+      assert.equal(firstCode(parseJson(result)), `${prefix}-IO-003`);
+      assert.ok(!(result.stdout + result.stderr).includes("TOP-SECRET-MARKER"));
+    }
+  });
+}

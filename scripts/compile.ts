@@ -75,7 +75,7 @@ export function compileTargets(): CompileTarget[] {
       entry: "tools/mcp/main.ts",
       specifier: "jsr:@llm/search/mcp",
       permissions: allPermissions(),
-      include: [WORKERS.mcpCall, WORKERS.search, WORKERS.astSearch],
+      include: [WORKERS.search, WORKERS.astSearch, WORKERS.mcpCall],
     },
   ];
 }

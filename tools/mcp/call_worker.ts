@@ -11,34 +11,7 @@
 import { failureOutcome } from "../../core/failure.ts";
 import type { Envelope } from "../../schema/envelope.ts";
 import { TOOLS } from "../registry.ts";
-import { warmCache } from "./calls.ts";
-
-/** Messages the server sends a call worker. */
-export type CallMessage =
-  | {
-    type: "call";
-    /** MCP name of the registry tool. */
-    tool: string;
-    /** Checked arguments. */
-    input: Record<string, unknown>;
-    executionId: string;
-    /** One Int32 the server sets to 1 to stop the call (a SharedArrayBuffer). */
-    abortFlag: SharedArrayBuffer;
-    /** Workspace root. */
-    cwd: string;
-    /** Stack traces in internal-error diagnostics. */
-    debug: boolean;
-  }
-  | {
-    type: "invalidate";
-    /** Absolute paths a mutation changed; empty for everything. */
-    paths: string[];
-  };
-
-/** A call worker's answer: the envelope of the call. */
-export interface CallReply {
-  envelope: Envelope;
-}
+import { type CallMessage, type CallReply, warmCache } from "./call_protocol.ts";
 
 /** The parts of a worker's global scope this module uses (typed here, not via a lib directive). */
 interface WorkerScope {

@@ -9,33 +9,11 @@
  *
  * @module
  */
-import { MemoryCache, type RunCache } from "../../core/cache.ts";
+import type { RunCache } from "../../core/cache.ts";
 import { failureOutcome } from "../../core/failure.ts";
 import type { Tool } from "../../core/tool.ts";
 import type { Envelope } from "../../schema/envelope.ts";
-import type { CallMessage, CallReply } from "./call_worker.ts";
-
-/** Values a warm cache holds at most. */
-export const CACHE_ENTRIES = 200_000;
-
-/**
- * Cache entries of files modified less than this before they were stored are recomputed once
- * more (an engine may read, parse and store a big file in that time; mtimes are in ms).
- */
-export const RACY_WINDOW_MS = 1_000;
-
-/**
- * The warm cache of a long-lived host.
- *
- * @example
- * ```ts
- * import { warmCache } from "@llm/search/mcp";
- * warmCache().get("n", "/a", { size: 1, mtimeMs: 1 }); // undefined
- * ```
- */
-export function warmCache(): MemoryCache {
-  return new MemoryCache(CACHE_ENTRIES, RACY_WINDOW_MS);
-}
+import { type CallMessage, type CallReply, warmCache } from "./call_protocol.ts";
 
 /** One call as a runner gets it. */
 export interface CallSpec {

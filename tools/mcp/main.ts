@@ -27,7 +27,8 @@ import { ToolError } from "../../schema/diagnostic.ts";
 import { EXIT } from "../../schema/error_codes.ts";
 import { TOOLS } from "../registry.ts";
 import { workersAvailable } from "../ast-search/pool.ts";
-import { InProcessRunner, type ToolRunner, warmCache, WorkerRunner } from "./calls.ts";
+import { warmCache } from "./call_protocol.ts";
+import { InProcessRunner, type ToolRunner, WorkerRunner } from "./calls.ts";
 import { logShowTool } from "./execution_tool.ts";
 import { DEFAULT_LOG_MAX_BYTES, ExecutionLog } from "./log.ts";
 import { queryScope } from "./scope.ts";
@@ -40,6 +41,7 @@ import {
 import { serveStdio } from "./stdio.ts";
 
 export * from "./budget.ts";
+export * from "./call_protocol.ts";
 export * from "./calls.ts";
 export * from "./catalog.ts";
 export * from "./execution_tool.ts";

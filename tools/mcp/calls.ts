@@ -13,7 +13,7 @@ import type { RunCache } from "../../core/cache.ts";
 import { failureOutcome } from "../../core/failure.ts";
 import type { Tool } from "../../core/tool.ts";
 import type { Envelope } from "../../schema/envelope.ts";
-import { type CallMessage, type CallReply, warmCache } from "./call_protocol.ts";
+import type { CallMessage, CallReply } from "./call_protocol.ts";
 
 /** One call as a runner gets it. */
 export interface CallSpec {

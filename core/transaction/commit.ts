@@ -101,8 +101,7 @@ export async function commitChanges(
   const journal = await Journal.create(options, files, backups);
   try {
     await writeTemporaries(journal, changes, options);
-    const rootLock = await lockRoot(options.root, options.codes);
-    const releaseDirectories = await lockDirectories(files.map((file) => dirname(file.path)));
+    const unlock = await lockForCommit(journal, options);
     try {
       await recheck(journal, changes, options);
       await journal.setState("committing");
@@ -113,13 +112,38 @@ export async function commitChanges(
       await journal.setState("committed");
       await pruneJournals(options.root, options.keepJournals ?? DEFAULT_KEEP, options.codes);
     } finally {
-      releaseDirectories();
-      rootLock.close();
+      unlock();
     }
   } finally {
     journal.release();
   }
   return { execution_id: options.executionId, journal: journal.dir, files };
+}
+
+/**
+ * Takes the root's commit lock, then every written directory's; if either cannot be taken (a
+ * linked lock file, say), abandons the journal: nothing was written. Returns the release.
+ */
+async function lockForCommit(
+  journal: Journal,
+  options: TransactionOptions,
+): Promise<() => void> {
+  let rootLock: Deno.FsFile | undefined;
+  try {
+    rootLock = await lockRoot(options.root, options.codes);
+    const releaseDirectories = await lockDirectories(
+      journal.manifest.files.map((file) => dirname(file.path)),
+    );
+    const held = rootLock;
+    return () => {
+      releaseDirectories();
+      held.close();
+    };
+  } catch (error) {
+    rootLock?.close();
+    await abandon(journal, journal.manifest.files.map((file) => file.temp));
+    throw error;
+  }
 }
 
 /** The journal entries of the changes, with each prior file's mode. */

@@ -211,8 +211,27 @@ export async function openJournal(
     const why = entry.damaged ? `a damaged manifest (${entry.damaged})` : "no manifest";
     throw new ToolError(codes.journalUnusable, `journal ${id} has ${why}`, { file: dir });
   }
-  confineManifest(root, dir, entry.manifest, codes, tempPathFor);
-  return { ...entry, manifest: entry.manifest };
+  const opened = { ...entry, manifest: entry.manifest };
+  await confineJournal(root, opened, codes);
+  return opened;
+}
+
+/**
+ * Throws unless journal `entry` may be acted on: its directory is real, its manifest names
+ * only paths inside the root (see {@linkcode confineManifest}), and its lock and backups are
+ * regular files, not links. Run before anything its manifest names is read or hashed.
+ */
+export async function confineJournal(
+  root: string,
+  entry: JournalEntry & { manifest: JournalManifest },
+  codes: TransactionCodes,
+): Promise<void> {
+  await requireJournalDirectory(entry.dir, codes);
+  confineManifest(root, entry.dir, entry.manifest, codes, tempPathFor);
+  await isJournalFile(join(entry.dir, LOCK), codes);
+  for (const file of entry.manifest.files) {
+    if (file.backup) await isJournalFile(join(entry.dir, file.backup), codes);
+  }
 }
 
 /**

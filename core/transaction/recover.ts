@@ -11,16 +11,15 @@ import type {
   RecoverResult,
 } from "../../schema/journal.ts";
 import { dirname } from "node:path";
-import { confineManifest, requireJournalDirectory } from "./confine.ts";
 import { contentsAt, removeFileIfPresent } from "./fs.ts";
 import {
+  confineJournal,
   FINAL_STATES,
   type JournalEntry,
   listJournals,
   lockDirectories,
   lockRoot,
   readProgress,
-  tempPathFor,
   tryLockJournal,
   writeManifest,
 } from "./journal.ts";
@@ -53,7 +52,7 @@ export interface RecoveryReport {
  * With `dryRun`, nothing is changed and the report says what would be done.
  *
  * Before anything is read, hashed or changed, every interrupted journal is checked (see
- * {@linkcode confineManifest}): one that names a path outside the root, or is reached through a
+ * `confineJournal`): one that names a path outside the root, or is reached through a
  * link, refuses the whole run with the caller's `outsideRoot`, `journalUnusable` or
  * `unsafeState` code, so a crafted manifest can neither change nor probe an outside file.
  *
@@ -77,8 +76,7 @@ export async function recoverJournals(
     const entries = (await listJournals(root, codes)).reverse();
     for (const entry of entries) {
       if (!entry.manifest || FINAL_STATES.has(entry.manifest.state)) continue;
-      await requireJournalDirectory(entry.dir, codes);
-      confineManifest(root, entry.dir, entry.manifest, codes, tempPathFor);
+      await confineJournal(root, { ...entry, manifest: entry.manifest }, codes);
     }
     for (const entry of entries) {
       if (entry.damaged !== undefined) {

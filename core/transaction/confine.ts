@@ -21,6 +21,7 @@ import { dirname, isAbsolute, join, normalize } from "node:path";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalManifest } from "../../schema/journal.ts";
 import { isInside, realPathOf } from "../paths.ts";
+import { lstatIfPresent } from "./fs.ts";
 import type { TransactionCodes } from "./types.ts";
 
 /** The levels of the state folder under a root: `.llm`, then `.llm/journal`. */
@@ -33,13 +34,8 @@ const BACKUP_NAME = /^backup-[0-9]{1,9}$/;
  * throws `unsafeState`: a symbolic link (even to a directory), a file, a FIFO.
  */
 async function isRealDirectory(path: string, codes: TransactionCodes): Promise<boolean> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
+  const info = await lstatIfPresent(path);
+  if (!info) return false;
   if (info.isDirectory && !info.isSymlink) return true;
   throw unsafeState(path, info.isSymlink ? "a symbolic link" : "not a directory", codes);
 }
@@ -109,13 +105,8 @@ export async function requireJournalDirectory(
  * or opened through a link or a pipe.
  */
 export async function isJournalFile(path: string, codes: TransactionCodes): Promise<boolean> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
+  const info = await lstatIfPresent(path);
+  if (!info) return false;
   if (info.isFile) return true;
   throw unsafeState(path, info.isSymlink ? "a symbolic link" : "not a regular file", codes);
 }

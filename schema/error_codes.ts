@@ -384,6 +384,24 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Give paths inside the root, or pass --root covering them.",
     exit: EXIT.permission,
   },
+  "LMT-PERM-011": {
+    meaning:
+      "The tool's state folder is not a real directory inside the root; nothing was written.",
+    cause:
+      "`.llm`, `.llm/journal`, a journal directory or one of its files is a symbolic link (or " +
+      "not a directory): backups of file contents would be written or read elsewhere.",
+    remediation: "Remove the link named (the tool recreates `.llm/journal` itself), then retry.",
+    exit: EXIT.permission,
+  },
+  "LMT-PERM-012": {
+    meaning: "A journal names a path outside the root; nothing was touched.",
+    cause:
+      "A crafted or stale `.llm/journal/*/manifest.json`: an absolute path elsewhere, `..`, or " +
+      "a path through a symbolic link (the root was moved, or a directory replaced by a link).",
+    remediation:
+      "Inspect the journal directory named; delete it if you did not create it, then retry.",
+    exit: EXIT.permission,
+  },
   "LMT-IO-010": {
     meaning: "A file named by the plan does not exist.",
     cause: "The file was moved or deleted since the plan was made.",

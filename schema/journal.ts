@@ -23,11 +23,17 @@ export type JournalState = "prepared" | "committing" | "committed" | "rolled_bac
 export interface JournalFile {
   /** The file as reported: relative to the root with `/` separators. */
   file_path: string;
-  /** Absolute path of the file written (symbolic links resolved). */
+  /**
+   * Absolute path of the file written (symbolic links resolved). Read back, it must be normal,
+   * inside the root and free of links, or `--recover` and `--undo` refuse the journal.
+   */
   path: string;
-  /** Absolute path of the temporary file renamed over it. */
+  /** Absolute path of the temporary file renamed over it (always `.llm-tmp.<id>.<n>` beside it). */
   temp: string;
-  /** Name of the backup of the prior bytes inside the journal directory; absent for a created file. */
+  /**
+   * Name of the backup of the prior bytes inside the journal directory, `backup-<n>` (no other
+   * name is accepted on reading); absent for a created file.
+   */
   backup?: string;
   /** `sha256:` of the prior bytes; `null` when the file did not exist. */
   checksum_before: string | null;

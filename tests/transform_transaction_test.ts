@@ -113,7 +113,11 @@ Deno.test("a file changed by someone else while the commit lock is held: detecte
     const commit = commitChanges(await upperCase(root, NAMES), run);
     const settled = commit.catch((error) => error);
     await until(() => exists(tempPathFor(join(root, "sub/c.txt"), run.executionId, 2)), "temps");
-    assert.deepEqual(await findInterrupted(root), [], "a live operation counts as interrupted");
+    assert.deepEqual(
+      await findInterrupted(root, TRANSACTION_CODES),
+      [],
+      "a live operation counts as interrupted",
+    );
     await Deno.writeTextFile(join(root, "sub/b.txt"), "beta, edited meanwhile\n");
     lock.close();
     const error = await settled;

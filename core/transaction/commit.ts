@@ -4,8 +4,11 @@
  * 1. Journal: back up every prior file under `<root>/.llm/journal/<execution_id>/`.
  * 2. Write each new file to a temporary file in its own directory, flushed to disk, with the
  *    prior file's mode.
- * 3. Take the workspace's commit lock and re-check that every original still holds the bytes
- *    the caller verified; if one changed, remove the temporary files: nothing was written.
+ * 3. Take the workspace's commit lock, then the lock of every directory written (keyed by the
+ *    directory itself, so runs given different `--root` spellings of the same files exclude
+ *    each other), and re-check that every original still holds the bytes the caller verified
+ *    and still lies inside the root with no link on the way; if not, remove the temporary
+ *    files: nothing was written.
  * 4. Rename each temporary file over its original, logging each step. If a rename fails,
  *    restore every file already renamed from the backups, so the operation lands in every file
  *    or in none. A process killed midway leaves a journal that `recoverJournals` rolls back.
@@ -24,7 +27,15 @@ import {
   syncDirectory,
   writeNewFile,
 } from "./fs.ts";
-import { Journal, journalBase, lockRoot, pruneJournals, tempPathFor } from "./journal.ts";
+import { requireInsideRoot } from "./confine.ts";
+import {
+  Journal,
+  journalBase,
+  lockDirectories,
+  lockRoot,
+  pruneJournals,
+  tempPathFor,
+} from "./journal.ts";
 import { restoreFile } from "./restore.ts";
 import type { FileChange, TransactionOptions } from "./types.ts";
 
@@ -47,8 +58,9 @@ function messageOf(error: unknown): string {
 /**
  * Writes every change or none. Throws the caller's `concurrentChange` code when a file no
  * longer holds its verified bytes (nothing written), `writeFailed` when a file or the journal
- * cannot be written (every file left or put back as it was), and `*-PERM-*` when the run
- * lacks write permission for a path.
+ * cannot be written (every file left or put back as it was), `outsideRoot` when a path is not
+ * inside the root with no link on the way, `unsafeState` when the state folder is a link, and
+ * `*-PERM-*` when the run lacks write permission for a path.
  *
  * @example
  * ```ts
@@ -77,6 +89,7 @@ export async function commitChanges(
   }
   requirePermission(options.prefix, "write", journalBase(options.root));
   for (const change of changes) {
+    requireInsideRoot(options.root, change.path, options.codes);
     requirePermission(options.prefix, "write", change.path);
     requirePermission(options.prefix, "write", dirname(change.path));
   }
@@ -88,7 +101,7 @@ export async function commitChanges(
   const journal = await Journal.create(options, files, backups);
   try {
     await writeTemporaries(journal, changes, options);
-    const rootLock = await lockRoot(options.root);
+    const unlock = await lockForCommit(journal, options);
     try {
       await recheck(journal, changes, options);
       await journal.setState("committing");
@@ -97,14 +110,40 @@ export async function commitChanges(
         await syncDirectory(dir);
       }
       await journal.setState("committed");
-      await pruneJournals(options.root, options.keepJournals ?? DEFAULT_KEEP);
+      await pruneJournals(options.root, options.keepJournals ?? DEFAULT_KEEP, options.codes);
     } finally {
-      rootLock.close();
+      unlock();
     }
   } finally {
     journal.release();
   }
   return { execution_id: options.executionId, journal: journal.dir, files };
+}
+
+/**
+ * Takes the root's commit lock, then every written directory's; if either cannot be taken (a
+ * linked lock file, say), abandons the journal: nothing was written. Returns the release.
+ */
+async function lockForCommit(
+  journal: Journal,
+  options: TransactionOptions,
+): Promise<() => void> {
+  let rootLock: Deno.FsFile | undefined;
+  try {
+    rootLock = await lockRoot(options.root, options.codes);
+    const releaseDirectories = await lockDirectories(
+      journal.manifest.files.map((file) => dirname(file.path)),
+    );
+    const held = rootLock;
+    return () => {
+      releaseDirectories();
+      held.close();
+    };
+  } catch (error) {
+    rootLock?.close();
+    await abandon(journal, journal.manifest.files.map((file) => file.temp));
+    throw error;
+  }
 }
 
 /** The journal entries of the changes, with each prior file's mode. */
@@ -197,6 +236,12 @@ async function recheck(
 ): Promise<void> {
   const drifted: string[] = [];
   for (const [index, change] of changes.entries()) {
+    try {
+      requireInsideRoot(options.root, change.path, options.codes);
+    } catch (error) {
+      await abandon(journal, journal.manifest.files.map((file) => file.temp));
+      throw error;
+    }
     const expected = journal.manifest.files[index].checksum_before;
     const now = await contentsAt(change.path);
     const found = now ? now.checksum : "not a regular file";
@@ -254,7 +299,7 @@ async function rollBack(
   for (const index of [...done].reverse()) {
     const file = journal.manifest.files[index];
     try {
-      await restoreFile(journal.dir, file);
+      await restoreFile(journal.dir, file, options.codes);
     } catch (error) {
       problems.push(`${file.file_path}: ${messageOf(error)}`);
     }

@@ -41,15 +41,28 @@ export function checksumOf(bytes: Uint8Array): string {
  * ```
  */
 export async function readIfExists(path: string): Promise<Uint8Array | null> {
-  let info: Deno.FileInfo;
+  const info = await lstatIfPresent(path);
+  if (!info) return null;
+  if (!info.isFile) throw new NotRegularFileError(path);
+  return await Deno.readFile(path);
+}
+
+/**
+ * `lstat` of `path` (a link is described, not followed), or `null` when nothing is there.
+ *
+ * @example
+ * ```ts
+ * import { lstatIfPresent } from "./fs.ts";
+ * await lstatIfPresent("/no/such/file"); // null
+ * ```
+ */
+export async function lstatIfPresent(path: string): Promise<Deno.FileInfo | null> {
   try {
-    info = await Deno.lstat(path);
+    return await Deno.lstat(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;
   }
-  if (!info.isFile) throw new NotRegularFileError(path);
-  return await Deno.readFile(path);
 }
 
 /** What a path holds now. */

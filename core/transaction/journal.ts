@@ -1,8 +1,13 @@
 /**
  * The journal of a transaction: `<root>/.llm/journal/<execution_id>/` with `manifest.json`,
  * backups of the prior bytes, a `lock` the live operation holds, and an append-only `progress`
- * log. Also the root's commit lock, which serialises the verify-and-rename step of every
- * operation in one workspace.
+ * log. Also the commit locks: the root's, which serialises the operations of one workspace, and
+ * one per directory of the files written, keyed by the directory itself (not by how the root
+ * was spelled), which serialises the verify-and-rename step of every operation touching a file,
+ * whatever `--root` each was given.
+ *
+ * Every path here lies in the state folder, which {@linkcode stateDirectory} proves to be real
+ * directories inside the root before anything is read or written there.
  *
  * @module
  */
@@ -14,6 +19,12 @@ import {
   JournalManifestSchema,
   type JournalState,
 } from "../../schema/journal.ts";
+import {
+  confineManifest,
+  isJournalFile,
+  requireJournalDirectory,
+  stateDirectory,
+} from "./confine.ts";
 import { syncDirectory, writeNewFile } from "./fs.ts";
 import { compareText, type TransactionCodes, type TransactionOptions } from "./types.ts";
 
@@ -69,10 +80,39 @@ export function tempPathFor(path: string, executionId: string, index: number): s
   return join(dirname(path), `.llm-tmp.${executionId}.${index}`);
 }
 
-/** Reads and validates a journal's manifest; throws when it is missing or damaged. */
-export async function readManifest(dir: string): Promise<JournalManifest> {
-  const text = await Deno.readTextFile(join(dir, MANIFEST));
-  return JournalManifestSchema.parse(JSON.parse(text));
+/** Why a manifest's text cannot be used; it never quotes the text. */
+class DamagedManifest extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "DamagedManifest";
+  }
+}
+
+/**
+ * Reads and validates a journal's manifest: `null` when there is none; throws
+ * {@linkcode DamagedManifest} when it is not JSON or not a manifest, and `unsafeState` when it
+ * is a link or not a regular file.
+ */
+async function readManifest(
+  dir: string,
+  codes: TransactionCodes,
+): Promise<JournalManifest | null> {
+  const path = join(dir, MANIFEST);
+  if (!(await isJournalFile(path, codes))) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await Deno.readTextFile(path));
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new DamagedManifest(`${MANIFEST} is not valid JSON`);
+  }
+  const parsed = JournalManifestSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new DamagedManifest(
+    `${MANIFEST} does not match the journal schema at ${issue.path.join(".") || "the top"}: ` +
+      issue.message,
+  );
 }
 
 /**
@@ -107,36 +147,46 @@ export interface JournalEntry {
   damaged?: string;
 }
 
-/** Every journal of a workspace, oldest first (directories without a manifest first of all). */
-export async function listJournals(root: string): Promise<JournalEntry[]> {
-  const base = journalBase(root);
+/**
+ * Every journal of a workspace, oldest first (directories without a manifest first of all).
+ * Throws `unsafeState` when the state folder, a journal directory or a manifest is a link.
+ */
+export async function listJournals(
+  root: string,
+  codes: TransactionCodes,
+): Promise<JournalEntry[]> {
+  const base = await stateDirectory(root, codes, false);
+  if (base === null) return [];
   const entries: JournalEntry[] = [];
-  try {
-    for await (const entry of Deno.readDir(base)) {
-      if (!entry.isDirectory || !isJournalId(entry.name)) continue;
-      entries.push(await loadEntry(join(base, entry.name), entry.name));
-    }
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
+  for await (const entry of Deno.readDir(base)) {
+    if (!isJournalId(entry.name)) continue;
+    const dir = join(base, entry.name);
+    if (entry.isSymlink) await requireJournalDirectory(dir, codes);
+    if (!entry.isDirectory) continue;
+    entries.push(await loadEntry(dir, entry.name, codes));
   }
   const time = (entry: JournalEntry) => entry.manifest?.created_at ?? "";
   return entries.sort((a, b) => compareText(time(a), time(b)) || compareText(a.id, b.id));
 }
 
-async function loadEntry(dir: string, id: string): Promise<JournalEntry> {
+async function loadEntry(
+  dir: string,
+  id: string,
+  codes: TransactionCodes,
+): Promise<JournalEntry> {
   try {
-    return { dir, id, manifest: await readManifest(dir) };
+    return { dir, id, manifest: await readManifest(dir, codes) };
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { dir, id, manifest: null };
-    if (error instanceof Deno.errors.NotCapable || !(error instanceof Error)) throw error;
+    if (!(error instanceof DamagedManifest)) throw error;
     return { dir, id, manifest: null, damaged: error.message };
   }
 }
 
 /**
  * Opens the journal of an earlier operation for `--undo`: the caller's `noJournal` code when
- * there is none, `journalUnusable` when its manifest is damaged or missing.
+ * there is none, `journalUnusable` when its manifest is damaged or missing, `unsafeState` when
+ * the journal is reached through a link, and `outsideRoot` when its manifest names a path
+ * outside the root (see {@linkcode confineManifest}).
  */
 export async function openJournal(
   root: string,
@@ -148,19 +198,40 @@ export async function openJournal(
     new ToolError(codes.noJournal, `no journal for execution id '${id}' in ${journalBase(root)}`, {
       file: dir,
     });
-  if (!isJournalId(id)) throw missing();
+  if (!isJournalId(id) || (await stateDirectory(root, codes, false)) === null) throw missing();
   try {
-    if (!(await Deno.lstat(dir)).isDirectory) throw missing();
+    await Deno.lstat(dir);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw missing();
     throw error;
   }
-  const entry = await loadEntry(dir, id);
+  await requireJournalDirectory(dir, codes);
+  const entry = await loadEntry(dir, id, codes);
   if (!entry.manifest) {
     const why = entry.damaged ? `a damaged manifest (${entry.damaged})` : "no manifest";
     throw new ToolError(codes.journalUnusable, `journal ${id} has ${why}`, { file: dir });
   }
-  return { ...entry, manifest: entry.manifest };
+  const opened = { ...entry, manifest: entry.manifest };
+  await confineJournal(root, opened, codes);
+  return opened;
+}
+
+/**
+ * Throws unless journal `entry` may be acted on: its directory is real, its manifest names
+ * only paths inside the root (see {@linkcode confineManifest}), and its lock and backups are
+ * regular files, not links. Run before anything its manifest names is read or hashed.
+ */
+export async function confineJournal(
+  root: string,
+  entry: JournalEntry & { manifest: JournalManifest },
+  codes: TransactionCodes,
+): Promise<void> {
+  await requireJournalDirectory(entry.dir, codes);
+  confineManifest(root, entry.dir, entry.manifest, codes, tempPathFor);
+  await isJournalFile(join(entry.dir, LOCK), codes);
+  for (const file of entry.manifest.files) {
+    if (file.backup) await isJournalFile(join(entry.dir, file.backup), codes);
+  }
 }
 
 /**
@@ -193,10 +264,15 @@ export async function readProgress(dir: string): Promise<Set<number>> {
  * finish its verify-and-rename step. Closing the returned file releases it; so does the
  * death of the process.
  */
-export async function lockRoot(root: string): Promise<Deno.FsFile> {
-  const base = journalBase(root);
-  await Deno.mkdir(base, { recursive: true });
-  const file = await Deno.open(join(base, ".lock"), { write: true, create: true });
+export async function lockRoot(root: string, codes: TransactionCodes): Promise<Deno.FsFile> {
+  const base = (await stateDirectory(root, codes, true))!;
+  const path = join(base, ".lock");
+  await isJournalFile(path, codes);
+  return await lockedFile(path, { write: true, create: true });
+}
+
+async function lockedFile(path: string, options: Deno.OpenOptions): Promise<Deno.FsFile> {
+  const file = await Deno.open(path, options);
   try {
     await file.lock(true);
   } catch (error) {
@@ -207,13 +283,45 @@ export async function lockRoot(root: string): Promise<Deno.FsFile> {
 }
 
 /**
+ * Takes the commit lock of every directory in `dirs` (absolute real paths), in sorted order so
+ * that two operations never wait on each other. The lock is the directory itself, so two runs
+ * reaching the same file through different roots (`/x` and `/x/sub`, or a linked root) wait
+ * for each other. A directory that does not exist is skipped (nothing in it to protect). The
+ * returned function releases them. On Windows, where a directory cannot be opened, only the
+ * root's lock applies.
+ */
+export async function lockDirectories(dirs: Iterable<string>): Promise<() => void> {
+  const held: Deno.FsFile[] = [];
+  const release = () => held.splice(0).forEach((file) => file.close());
+  if (Deno.build.os === "windows") return release;
+  try {
+    for (const dir of [...new Set(dirs)].sort(compareText)) {
+      try {
+        held.push(await lockedFile(dir, { read: true }));
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return release;
+}
+
+/**
  * Whether a live process holds the journal's lock. A journal without a lock file has no
  * holder. Returns the lock, held, when it was free: the caller closes it.
  */
-export async function tryLockJournal(dir: string): Promise<Deno.FsFile | "held" | null> {
+export async function tryLockJournal(
+  dir: string,
+  codes: TransactionCodes,
+): Promise<Deno.FsFile | "held" | null> {
+  const path = join(dir, LOCK);
+  if (!(await isJournalFile(path, codes))) return null;
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(join(dir, LOCK), { read: true });
+    file = await Deno.open(path, { read: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;
@@ -224,8 +332,12 @@ export async function tryLockJournal(dir: string): Promise<Deno.FsFile | "held" 
 }
 
 /** Removes finished journals beyond the newest `keep` ones. */
-export async function pruneJournals(root: string, keep: number): Promise<void> {
-  const finished = (await listJournals(root)).filter((entry) =>
+export async function pruneJournals(
+  root: string,
+  keep: number,
+  codes: TransactionCodes,
+): Promise<void> {
+  const finished = (await listJournals(root, codes)).filter((entry) =>
     entry.manifest && FINAL_STATES.has(entry.manifest.state)
   );
   for (const entry of finished.slice(0, Math.max(0, finished.length - keep))) {
@@ -266,10 +378,10 @@ export class Journal {
         { file: base },
       );
     try {
-      await Deno.mkdir(base, { recursive: true });
+      await stateDirectory(options.root, options.codes, true);
       await writeGitignore(base);
     } catch (error) {
-      if (error instanceof Deno.errors.NotCapable) throw error;
+      if (error instanceof Deno.errors.NotCapable || error instanceof ToolError) throw error;
       throw failed(error);
     }
     try {
@@ -285,6 +397,8 @@ export class Journal {
       if (error instanceof Deno.errors.NotCapable) throw error;
       throw failed(error);
     }
+    // Re-checked now that the directory exists: the backups go nowhere but inside the root.
+    await requireJournalDirectory(dir, options.codes);
     let lock: Deno.FsFile | undefined;
     try {
       lock = await Deno.open(join(dir, LOCK), { write: true, createNew: true });
@@ -303,6 +417,7 @@ export class Journal {
       };
       if (options.undoOf) manifest.undo_of = options.undoOf;
       await writeManifest(dir, manifest, false);
+      await requireJournalDirectory(dir, options.codes);
       for (const file of files) {
         const bytes = file.backup ? backups.get(file.backup) : undefined;
         if (file.backup && bytes) await writeNewFile(join(dir, file.backup), bytes, 0o600);
@@ -311,6 +426,8 @@ export class Journal {
       return new Journal(dir, manifest, lock);
     } catch (error) {
       lock?.close();
+      // A journal found reached through a link is not ours to remove; recovery clears it.
+      if (error instanceof ToolError) throw error;
       await Deno.remove(dir, { recursive: true });
       if (error instanceof Deno.errors.NotCapable) throw error;
       throw failed(error);

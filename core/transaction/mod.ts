@@ -10,6 +10,7 @@
  * @module
  */
 export * from "./commit.ts";
+export * from "./confine.ts";
 export * from "./fs.ts";
 export * from "./journal.ts";
 export * from "./recover.ts";

@@ -10,18 +10,21 @@ import type {
   RecoveredJournal,
   RecoverResult,
 } from "../../schema/journal.ts";
+import { dirname } from "node:path";
 import { contentsAt, removeFileIfPresent } from "./fs.ts";
 import {
+  confineJournal,
   FINAL_STATES,
   type JournalEntry,
   listJournals,
+  lockDirectories,
   lockRoot,
   readProgress,
   tryLockJournal,
   writeManifest,
 } from "./journal.ts";
 import { restoreFile } from "./restore.ts";
-import { compareText } from "./types.ts";
+import { compareText, type TransactionCodes } from "./types.ts";
 
 /** A journal that recovery could not read. */
 export interface DamagedJournal {
@@ -48,28 +51,40 @@ export interface RecoveryReport {
  * `conflict`, and the journal is kept. An operation whose process is still alive is skipped.
  * With `dryRun`, nothing is changed and the report says what would be done.
  *
+ * Before anything is read, hashed or changed, every interrupted journal is checked (see
+ * `confineJournal`): one that names a path outside the root, or is reached through a
+ * link, refuses the whole run with the caller's `outsideRoot`, `journalUnusable` or
+ * `unsafeState` code, so a crafted manifest can neither change nor probe an outside file.
+ *
  * @example
  * ```ts
  * import { recoverJournals } from "./recover.ts";
- * const report = await recoverJournals(Deno.cwd(), { dryRun: true });
+ * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
+ * const report = await recoverJournals(Deno.cwd(), { dryRun: true, codes: TRANSACTION_CODES });
  * report.result.count; // interrupted operations found
  * ```
  */
 export async function recoverJournals(
   root: string,
-  options: { dryRun: boolean },
+  options: { dryRun: boolean; codes: TransactionCodes },
 ): Promise<RecoveryReport> {
-  const rootLock = options.dryRun ? undefined : await lockRoot(root);
+  const { codes } = options;
+  const rootLock = options.dryRun ? undefined : await lockRoot(root, codes);
   try {
     const journals: RecoveredJournal[] = [];
     const damaged: DamagedJournal[] = [];
-    for (const entry of (await listJournals(root)).reverse()) {
+    const entries = (await listJournals(root, codes)).reverse();
+    for (const entry of entries) {
+      if (!entry.manifest || FINAL_STATES.has(entry.manifest.state)) continue;
+      await confineJournal(root, { ...entry, manifest: entry.manifest }, codes);
+    }
+    for (const entry of entries) {
       if (entry.damaged !== undefined) {
         damaged.push({ execution_id: entry.id, dir: entry.dir, reason: entry.damaged });
       } else if (!entry.manifest) {
-        if (!options.dryRun) await removeOrphan(entry);
+        if (!options.dryRun) await removeOrphan(entry, codes);
       } else if (!FINAL_STATES.has(entry.manifest.state)) {
-        journals.push(await recoverOne(entry, entry.manifest, options.dryRun));
+        journals.push(await recoverOne(entry, entry.manifest, options));
       }
     }
     return { result: { dry_run: options.dryRun, count: journals.length, journals }, damaged };
@@ -85,14 +100,18 @@ export async function recoverJournals(
  * @example
  * ```ts
  * import { findInterrupted } from "./recover.ts";
- * (await findInterrupted(Deno.cwd())).length; // 0 in a healthy workspace
+ * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
+ * (await findInterrupted(Deno.cwd(), TRANSACTION_CODES)).length; // 0 in a healthy workspace
  * ```
  */
-export async function findInterrupted(root: string): Promise<JournalManifest[]> {
+export async function findInterrupted(
+  root: string,
+  codes: TransactionCodes,
+): Promise<JournalManifest[]> {
   const found: JournalManifest[] = [];
-  for (const entry of await listJournals(root)) {
+  for (const entry of await listJournals(root, codes)) {
     if (!entry.manifest || FINAL_STATES.has(entry.manifest.state)) continue;
-    const lock = await tryLockJournal(entry.dir);
+    const lock = await tryLockJournal(entry.dir, codes);
     if (lock === "held") continue;
     lock?.close();
     found.push(entry.manifest);
@@ -101,8 +120,8 @@ export async function findInterrupted(root: string): Promise<JournalManifest[]> 
 }
 
 /** A journal directory without a manifest: the operation died before touching any file. */
-async function removeOrphan(entry: JournalEntry): Promise<void> {
-  const lock = await tryLockJournal(entry.dir);
+async function removeOrphan(entry: JournalEntry, codes: TransactionCodes): Promise<void> {
+  const lock = await tryLockJournal(entry.dir, codes);
   if (lock === "held") return;
   lock?.close();
   await Deno.remove(entry.dir, { recursive: true });
@@ -113,16 +132,20 @@ type Found = "before" | "after" | "neither";
 async function recoverOne(
   entry: JournalEntry,
   manifest: JournalManifest,
-  dryRun: boolean,
+  options: { dryRun: boolean; codes: TransactionCodes },
 ): Promise<RecoveredJournal> {
+  const { dryRun, codes } = options;
   const head = {
     execution_id: manifest.execution_id,
     tool: manifest.tool,
     operation_type: manifest.operation_type,
     state_found: manifest.state,
   };
-  const lock = await tryLockJournal(entry.dir);
+  const lock = await tryLockJournal(entry.dir, codes);
   if (lock === "held") return { ...head, outcome: "in_progress", files: [] };
+  const releaseDirectories = dryRun
+    ? undefined
+    : await lockDirectories(manifest.files.map((file) => dirname(file.path)));
   try {
     const renamed = await readProgress(entry.dir);
     const states: { found: Found; checksum: string | null }[] = [];
@@ -155,7 +178,7 @@ async function recoverOne(
         : found === "before"
         ? "unchanged"
         : "conflict";
-      if (!dryRun && action === "restored") await restoreFile(entry.dir, file);
+      if (!dryRun && action === "restored") await restoreFile(entry.dir, file, codes);
       const tempRemoved = dryRun
         ? await isRegularFile(file.temp)
         : await removeFileIfPresent(file.temp);
@@ -180,6 +203,7 @@ async function recoverOne(
     files.sort((a, b) => compareText(a.file_path, b.file_path));
     return { ...head, outcome, files };
   } finally {
+    releaseDirectories?.();
     lock?.close();
   }
 }

@@ -5,31 +5,47 @@
  */
 import { dirname, join } from "node:path";
 import { sha256 } from "../../schema/checksum.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalFile } from "../../schema/journal.ts";
+import { isJournalFile } from "./confine.ts";
 import { removeFileIfPresent, syncDirectory, writeNewFile } from "./fs.ts";
+import type { TransactionCodes } from "./types.ts";
 
 /**
  * Restores the prior bytes of `file` from the backup in journal directory `dir`, atomically
  * (a temporary file renamed over it) and with its prior mode. A file the operation created is
- * removed. Throws when the backup does not have the checksum the manifest recorded.
+ * removed. Throws `journalUnusable` when the backup is missing or does not have the checksum the
+ * manifest recorded, and
+ * `unsafeState` when it is a link or not a regular file. The caller has confined `file` to the
+ * root (see `confineManifest`).
  *
  * @example
  * ```ts
  * import { restoreFile } from "./restore.ts";
- * // await restoreFile(journal.dir, journal.manifest.files[0]);
+ * // await restoreFile(journal.dir, journal.manifest.files[0], codes);
  * ```
  */
-export async function restoreFile(dir: string, file: JournalFile): Promise<void> {
+export async function restoreFile(
+  dir: string,
+  file: JournalFile,
+  codes: TransactionCodes,
+): Promise<void> {
   if (!file.backup) {
     await Deno.remove(file.path).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });
     return;
   }
-  const bytes = await Deno.readFile(join(dir, file.backup));
-  if (sha256(bytes) !== file.checksum_before) {
-    throw new Error(`the journal's backup of ${file.file_path} is damaged; it was not restored`);
-  }
+  const backup = join(dir, file.backup);
+  const unusable = (what: string) =>
+    new ToolError(
+      codes.journalUnusable,
+      `the journal's backup of ${file.file_path} is ${what}; it was not restored`,
+      { file: backup },
+    );
+  if (!(await isJournalFile(backup, codes))) throw unusable("missing");
+  const bytes = await Deno.readFile(backup);
+  if (sha256(bytes) !== file.checksum_before) throw unusable("damaged");
   const temp = `${file.temp}.restore`;
   await removeFileIfPresent(temp);
   await writeNewFile(temp, bytes, file.mode);

@@ -31,6 +31,16 @@ export interface TransactionCodes {
   undoConflict: string;
   /** The execution id already names a journal (e.g. `LMT-ARG-002`). */
   idInUse: string;
+  /**
+   * A journal names a path outside the root, or one reached through a symbolic link; nothing
+   * was touched (e.g. `LMT-PERM-012`).
+   */
+  outsideRoot: string;
+  /**
+   * The state folder (`.llm`, `.llm/journal`, a journal or one of its files) is a symbolic
+   * link or not what it should be; nothing was written (e.g. `LMT-PERM-011`).
+   */
+  unsafeState: string;
 }
 
 /** How to run a transaction. */

@@ -10,6 +10,7 @@ import { sha256 } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalManifest } from "../../schema/journal.ts";
 import { commitChanges, type CommitReport } from "./commit.ts";
+import { isJournalFile } from "./confine.ts";
 import { contentsAt } from "./fs.ts";
 import { openJournal, writeManifest } from "./journal.ts";
 import type { FileChange, TransactionCodes, TransactionOptions } from "./types.ts";
@@ -33,8 +34,9 @@ const STATE_REASONS: Record<string, string> = {
 /**
  * Checks that operation `id` can be undone and returns the changes that would undo it.
  * Throws `noJournal` for an unknown id, `journalUnusable` for an operation that is not
- * committed (or whose backups are damaged), and `undoConflict` when a file no longer holds the
- * bytes the operation wrote.
+ * committed (or whose backups are damaged), `undoConflict` when a file no longer holds the
+ * bytes the operation wrote, and `outsideRoot` or `unsafeState` when its journal names a path
+ * outside the root or is reached through a link: nothing is read, hashed or written then.
  *
  * @example
  * ```ts
@@ -74,8 +76,9 @@ export async function planUndo(
     }
     let prior: Uint8Array | null = null;
     if (file.backup) {
-      prior = await Deno.readFile(join(dir, file.backup));
-      if (sha256(prior) !== file.checksum_before) {
+      const backup = join(dir, file.backup);
+      prior = (await isJournalFile(backup, codes)) ? await Deno.readFile(backup) : null;
+      if (prior === null || sha256(prior) !== file.checksum_before) {
         throw new ToolError(
           codes.journalUnusable,
           `the journal's backup of ${file.file_path} is damaged; nothing was undone`,

@@ -34,7 +34,10 @@ export async function recover(
   options: TransformOptions,
 ): Promise<TransformReport> {
   if (!options.dryRun) requirePermission("LMT", "write", journalBase(workspace.real));
-  const { result, damaged } = await recoverJournals(workspace.real, { dryRun: options.dryRun });
+  const { result, damaged } = await recoverJournals(workspace.real, {
+    dryRun: options.dryRun,
+    codes: TRANSACTION_CODES,
+  });
   const diagnostics: Diagnostic[] = [];
   for (const journal of result.journals) {
     for (const file of journal.files) {

@@ -23,6 +23,8 @@ export const TRANSACTION_CODES: TransactionCodes = {
   journalUnusable: "LMT-REF-002",
   undoConflict: "LMT-V-010",
   idInUse: "LMT-ARG-002",
+  outsideRoot: "LMT-PERM-012",
+  unsafeState: "LMT-PERM-011",
 };
 
 /** How to run a request. */
@@ -91,7 +93,7 @@ export function exitOf(code: string): number {
 
 /** Warnings about earlier operations that were killed and not yet recovered. */
 export async function interruptedWarnings(workspace: Workspace): Promise<Diagnostic[]> {
-  return (await findInterrupted(workspace.real)).map((manifest) =>
+  return (await findInterrupted(workspace.real, TRANSACTION_CODES)).map((manifest) =>
     transformDiagnostic(
       "LMT-REF-003",
       `operation ${manifest.execution_id} (${manifest.tool} ${manifest.operation_type}, ` +

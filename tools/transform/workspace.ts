@@ -17,6 +17,15 @@ export interface ResolvedPath {
   path: string;
 }
 
+/** `LMT-IO-004` for a path holding a NUL byte, shown escaped. */
+function nulByte(what: string, path: string): ToolError {
+  return new ToolError(
+    "LMT-IO-004",
+    `${what} ${JSON.stringify(path)} contains a NUL byte, which no file name can hold`,
+    { file: JSON.stringify(path) },
+  );
+}
+
 /** The root of a run: where relative paths start and where the journal lives. */
 export class Workspace {
   /** The root as given, made absolute. */
@@ -31,7 +40,8 @@ export class Workspace {
 
   /**
    * Opens the root `root` (relative to `cwd`). Throws `LMT-PERM-001` without read permission
-   * for it and `LMT-IO-001` when it does not exist.
+   * for it, `LMT-IO-001` when it does not exist or is not a directory, and `LMT-IO-004` when
+   * it holds a NUL byte.
    *
    * @example
    * ```ts
@@ -42,6 +52,7 @@ export class Workspace {
    */
   static async open(root: string, cwd: string): Promise<Workspace> {
     const given = resolve(cwd, root);
+    if (given.includes("\0")) throw nulByte("the root", root);
     requirePermission("LMT", "read", given);
     try {
       const real = await Deno.realPath(given);
@@ -57,10 +68,12 @@ export class Workspace {
 
   /**
    * Resolves a path of the plan. Throws `LMT-PERM-010` when it leaves the root (lexically or
-   * through a symbolic link) and `LMT-PERM-001` without read permission. A path that does not
+   * through a symbolic link), `LMT-PERM-001` without read permission, and `LMT-IO-004` when it
+   * holds a NUL byte (no file name can). A path that does not
    * exist resolves through its nearest existing parent, and is reported by the caller.
    */
   resolve(path: string): ResolvedPath {
+    if (path.includes("\0")) throw nulByte("the path", path);
     const absolute = resolve(this.given, path);
     const outside = (why: string) =>
       new ToolError("LMT-PERM-010", `${path} is outside the root ${this.given}${why}`, {

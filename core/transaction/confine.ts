@@ -1,0 +1,177 @@
+/**
+ * Confinement of every path a transaction touches to its root, including the paths it reads
+ * back from disk (journal manifests, backups, the state folder).
+ *
+ * Deno's `--allow-write=<root>` checks a path by its name only: a symbolic link inside the root
+ * that points out of it (`.llm` → `/tmp/elsewhere`, or a crafted manifest naming
+ * `/home/me/.bashrc`) would pass it. So the state folder `<root>/.llm/journal` must consist of
+ * real directories (checked with `lstat` at every level, created one level at a time), and a
+ * manifest is trusted only when every path it names is absolute, normal, inside the root with
+ * no symbolic link on the way, its temporary file is the one the transaction itself derives,
+ * and its backup is a plain name inside the journal directory.
+ *
+ * What remains: between a check and the system call that follows it, another process with
+ * write access to the root could swap a checked directory for a link (no `openat` in Deno).
+ * Each check is repeated right before the write it guards, so the window is a few system
+ * calls wide, and it needs an attacker already able to write inside the root.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, join, normalize } from "node:path";
+import { ToolError } from "../../schema/diagnostic.ts";
+import type { JournalManifest } from "../../schema/journal.ts";
+import { isInside, realPathOf } from "../paths.ts";
+import { lstatIfPresent } from "./fs.ts";
+import type { TransactionCodes } from "./types.ts";
+
+/** The levels of the state folder under a root: `.llm`, then `.llm/journal`. */
+const STATE_LEVELS = [".llm", "journal"] as const;
+
+const BACKUP_NAME = /^backup-[0-9]{1,9}$/;
+
+/**
+ * Whether `path` holds a real directory (`true`), nothing (`false`), or something else, which
+ * throws `unsafeState`: a symbolic link (even to a directory), a file, a FIFO.
+ */
+async function isRealDirectory(path: string, codes: TransactionCodes): Promise<boolean> {
+  const info = await lstatIfPresent(path);
+  if (!info) return false;
+  if (info.isDirectory && !info.isSymlink) return true;
+  throw unsafeState(path, info.isSymlink ? "a symbolic link" : "not a directory", codes);
+}
+
+function unsafeState(path: string, what: string, codes: TransactionCodes): ToolError {
+  return new ToolError(
+    codes.unsafeState,
+    `${path} is ${what}; the journal must be a real directory inside the root, so nothing was ` +
+      "written",
+    {
+      file: path,
+      remediation: `Remove ${path} (the tool recreates it as a directory), then retry.`,
+    },
+  );
+}
+
+/**
+ * `<root>/.llm/journal` when every level of it is a real directory; `null` when a level does
+ * not exist yet. With `create`, missing levels are made one at a time (never through a link)
+ * and the path is returned. Throws the caller's `unsafeState` code when a level is a symbolic
+ * link or not a directory, whatever it points to.
+ *
+ * @example
+ * ```ts
+ * import { stateDirectory } from "./confine.ts";
+ * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
+ * await stateDirectory(await Deno.makeTempDir(), TRANSACTION_CODES, true); // "/tmp/…/.llm/journal"
+ * ```
+ */
+export async function stateDirectory(
+  root: string,
+  codes: TransactionCodes,
+  create: boolean,
+): Promise<string | null> {
+  let path = root;
+  for (const level of STATE_LEVELS) {
+    path = join(path, level);
+    if (await isRealDirectory(path, codes)) continue;
+    if (!create) return null;
+    try {
+      await Deno.mkdir(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+    // Whatever won a race to create it must be a real directory too.
+    if (!(await isRealDirectory(path, codes))) throw unsafeState(path, "gone", codes);
+  }
+  return path;
+}
+
+/**
+ * Throws `unsafeState` unless `dir` is a real directory that resolves to itself: the journal
+ * directory of an operation, checked before its backups are read or written.
+ */
+export async function requireJournalDirectory(
+  dir: string,
+  codes: TransactionCodes,
+): Promise<void> {
+  if (!(await isRealDirectory(dir, codes))) throw unsafeState(dir, "gone", codes);
+  const real = await Deno.realPath(dir);
+  if (real !== dir) throw unsafeState(dir, `reached through a symbolic link (to ${real})`, codes);
+}
+
+/**
+ * Whether `path` is a regular file (`true`) or nothing (`false`); anything else — a symbolic
+ * link, a FIFO, a directory — throws `unsafeState`, so a journal's own files are never read
+ * or opened through a link or a pipe.
+ */
+export async function isJournalFile(path: string, codes: TransactionCodes): Promise<boolean> {
+  const info = await lstatIfPresent(path);
+  if (!info) return false;
+  if (info.isFile) return true;
+  throw unsafeState(path, info.isSymlink ? "a symbolic link" : "not a regular file", codes);
+}
+
+/**
+ * Throws `outsideRoot` unless `path` is an absolute, normal path strictly inside `root` whose
+ * real path is itself: no `..`, no symbolic link in any component (a transaction records real
+ * paths, so a link found now was put there since). A path that does not exist yet is resolved
+ * through its nearest existing parent.
+ *
+ * @example
+ * ```ts
+ * import { requireInsideRoot } from "./confine.ts";
+ * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
+ * requireInsideRoot("/repo", "/etc/passwd", TRANSACTION_CODES); // throws LMT-PERM-012
+ * ```
+ */
+export function requireInsideRoot(root: string, path: string, codes: TransactionCodes): void {
+  const outside = (why: string) =>
+    new ToolError(codes.outsideRoot, `${path} ${why}; nothing was touched`, { file: path });
+  if (path.includes("\0")) throw outside("contains a NUL byte");
+  if (!isAbsolute(path) || normalize(path) !== path) {
+    throw outside("is not an absolute, normal path");
+  }
+  if (path === root || !isInside(root, path)) throw outside(`is outside the root ${root}`);
+  const real = realPathOf(path);
+  if (real !== path) {
+    throw outside(
+      isInside(root, real)
+        ? `goes through a symbolic link (to ${real})`
+        : `leads out of the root ${root} through a symbolic link (to ${real})`,
+    );
+  }
+}
+
+/**
+ * Throws unless every path of `manifest` (read from journal directory `dir`) may be touched:
+ * its execution id is the directory's name; each file's path is inside the root with no link on
+ * the way; its temporary file is the one `tempFor` derives; its backup, if any, is a plain
+ * `backup-<n>` name. Codes: `outsideRoot` for paths, `journalUnusable` for names.
+ */
+export function confineManifest(
+  root: string,
+  dir: string,
+  manifest: JournalManifest,
+  codes: TransactionCodes,
+  tempFor: (path: string, executionId: string, index: number) => string,
+): void {
+  const name = dir.slice(dirname(dir).length + 1);
+  const damaged = (why: string) =>
+    new ToolError(
+      codes.journalUnusable,
+      `journal ${name} is damaged or crafted: ${why}; nothing was touched`,
+      { file: join(dir, "manifest.json") },
+    );
+  if (manifest.execution_id !== name) {
+    throw damaged(`it names execution id ${JSON.stringify(manifest.execution_id)}`);
+  }
+  for (const [index, file] of manifest.files.entries()) {
+    requireInsideRoot(root, file.path, codes);
+    if (file.temp !== tempFor(file.path, manifest.execution_id, index)) {
+      throw damaged(`file ${index} names the temporary file ${JSON.stringify(file.temp)}`);
+    }
+    if (file.backup !== undefined && !BACKUP_NAME.test(file.backup)) {
+      throw damaged(`file ${index} names the backup ${JSON.stringify(file.backup)}`);
+    }
+  }
+}

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { type MutationEnvelope, sha256, type TransformOutput } from "../schema/mod.ts";
 import { transformTool } from "../tools/transform/main.ts";
 import { assertValidEnvelope, parseJson, runEntry } from "./helpers.ts";
+import { connect } from "./mcp_helpers.ts";
 import { execute, exists, holdCommitLock, snapshot, until } from "./transform_helpers.ts";
 
 const ENTRY = "tools/transform/main.ts";
@@ -303,6 +304,36 @@ Deno.test("a crafted journal makes neither --recover nor --undo touch, create, d
   await t.step(`${cases.length} cases`, () => {
     assert.deepEqual(failures, [], `${failures.length} of ${cases.length} cases failed`);
   });
+});
+
+Deno.test("through llm-mcp, a crafted journal makes neither recover nor undo touch or hash anything outside", async () => {
+  const world = await makeWorld();
+  const server = await connect({
+    root: world.root,
+    permissions: [`--allow-read=${world.root}`, `--allow-write=${world.root}`],
+  });
+  try {
+    const outsideBefore = await listing(world.outside);
+    const victim = sha256(SECRET).replace("sha256:", "");
+    for (const target of TARGETS.slice(0, 4)) {
+      for (const undo of [true, false]) {
+        const id = crypto.randomUUID();
+        await craftJournal(world, id, target, "overwrite", undo ? "committed" : "committing");
+        const args = undo ? { undo: id } : { recover: true };
+        const result = await server.client.callTool({ name: "transform", arguments: args });
+        const text = JSON.stringify(result);
+        const label = `${target.name}, ${undo ? "undo" : "recover"}`;
+        assert.equal(result.isError, true, `${label}: ${text}`);
+        assert.ok(JOURNAL_CODES.some((code) => text.includes(code)), `${label}: ${text}`);
+        assert.ok(!text.includes(victim) && !text.includes(SECRET.trim()), `${label} leaks`);
+        assert.deepEqual(await listing(world.outside), outsideBefore, label);
+        await Deno.remove(join(world.root, ".llm", "journal", id), { recursive: true });
+      }
+    }
+  } finally {
+    await server.close();
+    await Deno.remove(world.base, { recursive: true });
+  }
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { astSearch } from "../tools/ast-search/main.ts";
 import { LineIndex } from "../schema/mod.ts";
-import { makeTree, REPO } from "./helpers.ts";
+import { makeTree, REPO, seededRandom } from "./helpers.ts";
 
 const FIXTURES = join(REPO, "tests", "fixtures", "ast");
 
@@ -534,17 +534,10 @@ for (const { file, language } of FUNCTION_CASES) {
   });
 }
 
-/** A small seeded generator (mulberry32), so a failing case can be replayed. */
+/** Picks from `choices` with a seeded generator, so a failing case can be replayed. */
 function random(seed: number): <T>(choices: readonly T[]) => T {
-  let state = seed >>> 0;
-  return (choices) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const unit = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    return choices[Math.floor(unit * choices.length)];
-  };
+  const next = seededRandom(seed);
+  return (choices) => choices[Math.floor(next() * choices.length)];
 }
 
 /** The pieces kernel-style definitions are made of. */

@@ -8,19 +8,8 @@
 import assert from "node:assert/strict";
 import type { Tool } from "../core/tool.ts";
 import { ToolError } from "../schema/diagnostic.ts";
+import { seededRandom } from "./helpers.ts";
 import { EXIT, explainCode } from "../schema/error_codes.ts";
-
-/** A deterministic pseudo-random generator (mulberry32), so a failure can be replayed. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The coded error a call throws (fails when it throws something else, or nothing). */
 export async function refusal(call: () => Promise<unknown>): Promise<ToolError> {
@@ -52,7 +41,7 @@ export interface FuzzPlan {
  * `ToolError` whose code is in the registry and does not mean an internal error.
  */
 export async function fuzzTool(tool: Tool, cwd: string, plan: FuzzPlan): Promise<void> {
-  const next = random(plan.seed);
+  const next = seededRandom(plan.seed);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
   const names = Object.keys(plan.fields);
   for (let run = 0; run < plan.runs; run++) {

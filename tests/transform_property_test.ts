@@ -17,19 +17,7 @@ import {
   transform,
   unifiedDiff,
 } from "../tools/transform/main.ts";
-import { makeTree } from "./helpers.ts";
-
-/** Small deterministic PRNG (mulberry32), so a failure can be replayed from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { makeTree, seededRandom as random } from "./helpers.ts";
 
 const PIECES = [
   "a",

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type AST, RegExpParser } from "@eslint-community/regexpp";
+import { type AST, RegExpParser, visitRegExpAST } from "@eslint-community/regexpp";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { fixedStringLiteral, type LiteralSet, requiredLiterals } from "./literal.ts";
 import {
@@ -55,9 +55,22 @@ export interface MatcherSpec {
   literalsIgnoreCase: boolean;
 }
 
-/** Upper-case letters outside escape sequences, as ripgrep's smart case looks for them. */
-function hasUpperCase(pattern: string): boolean {
-  return /\p{Lu}/u.test(pattern.replace(/\\(?:[pP]\{[^}]*\}|.)/gu, ""));
+/**
+ * Whether smart case (`-S`) ignores case: ripgrep's rule, on the parsed patterns — when some
+ * pattern has a literal character (however spelled, in a class too) and none is upper case.
+ */
+function smartCaseIgnores(options: MatcherOptions, compiled: CompiledPattern[]): boolean {
+  const characters: string[] = [];
+  for (const [index, pattern] of options.patterns.entries()) {
+    const tree = compiled[index].tree;
+    if (!tree) characters.push(...pattern);
+    else {
+      visitRegExpAST(tree, {
+        onCharacterEnter: (node) => void characters.push(String.fromCodePoint(node.value)),
+      });
+    }
+  }
+  return characters.length > 0 && !characters.some((char) => /\p{Uppercase}/u.test(char));
 }
 
 const parser = new RegExpParser({ ecmaVersion: 2025 });
@@ -177,7 +190,7 @@ export function buildMatcher(options: MatcherOptions): MatcherSpec {
   });
   const sources = compiled.map((pattern) => pattern.source);
   const ignoreCase = options.ignoreCase ||
-    (options.smartCase === true && !options.patterns.some(hasUpperCase));
+    (options.smartCase === true && smartCaseIgnores(options, compiled));
   const joined = sources.length === 1 ? sources[0] : sources.map((s) => `(?:${s})`).join("|");
   const word = `[${WORD_CLASS_BODY}]`;
   const source = options.wordRegexp ? `(?<!${word})(?:${joined})(?!${word})` : joined;

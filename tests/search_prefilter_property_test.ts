@@ -7,24 +7,17 @@
 import assert from "node:assert/strict";
 import { search, type SearchOptions } from "../tools/search/engine.ts";
 import { ToolError } from "../schema/diagnostic.ts";
-import { Random, randomPattern, randomTree } from "./search_regex_gen.ts";
+import {
+  Random,
+  randomFlags,
+  randomPattern,
+  randomTree,
+  type SearchFlags,
+} from "./search_regex_gen.ts";
 
 const PATTERNS = Number(Deno.env.get("PROPERTY_PATTERNS") ?? 2000);
 
-type Flags = Pick<
-  SearchOptions,
-  "ignoreCase" | "smartCase" | "wordRegexp" | "fixedStrings" | "multiline"
->;
-
-function randomFlags(random: Random): Flags {
-  return {
-    ignoreCase: random.chance(0.3),
-    smartCase: random.chance(0.15),
-    wordRegexp: random.chance(0.2),
-    fixedStrings: random.chance(0.1),
-    multiline: random.chance(0.2),
-  };
-}
+type Flags = SearchFlags;
 
 /** The match set of a search as sorted `file start end` keys, or the error code it refused with. */
 async function matchSet(options: SearchOptions): Promise<string[] | string> {
@@ -46,7 +39,7 @@ Deno.test("prefilter soundness: generated patterns find the same matches with an
   let matched = 0;
   try {
     for (let i = 0; i < PATTERNS; i++) {
-      const flags = randomFlags(random);
+      const flags = randomFlags(random, 0.3);
       const dialect = { javascriptOnly: true, nonAscii: true, newline: !!flags.multiline };
       const patterns = Array.from(
         { length: random.chance(0.2) ? 2 : 1 },
@@ -66,7 +59,7 @@ Deno.test("prefilter soundness: generated patterns find the same matches with an
   }
   // The generator must exercise the prefilter, not only refused patterns or empty results.
   assert.ok(compared > PATTERNS * 0.8, `only ${compared} patterns compiled`);
-  assert.ok(matched > PATTERNS * 0.3, `only ${matched} patterns matched anything`);
+  assert.ok(matched > PATTERNS * 0.25, `only ${matched} patterns matched anything`);
 });
 
 Deno.test("only k and s among ASCII letters fold with a non-ASCII character (the scan folds ASCII)", () => {

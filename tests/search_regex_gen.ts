@@ -33,6 +33,31 @@ export class Random {
   }
 }
 
+/** The flags the generated cases vary (as `SearchOptions` names them). */
+export interface SearchFlags {
+  /** `-i` */
+  ignoreCase: boolean;
+  /** `-S` */
+  smartCase: boolean;
+  /** `-w` */
+  wordRegexp: boolean;
+  /** `-F` */
+  fixedStrings: boolean;
+  /** `-U` */
+  multiline: boolean;
+}
+
+/** Random flags, `-i` with probability `ignoreCase`. */
+export function randomFlags(random: Random, ignoreCase: number): SearchFlags {
+  return {
+    ignoreCase: random.chance(ignoreCase),
+    smartCase: random.chance(0.15),
+    wordRegexp: random.chance(0.2),
+    fixedStrings: random.chance(0.1),
+    multiline: random.chance(0.2),
+  };
+}
+
 /** Which syntax a pattern may use. */
 export interface Dialect {
   /** Syntax only JavaScript has (lookarounds, backreferences, `\cJ`, `\0`, named groups). */

@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import { search, type SearchOptions } from "../tools/search/engine.ts";
 import { ToolError } from "../schema/diagnostic.ts";
-import { Random, randomPattern, randomTree } from "./search_regex_gen.ts";
+import {
+  Random,
+  randomFlags,
+  randomPattern,
+  randomTree,
+  type SearchFlags,
+} from "./search_regex_gen.ts";
 import { runEntry } from "./helpers.ts";
 
 const hasRg = (() => {
@@ -21,10 +27,7 @@ const hasRg = (() => {
 
 const CASES = Number(Deno.env.get("RG_CASES") ?? 600);
 
-type Flags = Pick<
-  SearchOptions,
-  "ignoreCase" | "smartCase" | "wordRegexp" | "fixedStrings" | "multiline"
->;
+type Flags = SearchFlags;
 
 interface RgMessage {
   type: string;
@@ -79,16 +82,6 @@ async function ourMatches(root: string, flags: Flags, patterns: string[]) {
     if (error instanceof ToolError) return "error";
     throw error;
   }
-}
-
-function randomFlags(random: Random): Flags {
-  return {
-    ignoreCase: random.chance(0.25),
-    smartCase: random.chance(0.15),
-    wordRegexp: random.chance(0.2),
-    fixedStrings: random.chance(0.1),
-    multiline: random.chance(0.2),
-  };
 }
 
 function nonEmpty(keys: string[]): string[] {
@@ -149,7 +142,7 @@ Deno.test({
       for (let i = 0; i < CASES; i++) {
         const nonAscii = random.chance(0.5);
         const root = roots[nonAscii ? 0 : 1];
-        const flags = randomFlags(random);
+        const flags = randomFlags(random, 0.25);
         const dialect = { javascriptOnly: false, nonAscii, newline: !!flags.multiline };
         const patterns = Array.from(
           { length: random.chance(0.2) ? 2 : 1 },

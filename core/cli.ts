@@ -111,6 +111,28 @@ function parseOptions(tool: Tool, specs: FlagSpec[]): Record<string, ParseOption
   return options;
 }
 
+/**
+ * Joins a value-taking flag with a next argument that begins with `-` (`-e -foo` →
+ * `--patterns=-foo`): the flag takes it whatever it looks like, as in ripgrep, where
+ * `parseArgs` would call it ambiguous.
+ */
+function joinDashValues(args: string[], options: Record<string, ParseOption>): string[] {
+  const takesValue = new Map<string, string>();
+  for (const [name, option] of Object.entries(options)) {
+    if (option.type !== "string") continue;
+    takesValue.set(`--${name}`, name);
+    if (option.short) takesValue.set(`-${option.short}`, name);
+  }
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--") return [...joined, ...args.slice(i)];
+    const name = takesValue.get(args[i]);
+    if (name !== undefined && args[i + 1]?.startsWith("-")) joined.push(`--${name}=${args[++i]}`);
+    else joined.push(args[i]);
+  }
+  return joined;
+}
+
 function argError(tool: Tool, message: string, note?: string): ToolError {
   return new ToolError(`${tool.prefix}-ARG-001`, message, note ? { note } : {});
 }
@@ -333,9 +355,10 @@ export async function runCli(tool: Tool, args: string[]): Promise<number> {
     const specs = flagSpecs(tool);
     let parsed;
     try {
+      const options = parseOptions(tool, specs);
       parsed = parseArgs({
-        args,
-        options: parseOptions(tool, specs),
+        args: joinDashValues(args, options),
+        options,
         allowPositionals: true,
         strict: true,
       });

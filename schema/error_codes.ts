@@ -171,6 +171,15 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Give a pattern: `llm-search PATTERN [PATH...]` or `-e PATTERN`.",
     exit: EXIT.badInput,
   },
+  "LMS-QRY-003": {
+    meaning:
+      "The search ran out of its time budget (--timeout); the results found so far are kept.",
+    cause:
+      "A pattern with nested quantifiers backtracking catastrophically on the file named, or a tree too large for the budget.",
+    remediation:
+      "Rewrite the pattern without nested quantifiers (e.g. `(a+)+` → `a+`), narrow the paths, or raise --timeout.",
+    exit: EXIT.ok,
+  },
   // llm-ast-search
   "LMA-QRY-001": {
     meaning: "The tree-sitter query does not compile for the language.",

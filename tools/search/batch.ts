@@ -57,7 +57,9 @@ export class BatchSearcher {
   }
 
   /**
-   * Searches each file in order. Sandbox refusals are rethrown: they are the caller's to report.
+   * Searches each file in order, telling `onFile` the index of each before it starts (so a
+   * watcher knows which file a stuck search is on). Sandbox refusals are rethrown: they are
+   * the caller's to report.
    *
    * @example
    * ```ts
@@ -68,8 +70,12 @@ export class BatchSearcher {
    * searcher.search([{ absPath: Deno.cwd() + "/deno.json", filePath: "deno.json", explicit: true }]);
    * ```
    */
-  search(files: readonly BatchFile[]): BatchFileResult[] {
-    return files.map((file) => {
+  search(
+    files: readonly BatchFile[],
+    onFile?: (index: number) => void,
+  ): BatchFileResult[] {
+    return files.map((file, index) => {
+      onFile?.(index);
       let bytes: Uint8Array;
       try {
         bytes = this.#reader.read(file.absPath);

@@ -6,7 +6,7 @@
  */
 import { type EngineWalkOptions, type WalkEntry, Walker } from "../../core/walk/walker.ts";
 import { permissionError } from "../../core/permissions.ts";
-import type { Diagnostic } from "../../schema/diagnostic.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { SearchData } from "../../schema/search.ts";
 import { type BatchFile, type BatchFileResult, BatchSearcher } from "./batch.ts";
 import { ResultCollector, type SearchMode } from "./collector.ts";
@@ -43,8 +43,18 @@ export interface SearchOptions extends MatcherOptions {
   threads?: number;
   /** Stream listed results here instead of keeping them in `data`. */
   emit?: (item: unknown) => void;
-  /** Stops the search between batches (an MCP client's cancellation). */
+  /**
+   * Cancels the search (an MCP client's cancellation): worker threads are terminated at once;
+   * a search on the calling thread stops between batches.
+   */
   signal?: AbortSignal;
+  /**
+   * Time budget in milliseconds. Matching then runs in worker threads (even for a small tree)
+   * that are terminated when it passes, however stuck a regular expression is; the results
+   * found so far are kept, `partial` is set and an `LMS-QRY-003` warning names each file that
+   * was being matched.
+   */
+  timeoutMs?: number;
 }
 
 /** The result of a search. */
@@ -63,6 +73,11 @@ const INLINE_FILES = 400;
 const BATCH_FILES = 96;
 /** Batches a worker may hold at once, so it never waits for the walking thread. */
 const BATCHES_IN_FLIGHT = 3;
+/**
+ * Under a time budget each batch is one file, so the results of every file finished before
+ * the deadline survive the workers' termination; more of them are kept in flight.
+ */
+const TIMED_BATCHES_IN_FLIGHT = 32;
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url);
 
@@ -97,7 +112,68 @@ interface WorkerReply {
   failure?: { message: string; refused: boolean };
 }
 
-/** Runs batches on a pool of workers and hands results back in batch order. */
+/** A worker thread and the shared slots where it says which batch and file it is on. */
+interface SearchThread {
+  worker: Worker;
+  progress: Int32Array<SharedArrayBuffer>;
+}
+
+/** What a worker run hands back besides the collected results. */
+interface WorkerRunOutcome {
+  /** Files being matched when the time budget ran out (none when the run finished). */
+  inFlight: string[];
+  /** Files sent to workers but not searched because the budget ran out. */
+  unsearched: number;
+  /** The walk had files left that were never sent. */
+  walkLeft: boolean;
+}
+
+function startThread(
+  spec: MatcherSpec,
+  fileOptions: SearchFileOptions,
+  onReply: (reply: WorkerReply) => void,
+): SearchThread {
+  const worker = new Worker(WORKER_URL, { type: "module" });
+  const progress = new Int32Array(new SharedArrayBuffer(8)).fill(-1);
+  worker.onmessage = (event: MessageEvent<WorkerReply>) => onReply(event.data);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    onReply({ id: -1, failure: { message: event.message, refused: false } });
+  };
+  worker.postMessage(
+    { type: "init", spec, options: fileOptions, progress: progress.buffer } satisfies WorkerRequest,
+  );
+  return { worker, progress };
+}
+
+/** Resolves at the next reply, at the deadline, or on abort, whichever comes first. */
+function nextEvent(
+  setWake: (wake: (() => void) | undefined) => void,
+  deadline: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = deadline === undefined
+      ? undefined
+      : setTimeout(resolve, Math.max(0, deadline - Date.now()));
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      setWake(undefined);
+      resolve();
+    };
+    signal?.addEventListener("abort", done);
+    setWake(done);
+  });
+}
+
+/**
+ * Runs batches on a pool of workers and hands results back in batch order. With a `deadline`
+ * (epoch ms), workers are terminated when it passes, even inside a regular expression that
+ * backtracks catastrophically (V8 cannot interrupt one on its own thread): the results of
+ * finished batches are kept and the files then being matched are returned. An abort of
+ * `signal` terminates them the same way and throws.
+ */
 async function searchWithWorkers(
   first: BatchFile[],
   entries: Iterator<WalkEntry>,
@@ -106,51 +182,54 @@ async function searchWithWorkers(
   threads: number,
   collector: ResultCollector,
   signal: AbortSignal | undefined,
-): Promise<void> {
+  deadline: number | undefined,
+): Promise<WorkerRunOutcome> {
   const inbox: WorkerReply[] = [];
   let wake: (() => void) | undefined;
-  const workers = Array.from({ length: threads }, () => {
-    const worker = new Worker(WORKER_URL, { type: "module" });
-    worker.onmessage = (event: MessageEvent<WorkerReply>) => {
-      inbox.push(event.data);
+  const pool = Array.from({ length: threads }, () =>
+    startThread(spec, fileOptions, (reply) => {
+      inbox.push(reply);
       wake?.();
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      inbox.push({ id: -1, failure: { message: event.message, refused: false } });
-      wake?.();
-    };
-    worker.postMessage({ type: "init", spec, options: fileOptions } satisfies WorkerRequest);
-    return worker;
-  });
+    }));
   const load = new Array<number>(threads).fill(0);
   const owner = new Map<number, number>();
+  const sent = new Map<number, BatchFile[]>();
   const done = new Map<number, BatchFileResult[]>();
   let nextId = 0;
   let nextToCollect = 0;
-  let pendingFirst: BatchFile[] | undefined = first;
+  const pending = [...first];
+  const timed = deadline !== undefined;
+  const nextBatch = () =>
+    pending.length > 0
+      ? pending.splice(0, timed ? 1 : pending.length)
+      : takeFiles(entries, timed ? 1 : BATCH_FILES);
+  const capacity = timed ? TIMED_BATCHES_IN_FLIGHT : BATCHES_IN_FLIGHT;
   let walkDone = false;
   try {
     for (;;) {
       signal?.throwIfAborted();
+      if (deadline !== undefined && Date.now() >= deadline) {
+        return stopAtDeadline(pool, sent, done, collector, walkDone);
+      }
       // Keep every worker supplied while the walk lasts.
       for (let slot = 0; !walkDone && slot < threads; slot++) {
-        while (load[slot] < BATCHES_IN_FLIGHT) {
-          const files = pendingFirst ?? takeFiles(entries, BATCH_FILES);
-          pendingFirst = undefined;
+        while (load[slot] < capacity) {
+          const files = nextBatch();
           if (files.length === 0) {
             walkDone = true;
             break;
           }
           const id = nextId++;
           owner.set(id, slot);
+          sent.set(id, files);
           load[slot]++;
-          workers[slot].postMessage({ type: "batch", id, files } satisfies WorkerRequest);
+          pool[slot].worker.postMessage({ type: "batch", id, files } satisfies WorkerRequest);
         }
       }
-      if (walkDone && nextToCollect === nextId) return;
-      if (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
+      if (walkDone && nextToCollect === nextId) {
+        return { inFlight: [], unsearched: 0, walkLeft: false };
+      }
+      if (inbox.length === 0) await nextEvent((w) => (wake = w), deadline, signal);
       for (const reply of inbox.splice(0)) {
         if (reply.failure) {
           const error = new Error(reply.failure.message);
@@ -158,6 +237,7 @@ async function searchWithWorkers(
         }
         load[owner.get(reply.id) ?? 0]--;
         owner.delete(reply.id);
+        sent.delete(reply.id);
         done.set(reply.id, reply.results ?? []);
       }
       for (let ready = done.get(nextToCollect); ready; ready = done.get(nextToCollect)) {
@@ -166,8 +246,56 @@ async function searchWithWorkers(
       }
     }
   } finally {
-    for (const worker of workers) worker.terminate();
+    for (const { worker } of pool) worker.terminate();
   }
+}
+
+/**
+ * The deadline passed: stops the workers, keeps every finished batch (in batch order, so the
+ * results stay in walk order), and names the files the workers were matching.
+ */
+function stopAtDeadline(
+  pool: SearchThread[],
+  sent: Map<number, BatchFile[]>,
+  done: Map<number, BatchFileResult[]>,
+  collector: ResultCollector,
+  walkDone: boolean,
+): WorkerRunOutcome {
+  for (const { worker } of pool) worker.terminate();
+  for (const id of [...done.keys()].sort((a, b) => a - b)) collector.add(done.get(id)!);
+  const inFlight: string[] = [];
+  let unsearched = [...sent.values()].reduce((sum, files) => sum + files.length, 0);
+  for (const { progress } of pool) {
+    const batch = Atomics.load(progress, 0);
+    const index = Atomics.load(progress, 1);
+    const file = sent.get(batch)?.[index];
+    if (!file) continue;
+    inFlight.push(file.filePath);
+    // The files of that batch before the one in flight were searched, but their results died
+    // with the worker: only the files after it count as never searched.
+    unsearched -= index + 1;
+  }
+  return { inFlight: inFlight.sort(), unsearched, walkLeft: !walkDone };
+}
+
+/** One `LMS-QRY-003` warning per file being matched when the budget ran out. */
+function timeoutDiagnostics(outcome: WorkerRunOutcome, timeoutMs: number): Diagnostic[] {
+  const left = outcome.unsearched > 0 || outcome.walkLeft;
+  const rest = left
+    ? `; ${outcome.unsearched} queued file(s)${
+      outcome.walkLeft ? " and the rest of the tree" : ""
+    } not searched`
+    : "";
+  const files = outcome.inFlight.length > 0 ? outcome.inFlight : [undefined];
+  if (outcome.inFlight.length === 0 && !left) return [];
+  return files.map((file) =>
+    makeDiagnostic(
+      "llm-search",
+      "LMS-QRY-003",
+      `search timed out after ${timeoutMs} ms${file ? ` while matching ${file}` : ""}${rest}`,
+      file ? { level: "warning", file } : { level: "warning" },
+    )
+  );
 }
 
 /**
@@ -208,18 +336,31 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
   const entries = walker.entries();
   const first = takeFiles(entries, INLINE_FILES);
   const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
-  if (first.length < INLINE_FILES || threads === 1 || !canStartWorkers()) {
+  const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
+  const small = first.length < INLINE_FILES || threads === 1;
+  const timeDiagnostics: Diagnostic[] = [];
+  if (!canStartWorkers() || (small && deadline === undefined)) {
     const searcher = new BatchSearcher(spec, fileOptions);
     for (let files = first; files.length > 0; files = takeFiles(entries, BATCH_FILES)) {
       options.signal?.throwIfAborted();
       collector.add(searcher.search(files));
     }
   } else {
-    await searchWithWorkers(first, entries, spec, fileOptions, threads, collector, options.signal);
+    const outcome = await searchWithWorkers(
+      first,
+      entries,
+      spec,
+      fileOptions,
+      small ? 1 : threads,
+      collector,
+      options.signal,
+      deadline,
+    );
+    timeDiagnostics.push(...timeoutDiagnostics(outcome, options.timeoutMs ?? 0));
   }
   return {
     data: collector.finish(),
-    diagnostics: [...walker.diagnostics, ...collector.diagnostics],
-    partial: collector.partial,
+    diagnostics: [...walker.diagnostics, ...collector.diagnostics, ...timeDiagnostics],
+    partial: collector.partial || timeDiagnostics.length > 0,
   };
 }

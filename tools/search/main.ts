@@ -18,9 +18,9 @@ import { runCli } from "../../core/cli.ts";
 import { searchTool } from "./tool.ts";
 
 export { search, type SearchOptions, type SearchResult } from "./engine.ts";
-export { buildMatcher, faultColumn, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
+export { buildMatcher, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
 export { requiredLiteral } from "./literal.ts";
-export { spellOutRepeats, translateRipgrepSyntax } from "./rewrite.ts";
+export { translateRipgrepSyntax } from "./rewrite.ts";
 export { LiteralPrefilter } from "./prefilter.ts";
 export {
   type CompiledMatcher,

@@ -5,9 +5,17 @@
  *
  * @module
  */
+import { type AST, RegExpParser, visitRegExpAST } from "@eslint-community/regexpp";
 import { ToolError } from "../../schema/diagnostic.ts";
-import { requiredLiteral } from "./literal.ts";
-import { spellOutRepeats, translateRipgrepSyntax } from "./rewrite.ts";
+import { fixedStringLiteral, type LiteralSet, requiredLiterals } from "./literal.ts";
+import {
+  countGroups,
+  emitLiteral,
+  emitPattern,
+  PatternFault,
+  translateWithOrigins,
+  WORD_CLASS_BODY,
+} from "./rewrite.ts";
 
 /** How to interpret the patterns. */
 export interface MatcherOptions {
@@ -23,13 +31,18 @@ export interface MatcherOptions {
   wordRegexp?: boolean;
   /** Let matches span lines (`-U`). */
   multiline?: boolean;
+  /**
+   * Rule out files and lines that lack a required literal (default `true`). Off, every file is
+   * matched in full: the plain path the prefilter's soundness is tested against.
+   */
+  prefilter?: boolean;
 }
 
 /** The compiled form, plain data so it can be sent to workers. */
 export interface MatcherSpec {
   /** Regular expression source. */
   source: string;
-  /** Flags: always `g` and `m`, plus `u`, `i`, `s` as needed. */
+  /** Flags: always `g` and `v`, plus `i` to ignore case. */
   flags: string;
   /** Matches may span lines. */
   multiline: boolean;
@@ -42,102 +55,126 @@ export interface MatcherSpec {
   literalsIgnoreCase: boolean;
 }
 
-const META = /[\\^$.*+?()[\]{}|/]/g;
-
-function escapeRegExp(text: string): string {
-  return text.replace(META, "\\$&");
-}
-
-/** Upper-case letters outside escape sequences, as ripgrep's smart case looks for them. */
-function hasUpperCase(pattern: string): boolean {
-  return /\p{Lu}/u.test(pattern.replace(/\\(?:[pP]\{[^}]*\}|.)/gu, ""));
-}
-
-function compiles(source: string, flags: string): string | undefined {
-  try {
-    new RegExp(source, flags);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
-/** Column (0-based, in UTF-16 units of the pattern) where a pattern's fault most likely is. */
-export function faultColumn(pattern: string): number {
-  const groups: number[] = [];
-  let classStart = -1;
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i];
-    if (char === "\\") {
-      if (i === pattern.length - 1) return i;
-      i++;
-      continue;
-    }
-    if (classStart !== -1) {
-      if (char === "]") classStart = -1;
-      continue;
-    }
-    if (char === "[") classStart = i;
-    else if (char === "(") groups.push(i);
-    else if (char === ")") {
-      if (groups.pop() === undefined) return i;
-    } else if ("*+?".includes(char)) {
-      const previous = pattern[i - 1];
-      if (i === 0 || previous === "(" || previous === "|") return i;
-    } else if (char === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(i))) {
-      if (i === 0 || pattern[i - 1] === "(" || pattern[i - 1] === "|") return i;
+/**
+ * Whether smart case (`-S`) ignores case: ripgrep's rule, on the parsed patterns — when some
+ * pattern has a literal character (however spelled, in a class too) and none is upper case.
+ */
+function smartCaseIgnores(options: MatcherOptions, compiled: CompiledPattern[]): boolean {
+  const characters: string[] = [];
+  for (const [index, pattern] of options.patterns.entries()) {
+    const tree = compiled[index].tree;
+    if (!tree) characters.push(...pattern);
+    else {
+      visitRegExpAST(tree, {
+        onCharacterEnter: (node) => void characters.push(String.fromCodePoint(node.value)),
+      });
     }
   }
-  if (classStart !== -1) return classStart;
-  if (groups.length) return groups[groups.length - 1];
-  return compiles(pattern, "") === undefined ? 0 : Math.max(0, pattern.length - 1);
+  return characters.length > 0 && !characters.some((char) => /\p{Uppercase}/u.test(char));
 }
 
-function checkPattern(pattern: string, index: number): void {
-  const unicode = compiles(pattern, "u");
-  const plain = unicode === undefined ? undefined : compiles(pattern, "");
-  if (unicode === undefined || plain === undefined) return;
-  const column = faultColumn(pattern);
-  throw new ToolError(
-    "LMS-QRY-001",
-    `invalid regular expression: ${plain.replace(/^Invalid regular expression: /, "")}`,
-    {
-      column,
-      note: `pattern ${index + 1}: ${pattern}\n${
-        " ".repeat(`pattern ${index + 1}: `.length + column)
-      }^`,
-    },
-  );
+const parser = new RegExpParser({ ecmaVersion: 2025 });
+
+/** A coded refusal of pattern `index` at `column` (0-based, in UTF-16 units of the pattern). */
+function patternError(pattern: string, index: number, column: number, message: string): ToolError {
+  return new ToolError("LMS-QRY-001", `invalid regular expression: ${message}`, {
+    column,
+    note: `pattern ${index + 1}: ${pattern}\n${
+      " ".repeat(`pattern ${index + 1}: `.length + column)
+    }^`,
+  });
+}
+
+/** The reason of a regexpp error without its restatement of the pattern. */
+function reason(error: Error): string {
+  return error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "");
 }
 
 /**
- * One required literal per pattern, or `undefined` when some pattern has none (then no file
- * can be ruled out). Case-insensitive prefiltering compares ASCII case only, so a non-ASCII
- * literal under `-i` (whose case folding the byte scan cannot follow) disables it too.
+ * Where the unclosed group or class that ends `text` opens (ripgrep points there, regexpp at
+ * the end of the pattern), or `undefined`.
+ */
+function unclosedOpener(text: string): number | undefined {
+  const groups: number[] = [];
+  let classStart = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (classStart !== -1) {
+      if (text[i] === "]") classStart = -1;
+    } else if (text[i] === "[") classStart = i;
+    else if (text[i] === "(") groups.push(i);
+    else if (text[i] === ")") groups.pop();
+  }
+  return classStart !== -1 ? classStart : groups.at(-1);
+}
+
+/** A pattern parsed and emitted with ripgrep's semantics, or a coded refusal. */
+interface CompiledPattern {
+  source: string;
+  tree?: AST.Pattern;
+}
+
+function compilePattern(
+  pattern: string,
+  index: number,
+  options: MatcherOptions,
+  groupOffset: number,
+): CompiledPattern {
+  const multiline = !!options.multiline;
+  if (options.fixedStrings) return { source: emitLiteral(pattern, multiline, index) };
+  const translated = translateWithOrigins(pattern);
+  const at = (position: number) =>
+    translated.origin[Math.min(position, translated.origin.length - 1)] ?? 0;
+  try {
+    const tree = parser.parsePattern(translated.text, 0, translated.text.length, {
+      unicode: true,
+    });
+    return { tree, source: emitPattern(tree, { multiline, groupOffset }) };
+  } catch (error) {
+    if (error instanceof PatternFault) {
+      throw patternError(pattern, index, at(error.index), error.message);
+    }
+    if (error instanceof SyntaxError && "index" in error && typeof error.index === "number") {
+      const unclosed = /^Unterminated (group|character class)$/.test(reason(error))
+        ? unclosedOpener(translated.text)
+        : undefined;
+      throw patternError(pattern, index, at(unclosed ?? error.index), reason(error));
+    }
+    throw error;
+  }
+}
+
+/**
+ * Literals at least one of which every match of any pattern holds, or `undefined` when some
+ * pattern has none (then no file can be ruled out).
  */
 function prefilterLiterals(
   options: MatcherOptions,
-  sources: string[],
+  compiled: CompiledPattern[],
   ignoreCase: boolean,
-): string[] | undefined {
-  const literals: string[] = [];
+): LiteralSet {
+  const literals = new Set<string>();
   for (const [index, pattern] of options.patterns.entries()) {
-    const literal = options.fixedStrings ? pattern : requiredLiteral(sources[index]);
-    if (!literal || (ignoreCase && /[\u0080-\uffff]/.test(literal))) return undefined;
-    literals.push(literal);
+    const tree = compiled[index].tree;
+    const fixed = options.fixedStrings ? fixedStringLiteral(pattern, ignoreCase) : undefined;
+    const set = tree ? requiredLiterals(tree, ignoreCase) : fixed ? [fixed] : undefined;
+    if (!set) return undefined;
+    for (const literal of set) literals.add(literal);
   }
-  return literals;
+  return [...literals];
 }
 
 /**
- * Compiles the patterns and flags into one {@linkcode MatcherSpec}. Patterns are JavaScript
- * regular expressions, compiled with the `u` flag when they allow it (else without it).
+ * Compiles the patterns and flags into one {@linkcode MatcherSpec}. Patterns are read as
+ * JavaScript regular expressions with the `u` flag, in ripgrep's spelling where the two differ,
+ * and run with ripgrep's semantics (see `rewrite.ts`). A pattern either compiles exactly or is
+ * refused with `LMS-QRY-001` and the column of the fault: never a silent fallback.
  *
  * @example
  * ```ts
  * import { buildMatcher } from "@llm/search/search";
  * const spec = buildMatcher({ patterns: ["fn\\s+main"], smartCase: true });
- * spec.flags; // "gmiu"
+ * spec.flags; // "gvi"
  * spec.literals; // ["fn"]
  * ```
  */
@@ -145,20 +182,23 @@ export function buildMatcher(options: MatcherOptions): MatcherSpec {
   if (options.patterns.length === 0) {
     throw new ToolError("LMS-QRY-002", "no search pattern given");
   }
-  const sources = options.patterns.map((pattern, index) => {
-    if (options.fixedStrings) return escapeRegExp(pattern);
-    const translated = translateRipgrepSyntax(pattern);
-    checkPattern(translated, index);
-    return spellOutRepeats(translated);
+  let groups = 0;
+  const compiled = options.patterns.map((pattern, index) => {
+    const result = compilePattern(pattern, index, options, groups);
+    if (result.tree) groups += countGroups(result.tree);
+    return result;
   });
+  const sources = compiled.map((pattern) => pattern.source);
   const ignoreCase = options.ignoreCase ||
-    (options.smartCase === true && !options.patterns.some(hasUpperCase));
+    (options.smartCase === true && smartCaseIgnores(options, compiled));
   const joined = sources.length === 1 ? sources[0] : sources.map((s) => `(?:${s})`).join("|");
-  const unicode = compiles(joined, "u") === undefined;
-  const word = unicode ? "[\\p{L}\\p{N}\\p{M}_]" : "\\w";
+  const word = `[${WORD_CLASS_BODY}]`;
   const source = options.wordRegexp ? `(?<!${word})(?:${joined})(?!${word})` : joined;
-  const flags = "gm" + (ignoreCase ? "i" : "") + (unicode ? "u" : "");
-  const literals = prefilterLiterals(options, sources, ignoreCase);
+  const flags = "gv" + (ignoreCase ? "i" : "");
+  compileOrRefuse(source, flags, options.patterns);
+  const literals = options.prefilter === false
+    ? undefined
+    : prefilterLiterals(options, compiled, ignoreCase);
   return {
     source,
     flags,
@@ -166,4 +206,16 @@ export function buildMatcher(options: MatcherOptions): MatcherSpec {
     literals: literals ?? [],
     literalsIgnoreCase: literals !== undefined && ignoreCase,
   };
+}
+
+/** V8 may still refuse what regexpp parsed (e.g. a name used by two patterns' groups). */
+function compileOrRefuse(source: string, flags: string, patterns: readonly string[]): void {
+  try {
+    new RegExp(source, flags);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ToolError("LMS-QRY-001", `invalid regular expression: ${message}`, {
+      note: `patterns: ${patterns.join(" | ")}`,
+    });
+  }
 }

@@ -10,7 +10,8 @@ import { LineIndex } from "../../schema/line_index.ts";
 import { makeSpan } from "../../schema/span_build.ts";
 import type { ContextLine, SpanChecksums } from "../../schema/extensions.ts";
 import type { SearchMatch } from "../../schema/search.ts";
-import { type DecodedText, decodeUtf8 } from "../../core/utf8.ts";
+import type { DecodedText } from "../../core/utf8.ts";
+import { decodeForMatching } from "./decode.ts";
 import { LiteralPrefilter } from "./prefilter.ts";
 import type { MatcherSpec } from "./matcher.ts";
 
@@ -56,7 +57,7 @@ export interface CompiledMatcher {
  * @example
  * ```ts
  * import { buildMatcher, compileMatcher } from "@llm/search/search";
- * compileMatcher(buildMatcher({ patterns: ["todo"] })).regex.flags; // "gmu"
+ * compileMatcher(buildMatcher({ patterns: ["todo"] })).regex.flags; // "gv"
  * ```
  */
 export function compileMatcher(spec: MatcherSpec): CompiledMatcher {
@@ -79,10 +80,17 @@ function stepPast(text: string, index: number, unicode: boolean): number {
   return code >= 0xd800 && code <= 0xdbff ? index + 2 : index + 1;
 }
 
+/** Whether a code unit stands for an invalid byte 0x80–0xBF (see `decode.ts`). */
+function isEscapedContinuation(code: number): boolean {
+  return code >= 0xdc80 && code <= 0xdcbf;
+}
+
 /**
  * Leftmost matches of `regex` in `text` from `from`, with ripgrep's rules for empty matches: one
- * right where the previous non-empty match ended is not a match, and, for a whole file
- * (`wholeText`), nothing starts after the final line break (that is no line).
+ * right where the previous non-empty match ended is not a match, one at an (escaped) UTF-8
+ * continuation byte is not either (upstream ripgrep's rule, so every reported offset is a
+ * character boundary), and, for a whole file (`wholeText`), nothing starts after the final line
+ * break (that is no line).
  */
 function* execAll(
   regex: RegExp,
@@ -96,8 +104,8 @@ function* execAll(
     const start = found.index;
     const end = start + found[0].length;
     if (start === end) {
-      regex.lastIndex = stepPast(text, end, regex.unicode);
-      if (start === lastEnd) continue;
+      regex.lastIndex = stepPast(text, end, regex.unicode || regex.unicodeSets);
+      if (start === lastEnd || isEscapedContinuation(text.charCodeAt(start))) continue;
       if (
         wholeText && start === text.length && (start === 0 || text.charCodeAt(start - 1) === 10)
       ) {
@@ -109,36 +117,11 @@ function* execAll(
 }
 
 /**
- * Matches of `regex` in a whole file's text (code-unit offsets). Without multiline, a match may
- * not cross a line break, as in ripgrep: a match that does is searched again inside its line.
+ * Matches of `regex` in a whole file's text (code-unit offsets). Without multiline no match can
+ * cross a line break: the emitted expression matches no `\n` then (ripgrep's rule).
  */
-function* findMatches(text: string, regex: RegExp, multiline: boolean): Generator<UnitMatch> {
-  for (let from = 0; from <= text.length;) {
-    let crossed = false;
-    for (const found of execAll(regex, text, from, true)) {
-      const newline = multiline ? -1 : text.indexOf("\n", found.start);
-      if (newline === -1 || newline >= found.end) {
-        yield found;
-        continue;
-      }
-      const lineStart = text.lastIndexOf("\n", found.start - 1) + 1;
-      const line = text.slice(lineStart, newline);
-      for (
-        const sub of execAll(
-          new RegExp(regex.source, regex.flags),
-          line,
-          found.start - lineStart,
-          false,
-        )
-      ) {
-        yield { start: lineStart + sub.start, end: lineStart + sub.end };
-      }
-      from = newline + 1;
-      crossed = true;
-      break;
-    }
-    if (!crossed) return;
-  }
+function findMatches(text: string, regex: RegExp): Generator<UnitMatch> {
+  return execAll(regex, text, 0, true);
 }
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -218,10 +201,9 @@ function* textMatches(
   from: number,
   to: number,
   regex: RegExp,
-  multiline: boolean,
 ): Generator<ByteMatch> {
-  const decoded: DecodedText = decodeUtf8(bytes.subarray(from, to));
-  for (const found of findMatches(decoded.text, regex, multiline)) {
+  const decoded: DecodedText = decodeForMatching(bytes.subarray(from, to));
+  for (const found of findMatches(decoded.text, regex)) {
     yield {
       start: from + decoded.byteOffset(found.start),
       end: from + decoded.byteOffset(found.end),
@@ -241,7 +223,7 @@ function* wholeTextMatches(
   multiline: boolean,
 ): Generator<ByteMatch> {
   if (multiline || bytes.length <= PIECE_BYTES) {
-    yield* textMatches(bytes, 0, bytes.length, regex, multiline);
+    yield* textMatches(bytes, 0, bytes.length, regex);
     return;
   }
   for (let from = 0; from < bytes.length;) {
@@ -251,7 +233,7 @@ function* wholeTextMatches(
       const next = cut >= from ? cut : bytes.indexOf(0x0a, from + PIECE_BYTES);
       if (next !== -1) to = next + 1;
     }
-    yield* textMatches(bytes, from, to, regex, false);
+    yield* textMatches(bytes, from, to, regex);
     from = to;
   }
 }
@@ -267,7 +249,7 @@ function* candidateLineMatches(
   regex: RegExp,
 ): Generator<ByteMatch> {
   for (const [lineStart, lineEnd] of lines) {
-    const decoded = decodeUtf8(bytes.subarray(lineStart, lineEnd));
+    const decoded = decodeForMatching(bytes.subarray(lineStart, lineEnd));
     for (const found of execAll(regex, decoded.text, 0, false)) {
       yield {
         start: lineStart + decoded.byteOffset(found.start),

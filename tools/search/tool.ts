@@ -47,7 +47,12 @@ const SearchInput = z.object({
   with_checksums: z.boolean().default(false).describe(
     "Add span and file sha256 checksums to matches",
   ),
-  threads: z.number().int().positive().optional().describe("Worker threads [default: CPU count]"),
+  threads: z.number().int().positive().max(1024).optional().describe(
+    "Worker threads [default: CPU count]",
+  ),
+  timeout_ms: z.number().int().positive().max(2 ** 31 - 1).optional().describe(
+    "Time budget in ms: matching runs in worker threads stopped when it passes; results so far are kept, partial is set and LMS-QRY-003 names the file being matched [default: none; the MCP server passes one]",
+  ),
 });
 
 /** Input of `llm-search`, as the engine receives it after defaults. */
@@ -122,7 +127,7 @@ export const searchTool: Tool = defineTool({
       threads: "j",
       ...WALK_SHORT_FLAGS,
     },
-    aliases: { regexp: "patterns" },
+    aliases: { regexp: "patterns", timeout: "timeout_ms" },
     positionals: (positionals, flags) => {
       const given = (flags.patterns as string[] | undefined) ?? [];
       if (given.length > 0) return { paths: positionals };
@@ -157,6 +162,7 @@ export const searchTool: Tool = defineTool({
       mode: input.files_with_matches ? "files" : input.count ? "counts" : "matches",
       withChecksums: input.with_checksums,
       threads: input.threads,
+      timeoutMs: input.timeout_ms,
       emit: context.emit,
       signal: context.signal,
       walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },

@@ -10,7 +10,13 @@ import type { SearchFileOptions } from "./searcher.ts";
 
 /** Messages the engine sends a worker. */
 export type WorkerRequest =
-  | { type: "init"; spec: MatcherSpec; options: SearchFileOptions }
+  | {
+    type: "init";
+    spec: MatcherSpec;
+    options: SearchFileOptions;
+    /** Two slots the worker keeps current: the batch id and the file index it searches. */
+    progress: SharedArrayBuffer;
+  }
   | { type: "batch"; id: number; files: BatchFile[] };
 
 /** The parts of a worker's global scope this module uses (typed here, not via a lib directive). */
@@ -21,16 +27,20 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope;
 let searcher: BatchSearcher | undefined;
+let progress: Int32Array<ArrayBufferLike> = new Int32Array(2);
 
 scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   if (request.type === "init") {
     searcher = new BatchSearcher(request.spec, request.options);
+    progress = new Int32Array(request.progress);
     return;
   }
   try {
     if (!searcher) throw new Error("search worker used before init");
-    scope.postMessage({ id: request.id, results: searcher.search(request.files) });
+    Atomics.store(progress, 0, request.id);
+    const results = searcher.search(request.files, (index) => Atomics.store(progress, 1, index));
+    scope.postMessage({ id: request.id, results });
   } catch (error) {
     const refused = error instanceof Deno.errors.NotCapable;
     scope.postMessage({

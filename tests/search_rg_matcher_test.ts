@@ -5,7 +5,7 @@
  * `rg --json --encoding none`. Needs `rg` on PATH; the test is reported ignored without it.
  */
 import assert from "node:assert/strict";
-import { search, type SearchOptions } from "../tools/search/engine.ts";
+import { search } from "../tools/search/engine.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 import {
   Random,

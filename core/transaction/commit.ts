@@ -75,6 +75,7 @@ function messageOf(error: unknown): string {
  *   prefix: "LMT", codes: {
  *     writeFailed: "LMT-IO-011", concurrentChange: "LMT-V-009", noJournal: "LMT-REF-001",
  *     journalUnusable: "LMT-REF-002", undoConflict: "LMT-V-010", idInUse: "LMT-ARG-002",
+ *     outsideRoot: "LMT-PERM-012", unsafeState: "LMT-PERM-011",
  *   },
  * });
  * ```

@@ -91,7 +91,7 @@ function decodeEscaping(bytes: Uint8Array): DecodedText {
  *
  * @example
  * ```ts
- * import { decodeForMatching } from "@llm/search/search";
+ * import { decodeForMatching } from "./decode.ts";
  * const decoded = decodeForMatching(new Uint8Array([0x61, 0xff, 0x62]));
  * decoded.text; // "a\udcffb"
  * decoded.byteOffset(2); // 2

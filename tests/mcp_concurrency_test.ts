@@ -149,7 +149,7 @@ Deno.test({
       assert.ok(answeredAfter < PING_BOUND_MS, `ping after cancel: ${answeredAfter.toFixed(0)} ms`);
       await sleep(PING_BOUND_MS - answeredAfter);
       const idle = await cpuDuring(server.pid, 500);
-      assert.ok(busy >= 8, `the slow call should keep a core busy (${busy} ticks in 500 ms)`);
+      assert.ok(busy >= 5, `the slow call should keep a core busy (${busy} ticks in 500 ms)`);
       assert.ok(
         idle <= Math.max(3, busy / 5),
         `the cancelled call still computes: ${idle} ticks in 500 ms (${busy} before)`,

@@ -113,8 +113,8 @@ Deno.test("a NUL byte in a path is a coded IO-004 error in every walking engine"
         search({ patterns: ["hit"], cwd: root, paths: [path] }),
         (error) => error instanceof ToolError && error.code === "LMS-IO-004",
       );
-      assert.throws(
-        () => discover({ query: "a", cwd: root, paths: [path] }),
+      await assert.rejects(
+        discover({ query: "a", cwd: root, paths: [path] }),
         (error) => error instanceof ToolError && error.code === "LMD-IO-004",
       );
     }

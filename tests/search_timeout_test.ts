@@ -91,3 +91,25 @@ Deno.test("a generous budget gives the same result as none", async () => {
   assert.equal(timed.partial, false);
   assert.deepEqual(timed.diagnostics, plain.diagnostics);
 });
+
+Deno.test("kept worker threads (a long-lived host) give each run the same result as fresh ones", async () => {
+  const root = await catastrophicTree();
+  try {
+    const patterns = ["a", "b+", "x@y", "(a+)+$", "^a", "[ab]{3}"];
+    for (const pattern of patterns) {
+      const fresh = await search({ patterns: [pattern], cwd: root, timeoutMs: 2500 });
+      const kept = await search({
+        patterns: [pattern],
+        cwd: root,
+        timeoutMs: 2500,
+        keepWorkers: true,
+      });
+      const spans = (result: typeof fresh) =>
+        result.data.matches.map((m) => [m.span.file_path, m.span.byte_start, m.span.byte_end]);
+      assert.deepEqual(spans(kept), spans(fresh), pattern);
+      assert.equal(kept.partial, fresh.partial, pattern);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -55,6 +55,13 @@ export interface SearchOptions extends MatcherOptions {
    * was being matched.
    */
   timeoutMs?: number;
+  /**
+   * Keep the worker threads of a run that finished for the next run of this process (a
+   * long-lived host such as the MCP server, where every call has a time budget and so uses
+   * workers); a one-shot run lets them go. Threads stopped by a deadline or an abort are never
+   * kept.
+   */
+  keepWorkers?: boolean;
 }
 
 /** The result of a search. */
@@ -128,13 +135,23 @@ interface WorkerRunOutcome {
   walkLeft: boolean;
 }
 
+/**
+ * Worker threads a long-lived host kept from finished runs. A thread that is not busy reads
+ * messages, so its next run re-initialises it with that run's matcher.
+ */
+const idleThreads: SearchThread[] = [];
+
 function startThread(
   spec: MatcherSpec,
   fileOptions: SearchFileOptions,
   onReply: (reply: WorkerReply) => void,
 ): SearchThread {
-  const worker = new Worker(WORKER_URL, { type: "module" });
-  const progress = new Int32Array(new SharedArrayBuffer(8)).fill(-1);
+  const thread = idleThreads.pop() ?? {
+    worker: new Worker(WORKER_URL, { type: "module" }),
+    progress: new Int32Array(new SharedArrayBuffer(8)),
+  };
+  const { worker, progress } = thread;
+  progress.fill(-1);
   worker.onmessage = (event: MessageEvent<WorkerReply>) => onReply(event.data);
   worker.onerror = (event) => {
     event.preventDefault();
@@ -143,7 +160,15 @@ function startThread(
   worker.postMessage(
     { type: "init", spec, options: fileOptions, progress: progress.buffer } satisfies WorkerRequest,
   );
-  return { worker, progress };
+  return thread;
+}
+
+/** Ends a run's threads: idle ones are kept for the next run when `keep`, the rest stopped. */
+function releaseThreads(pool: SearchThread[], keep: boolean): void {
+  for (const thread of pool) {
+    if (keep) idleThreads.push(thread);
+    else thread.worker.terminate();
+  }
 }
 
 /** Resolves at the next reply, at the deadline, or on abort, whichever comes first. */
@@ -183,6 +208,7 @@ async function searchWithWorkers(
   collector: ResultCollector,
   signal: AbortSignal | undefined,
   deadline: number | undefined,
+  keep: boolean,
 ): Promise<WorkerRunOutcome> {
   const inbox: WorkerReply[] = [];
   let wake: (() => void) | undefined;
@@ -205,6 +231,9 @@ async function searchWithWorkers(
       : takeFiles(entries, timed ? 1 : BATCH_FILES);
   const capacity = timed ? TIMED_BATCHES_IN_FLIGHT : BATCHES_IN_FLIGHT;
   let walkDone = false;
+  // Threads are kept only after a run that ended with every batch answered: a thread stopped
+  // by a deadline, an abort or a failure may still be computing.
+  let finished = false;
   try {
     for (;;) {
       signal?.throwIfAborted();
@@ -227,6 +256,7 @@ async function searchWithWorkers(
         }
       }
       if (walkDone && nextToCollect === nextId) {
+        finished = true;
         return { inFlight: [], unsearched: 0, walkLeft: false };
       }
       if (inbox.length === 0) await nextEvent((w) => (wake = w), deadline, signal);
@@ -246,7 +276,7 @@ async function searchWithWorkers(
       }
     }
   } finally {
-    for (const { worker } of pool) worker.terminate();
+    releaseThreads(pool, keep && finished);
   }
 }
 
@@ -355,6 +385,7 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
       collector,
       options.signal,
       deadline,
+      options.keepWorkers ?? false,
     );
     timeDiagnostics.push(...timeoutDiagnostics(outcome, options.timeoutMs ?? 0));
   }

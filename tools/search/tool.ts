@@ -163,6 +163,8 @@ export const searchTool: Tool = defineTool({
       withChecksums: input.with_checksums,
       threads: input.threads,
       timeoutMs: input.timeout_ms,
+      // A long-lived host (it has a cache) keeps the worker threads warm between calls.
+      keepWorkers: context.cache !== undefined,
       emit: context.emit,
       signal: context.signal,
       walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },

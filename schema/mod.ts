@@ -18,6 +18,7 @@ export * from "./edit_plan.ts";
 export * from "./envelope.ts";
 export * from "./error_codes.ts";
 export * from "./extensions.ts";
+export * from "./fields.ts";
 export * from "./ids.ts";
 export * from "./line_index.ts";
 export * from "./span.ts";

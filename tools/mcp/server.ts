@@ -45,7 +45,7 @@ export const MIN_MAX_OUTPUT_BYTES = 4_096;
 /** Code of a call cancelled by the client. */
 const CANCELLED = "MCP-QRY-010";
 
-/** JSON-RPC "invalid params", the code for unknown tools and bad arguments. */
+/** JSON-RPC "invalid params", the code for unknown tools (bad arguments are tool results). */
 export const INVALID_PARAMS = -32602;
 
 /** A refusal answered as a JSON-RPC error rather than a tool result. */
@@ -257,8 +257,9 @@ export class ToolServer {
   }
 
   /**
-   * Answers a `tools/call`. Unknown tools and arguments that fail the schema throw a
-   * {@linkcode ProtocolError}; everything else, the tool's own failures included, is a result.
+   * Answers a `tools/call`. An unknown tool throws a {@linkcode ProtocolError}; everything else,
+   * arguments that fail the schema and the tool's own failures included, is a result (with
+   * `isError` for failures).
    * Every call, refused or not, is recorded in the execution log.
    */
   async callTool(name: string, raw: unknown, signal?: AbortSignal): Promise<CallResult> {
@@ -290,14 +291,15 @@ export class ToolServer {
     try {
       prepared = prepareCall(entry, raw);
     } catch (thrown) {
-      const outcome = failureOutcome(tool, thrown, executionId, this.#debug);
-      record(outcome.envelope);
-      throw new ProtocolError(INVALID_PARAMS, diagnosticOf(outcome.envelope), executionId);
+      // A tool result, not a JSON-RPC error: the model sees it and can fix its arguments.
+      const { envelope } = failureOutcome(tool, thrown, executionId, this.#debug);
+      record(envelope);
+      return toolResult({ envelope, isError: true });
     }
     let envelope: Envelope;
     let cancelled = false;
     try {
-      confineToRoot(this.#scope.root, prepared.input);
+      confineToRoot(this.#scope.root, tool.input, prepared.input);
       envelope = await this.#execute(tool, prepared.input, executionId, signal);
     } catch (thrown) {
       cancelled = thrown instanceof ToolError && thrown.code === CANCELLED;
@@ -429,12 +431,6 @@ export class ToolServer {
     if (offset === 0 && responseBytes(envelope, isError) <= this.#maxOutputBytes) return envelope;
     return fitPage(pages, inner.key, offset, this.#maxOutputBytes, request, isError).envelope;
   }
-}
-
-/** The error of a failed envelope (a failure envelope always carries one). */
-function diagnosticOf(envelope: Envelope): Diagnostic {
-  const error = "error" in envelope ? envelope.error : undefined;
-  return error ?? envelope.diagnostics.find((diagnostic) => diagnostic.level === "error")!;
 }
 
 function executionOf(envelope: Envelope): string | undefined {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { isPermissionRefusal, permissionError } from "../../core/permissions.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
+import { field } from "../../schema/fields.ts";
 import {
   type MutationEnvelope,
   mutationEnvelope,
@@ -28,7 +29,10 @@ import { buildRequest } from "./request.ts";
 const offset = z.number().int();
 
 const EditInput = z.looseObject({
-  file_path: z.string().optional().describe("File to edit, relative to the root (alias: file)"),
+  file_path: field(
+    z.string().optional().describe("File to edit, relative to the root (alias: file)"),
+    { path: true },
+  ),
   byte_start: offset.optional().describe("UTF-8 byte offset where the replaced bytes start"),
   byte_end: offset.optional().describe("UTF-8 byte offset where they end (= start to insert)"),
   new_text: z.string().optional().describe(
@@ -40,8 +44,11 @@ const EditInput = z.looseObject({
 });
 
 const TransformInput = z.object({
-  plan: z.string().min(1).optional().describe(
-    "Edit plan JSON file ({edits, file_checksums}), or - to read it from standard input",
+  plan: field(
+    z.string().min(1).optional().describe(
+      "Edit plan JSON file ({edits, file_checksums}), or - to read it from standard input",
+    ),
+    { path: true },
   ),
   edits: z.union([z.array(EditInput), z.string()]).optional().describe(
     "Edits inline: [{file_path, byte_start, byte_end, new_text, expected_checksum?}] " +
@@ -50,17 +57,24 @@ const TransformInput = z.object({
   file_checksums: z.union([z.record(z.string(), z.string()), z.string()]).optional().describe(
     "Whole-file sha256: checksums the files must have, by file_path (on the command line, JSON)",
   ),
-  file: z.string().min(1).optional().describe("File of a span edit or a replacement"),
-  span: z.string().optional().describe("Byte range START:END to replace (with --file, --with)"),
-  with: z.string().optional().describe("New text for --span (empty deletes)"),
-  old: z.string().optional().describe("Exact text to replace (with --file, --new)"),
-  new: z.string().optional().describe("Text to put in place of --old (empty deletes)"),
+  file: field(z.string().min(1).optional().describe("File of a span edit or a replacement"), {
+    path: true,
+    aliases: ["path", "file_path"],
+  }),
+  span: z.string().optional().describe("Byte range START:END to replace (with file, with)"),
+  with: z.string().optional().describe("New text for span (empty deletes)"),
+  old: field(z.string().optional().describe("Exact text to replace (with file, new)"), {
+    aliases: ["old_string", "old_str"],
+  }),
+  new: field(z.string().optional().describe("Text to put in place of old (empty deletes)"), {
+    aliases: ["new_string", "new_str"],
+  }),
   count: z.number().int().positive().optional().describe(
-    "--old must occur exactly N times; all are replaced [default: exactly once]",
+    "old must occur exactly N times; all are replaced [default: exactly once]",
   ),
-  all: z.boolean().default(false).describe("Replace every occurrence of --old (at least one)"),
+  all: z.boolean().default(false).describe("Replace every occurrence of old (at least one)"),
   expect: z.string().optional().describe(
-    "sha256: checksum the file must have (with --span, the span's checksum is accepted too)",
+    "sha256: checksum the file must have (with span, the span's checksum is accepted too)",
   ),
   dry_run: z.boolean().default(false).describe(
     "Write nothing; show the unified diff and the would-be result (exit 1 when changes are pending)",
@@ -71,9 +85,12 @@ const TransformInput = z.object({
   undo: z.string().optional().describe(
     "Restore the exact prior bytes of an earlier operation, given its execution_id",
   ),
-  root: z.string().optional().describe(
-    "Workspace root: relative paths start here and the journal lives in <root>/.llm/journal " +
-      "[default: the current directory]",
+  root: field(
+    z.string().optional().describe(
+      "Workspace root: relative paths start here and the journal lives in <root>/.llm/journal " +
+        "[default: the current directory]",
+    ),
+    { path: true },
   ),
 });
 
@@ -146,9 +163,10 @@ export const transformTool: Tool = defineTool({
   description:
     "Change files safely: apply byte-span edits (from llm-search / llm-ast-search spans) or " +
     "replace an exact text that must occur exactly once (str_replace), verified against " +
-    "sha256 checksums, all or nothing across files, with a journal for --undo and --recover. " +
+    "sha256 checksums, all or nothing across files, with a journal for undo and recover. " +
     "Every result reports each edit's old span and its new span in the new file, and the " +
-    "files' final checksums. Use --dry-run to preview a unified diff.",
+    "files' final checksums. Use dry_run to preview a unified diff.",
+  example: { file: "src/main.ts", old: "let x = 1;", new: "const x = 1;", dry_run: true },
   prefix: "LMT",
   kind: "mutation",
   operationType: "edit",

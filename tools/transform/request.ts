@@ -11,6 +11,7 @@ import { type Checksum, normalizeChecksum } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { readInputFile } from "../../core/input_file.ts";
 import { type EditPlan, parseEditPlan } from "../../schema/edit_plan.ts";
+import { TransformInput } from "./input.ts";
 
 /** A request to `llm-transform`, after the input was checked. */
 export type TransformRequest =
@@ -47,35 +48,8 @@ export interface ReplaceRequest {
   expect?: Checksum;
 }
 
-/** The fields of the input a request is built from. */
-export interface RequestInput {
-  /** Plan file or `-`. */
-  plan?: string;
-  /** Inline edits (array or JSON text). */
-  edits?: unknown[] | string;
-  /** Inline file checksums (object or JSON text). */
-  file_checksums?: Record<string, string> | string;
-  /** Short-form file. */
-  file?: string;
-  /** `START:END`. */
-  span?: string;
-  /** New text of a span edit. */
-  with?: string;
-  /** Text to replace. */
-  old?: string;
-  /** Replacement text. */
-  new?: string;
-  /** Occurrences required. */
-  count?: number;
-  /** Replace all occurrences. */
-  all: boolean;
-  /** Expected checksum. */
-  expect?: string;
-  /** Recover. */
-  recover: boolean;
-  /** Undo this execution id. */
-  undo?: string;
-}
+/** The fields of the input a request is built from: the tool's input but its run options. */
+export type RequestInput = Omit<TransformInput, "root" | "dry_run">;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -194,21 +168,10 @@ function refuse(mode: string, input: RequestInput, fields: (keyof RequestInput)[
   }
 }
 
-const ALL_FIELDS: (keyof RequestInput)[] = [
-  "plan",
-  "edits",
-  "file_checksums",
-  "file",
-  "span",
-  "with",
-  "old",
-  "new",
-  "count",
-  "all",
-  "expect",
-  "recover",
-  "undo",
-];
+/** The request fields: every input field but the run options (`root`, `dry_run`). */
+const ALL_FIELDS = Object.keys(TransformInput.shape).filter((field) =>
+  field !== "root" && field !== "dry_run"
+) as (keyof RequestInput)[];
 
 function except(...fields: (keyof RequestInput)[]): (keyof RequestInput)[] {
   return ALL_FIELDS.filter((field) => !fields.includes(field));

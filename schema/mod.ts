@@ -22,6 +22,7 @@ export * from "./fields.ts";
 export * from "./ids.ts";
 export * from "./line_index.ts";
 export * from "./span.ts";
+export * from "./tool_names.ts";
 export * from "./json_schema.ts";
 export * from "./search.ts";
 export * from "./mcp.ts";

@@ -35,8 +35,9 @@ import { WORKER_CRASHED } from "./pool.ts";
 import type { AstSearchOptions } from "./options.ts";
 import { parseAll, type Result, type Task } from "./parallel.ts";
 import { buildSpec, definitionLanguages, grammarError, queryError } from "./request.ts";
+import { LLM_AST_SEARCH } from "../../schema/tool_names.ts";
 
-const TOOL = "llm-ast-search";
+const TOOL = LLM_AST_SEARCH;
 
 export type { AstSearchOptions, AstSearchWalkOptions } from "./options.ts";
 export { INLINE_BYTES } from "./parallel.ts";

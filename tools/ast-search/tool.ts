@@ -12,6 +12,7 @@ import { field } from "../../schema/fields.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { astSearch } from "./engine.ts";
 import { DEFAULT_PARSE_LIMITS } from "./file_search.ts";
+import { LLM_AST_SEARCH } from "../../schema/tool_names.ts";
 
 const MIB = 1024 * 1024;
 
@@ -120,7 +121,7 @@ function renderText(envelope: QueryEnvelope<AstSearchData>): string {
  * ```
  */
 export const astSearchTool: Tool = defineTool({
-  name: "llm-ast-search",
+  name: LLM_AST_SEARCH,
   mcpName: "ast_search",
   title: "Structural code search (tree-sitter)",
   description:
@@ -183,7 +184,7 @@ export const astSearchTool: Tool = defineTool({
       walk: { ...walkOptionsFrom(input, "LMA"), cache: context.cache },
     });
     return {
-      envelope: queryEnvelope("llm-ast-search", result.data, result.diagnostics, {
+      envelope: queryEnvelope(LLM_AST_SEARCH, result.data, result.diagnostics, {
         partial: result.partial,
         executionId: context.executionId,
       }),

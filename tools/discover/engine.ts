@@ -12,6 +12,7 @@ import type { DiscoverData, DiscoverResult } from "../../schema/discover.ts";
 import { type CaseMode, checkQuery, parseQuery } from "./query.ts";
 import { PathScorer } from "./scorer.ts";
 import { TopN } from "./top.ts";
+import { LLM_DISCOVER } from "../../schema/tool_names.ts";
 
 /** Walk settings discover passes through to the walker. */
 export type DiscoverWalkOptions = EngineWalkOptions;
@@ -98,7 +99,7 @@ export function extensionFilter(
   };
 }
 
-const TOOL = "llm-discover";
+const TOOL = LLM_DISCOVER;
 
 function sizeOf(candidate: Candidate, path: string, diagnostics: Diagnostic[]): number | null {
   if (candidate.kind === "dir") return null;

@@ -11,6 +11,7 @@ import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../sc
 import { field } from "../../schema/fields.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { discover } from "./engine.ts";
+import { LLM_DISCOVER } from "../../schema/tool_names.ts";
 
 const count = z.number().int().nonnegative();
 
@@ -71,7 +72,7 @@ function renderText(envelope: QueryEnvelope<DiscoverData>): string {
  * ```
  */
 export const discoverTool: Tool = defineTool({
-  name: "llm-discover",
+  name: LLM_DISCOVER,
   mcpName: "discover",
   title: "Fuzzy file finding",
   description:
@@ -121,7 +122,7 @@ export const discoverTool: Tool = defineTool({
       signal: context.signal,
     });
     return {
-      envelope: queryEnvelope("llm-discover", outcome.data, outcome.diagnostics, {
+      envelope: queryEnvelope(LLM_DISCOVER, outcome.data, outcome.diagnostics, {
         partial: outcome.partial,
         executionId: context.executionId,
       }),

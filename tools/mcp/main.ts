@@ -41,6 +41,7 @@ import {
   ToolServer,
 } from "./server.ts";
 import { serveStdio } from "./stdio.ts";
+import { LLM_MCP } from "../../schema/tool_names.ts";
 
 export * from "./budget.ts";
 export * from "./call_protocol.ts";
@@ -75,7 +76,7 @@ function wholeNumber(unit: string, min: number) {
 }
 
 /** The server's options: the flags of `llm-mcp`, its `--help`, parsed by the tools' machinery. */
-export const McpServerInput = z.object({
+const McpServerInput = z.object({
   root: field(
     z.string().default(".").describe("Workspace root; tools run there, paths outside are refused"),
     { path: true },
@@ -98,8 +99,8 @@ export const McpServerInput = z.object({
 });
 
 /** The `llm-mcp` command as the command-line machinery of the tools reads it. */
-export const MCP_COMMAND: CommandSpec & { input: typeof McpServerInput } = {
-  name: "llm-mcp",
+const MCP_COMMAND: CommandSpec & { input: typeof McpServerInput } = {
+  name: LLM_MCP,
   title: "every @llm/search tool as an MCP server on stdio",
   description: "Serves the tools of the registry over the Model Context Protocol on " +
     "stdin/stdout; logs go to stderr.",
@@ -137,7 +138,7 @@ export function parseServerArgs(args: string[]): McpServerOptions | undefined {
     return undefined;
   }
   if (parsed.kind === "version") {
-    console.log(`llm-mcp ${VERSION}`);
+    console.log(`${LLM_MCP} ${VERSION}`);
     return undefined;
   }
   const input = parsed.options;

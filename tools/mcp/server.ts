@@ -26,6 +26,7 @@ import { type CatalogEntry, catalogEntry, type McpToolDescriptor, prepareCall } 
 import { GET_EXECUTION, getExecutionTool } from "./execution_tool.ts";
 import type { ExecutionLog } from "./log.ts";
 import { allows, changedPaths, confineToRoot, type Scope } from "./scope.ts";
+import { LLM_MCP } from "../../schema/tool_names.ts";
 
 /** Default output budget of one response: about 20k tokens. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 80_000;
@@ -106,7 +107,7 @@ export interface ToolServerOptions {
 
 const encoder = new TextEncoder();
 
-const SERVER_INFO = { name: "llm-mcp", kind: "query", mcpName: "mcp", prefix: "MCP" } as const;
+const SERVER_INFO = { name: LLM_MCP, kind: "query", mcpName: "mcp", prefix: "MCP" } as const;
 
 function isQuery(envelope: Envelope): envelope is QueryEnvelope {
   return "data" in envelope;
@@ -239,7 +240,7 @@ export class ToolServer {
     const start = cursor === undefined ? 0 : Number(cursor);
     if (!Number.isSafeInteger(start) || start < 0 || start > this.#entries.length) {
       const diagnostic = new ToolError("MCP-ARG-002", `invalid input: unknown cursor '${cursor}'`)
-        .toDiagnostic("llm-mcp");
+        .toDiagnostic(LLM_MCP);
       throw new ProtocolError(INVALID_PARAMS, diagnostic, newId());
     }
     const tools: McpToolDescriptor[] = [];
@@ -284,7 +285,7 @@ export class ToolServer {
       const error = this.#unknownTool(name);
       const envelope = failureEnvelope(SERVER_INFO, error, executionId);
       record(envelope);
-      throw new ProtocolError(INVALID_PARAMS, error.toDiagnostic("llm-mcp"), executionId);
+      throw new ProtocolError(INVALID_PARAMS, error.toDiagnostic(LLM_MCP), executionId);
     }
     const tool = entry.tool;
     let prepared;

@@ -13,6 +13,7 @@ import { ResultCollector, type SearchMode } from "./collector.ts";
 import { buildMatcher, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
 import type { SearchFileOptions } from "./searcher.ts";
 import type { WorkerRequest } from "./worker.ts";
+import { LLM_SEARCH } from "../../schema/tool_names.ts";
 
 /** Walk settings a search passes through to the walker. */
 export type SearchWalkOptions = EngineWalkOptions;
@@ -314,7 +315,7 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
   const spec = buildMatcher(options);
   const walker = new Walker({
     ...options.walk,
-    tool: "llm-search",
+    tool: LLM_SEARCH,
     prefix: "LMS",
     cwd: options.cwd,
     paths: options.paths,

@@ -11,6 +11,7 @@ import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../sc
 import { field } from "../../schema/fields.ts";
 import { type SearchData, SearchDataSchema } from "../../schema/search.ts";
 import { search } from "./engine.ts";
+import { LLM_SEARCH } from "../../schema/tool_names.ts";
 
 const count = z.number().int().nonnegative();
 
@@ -125,7 +126,7 @@ function renderText(envelope: QueryEnvelope<SearchData>): string {
  * ```
  */
 export const searchTool: Tool = defineTool({
-  name: "llm-search",
+  name: LLM_SEARCH,
   mcpName: "search",
   title: "Structured text search",
   description:
@@ -185,7 +186,7 @@ export const searchTool: Tool = defineTool({
       walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },
     });
     return {
-      envelope: queryEnvelope("llm-search", result.data, result.diagnostics, {
+      envelope: queryEnvelope(LLM_SEARCH, result.data, result.diagnostics, {
         partial: result.partial,
         executionId: context.executionId,
       }),

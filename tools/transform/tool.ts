@@ -20,9 +20,9 @@ import {
   type TransformResult,
 } from "../../schema/transform.ts";
 import { transform } from "./engine.ts";
-import { TOOL_NAME } from "./report.ts";
 import { TransformInput } from "./input.ts";
 import { buildRequest } from "./request.ts";
+import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
 
 /** Output schema of `llm-transform`. */
 export const TransformEnvelopeSchema: z.ZodType<MutationEnvelope<TransformOutput>> =
@@ -84,7 +84,7 @@ function undoLines(result: UndoResult): string[] {
  * ```
  */
 export const transformTool: Tool = defineTool({
-  name: TOOL_NAME,
+  name: LLM_TRANSFORM,
   mcpName: "transform",
   title: "Checksummed span edits and guarded replacements",
   description:
@@ -131,7 +131,7 @@ export const transformTool: Tool = defineTool({
         executionId: context.executionId,
         dryRun: input.dry_run,
       });
-      const envelope = mutationEnvelope<TransformOutput>(TOOL_NAME, {
+      const envelope = mutationEnvelope<TransformOutput>(LLM_TRANSFORM, {
         operation_type: report.operation_type,
         status: report.status,
         message: report.message,
@@ -146,8 +146,8 @@ export const transformTool: Tool = defineTool({
     } catch (thrown) {
       if (!(thrown instanceof ToolError) && !isPermissionRefusal(thrown)) throw thrown;
       const error = thrown instanceof ToolError ? thrown : permissionError("LMT", thrown);
-      const diagnostic = error.toDiagnostic(TOOL_NAME);
-      const envelope = mutationEnvelope<TransformOutput>(TOOL_NAME, {
+      const diagnostic = error.toDiagnostic(LLM_TRANSFORM);
+      const envelope = mutationEnvelope<TransformOutput>(LLM_TRANSFORM, {
         operation_type: operationType,
         status: "error",
         message: error.message,

@@ -36,6 +36,7 @@ import type { AstSearchOptions } from "./options.ts";
 import { parseAll, type Result, type Task } from "./parallel.ts";
 import { buildSpec, definitionLanguages, grammarError, queryError } from "./request.ts";
 import { LLM_AST_SEARCH } from "../../schema/tool_names.ts";
+import { AST_SEARCH_DEFAULTS } from "./defaults.ts";
 
 const TOOL = LLM_AST_SEARCH;
 
@@ -442,7 +443,7 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
       languages: [],
       matches: [],
     };
-    const limit = options.limit ?? 200;
+    const limit = options.limit ?? AST_SEARCH_DEFAULTS.limit;
     // Files a limit or a failure kept from being searched: the results may miss their matches.
     let unsearched = 0;
     const searchedLanguages = new Set<string>();

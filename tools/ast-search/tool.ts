@@ -13,6 +13,7 @@ import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { astSearch } from "./engine.ts";
 import { DEFAULT_PARSE_LIMITS } from "./file_search.ts";
 import { LLM_AST_SEARCH } from "../../schema/tool_names.ts";
+import { AST_SEARCH_DEFAULTS } from "./defaults.ts";
 
 const MIB = 1024 * 1024;
 
@@ -54,7 +55,7 @@ const AstSearchInput = z.object({
     ),
     { short: "n" },
   ),
-  limit: count.default(200).describe(
+  limit: count.default(AST_SEARCH_DEFAULTS.limit).describe(
     "Matches to list, 0 for all; cut results set partial and total",
   ),
   with_semantics: field(
@@ -67,12 +68,14 @@ const AstSearchInput = z.object({
     z.boolean().default(false).describe("Add context lines (context_lines of them)"),
     { short: "C" },
   ),
-  context_lines: count.default(3).describe("Context lines for with_context"),
+  context_lines: count.default(AST_SEARCH_DEFAULTS.contextLines).describe(
+    "Context lines for with_context",
+  ),
   with_checksums: z.boolean().default(false).describe(
     "Add span and file sha256 checksums to matches",
   ),
   max_columns: field(
-    count.default(500).describe(
+    count.default(AST_SEARCH_DEFAULTS.maxColumns).describe(
       "Cut match, capture and context text longer than N bytes (0: never)",
     ),
     { short: "M" },

@@ -12,6 +12,7 @@ import { field } from "../../schema/fields.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { discover } from "./engine.ts";
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
+import { DISCOVER_DEFAULTS } from "./defaults.ts";
 
 const count = z.number().int().nonnegative();
 
@@ -34,7 +35,9 @@ const DiscoverInput = z.object({
     { short: "e", aliases: ["extensions", "ext"] },
   ),
   limit: field(
-    count.default(20).describe("Results to list, 0 for all; cut results set partial and total"),
+    count.default(DISCOVER_DEFAULTS.limit).describe(
+      "Results to list, 0 for all; cut results set partial and total",
+    ),
     { short: "n" },
   ),
   case: z.enum(["smart", "sensitive", "insensitive"]).default("smart").describe(

@@ -14,6 +14,7 @@ import { buildMatcher, type MatcherOptions, type MatcherSpec } from "./matcher.t
 import type { SearchFileOptions } from "./searcher.ts";
 import type { WorkerRequest } from "./worker.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
+import { SEARCH_DEFAULTS } from "./defaults.ts";
 
 /** Walk settings a search passes through to the walker. */
 export type SearchWalkOptions = EngineWalkOptions;
@@ -325,13 +326,13 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
     maxCount: options.maxCount,
     before: options.before ?? 0,
     after: options.after ?? 0,
-    maxColumns: options.maxColumns ?? 500,
+    maxColumns: options.maxColumns ?? SEARCH_DEFAULTS.maxColumns,
     withChecksums: options.withChecksums ?? false,
   };
   const collector = new ResultCollector(
     [...options.patterns],
     fileOptions.mode,
-    options.limit ?? 200,
+    options.limit ?? SEARCH_DEFAULTS.limit,
     options.emit,
   );
   const entries = walker.entries();

@@ -12,6 +12,7 @@ import { field } from "../../schema/fields.ts";
 import { type SearchData, SearchDataSchema } from "../../schema/search.ts";
 import { search } from "./engine.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
+import { SEARCH_DEFAULTS } from "./defaults.ts";
 
 const count = z.number().int().nonnegative();
 
@@ -46,7 +47,7 @@ const SearchInput = z.object({
   max_count: field(count.optional().describe("Stop after N matching lines per file"), {
     short: "m",
   }),
-  limit: count.default(200).describe(
+  limit: count.default(SEARCH_DEFAULTS.limit).describe(
     "Results to list, 0 for all; cut results set partial and total",
   ),
   after_context: field(count.optional().describe("Lines of context after each match"), {
@@ -59,7 +60,9 @@ const SearchInput = z.object({
     short: "C",
   }),
   with_context: z.boolean().default(false).describe("Add context lines (context_lines of them)"),
-  context_lines: count.default(3).describe("Context lines for with_context"),
+  context_lines: count.default(SEARCH_DEFAULTS.contextLines).describe(
+    "Context lines for with_context",
+  ),
   files_with_matches: field(
     z.boolean().default(false).describe("List files with matches instead of matches"),
     { short: "l" },
@@ -69,7 +72,9 @@ const SearchInput = z.object({
     { short: "c" },
   ),
   max_columns: field(
-    count.default(500).describe("Cut line text longer than N bytes (a window around the match)"),
+    count.default(SEARCH_DEFAULTS.maxColumns).describe(
+      "Cut line text longer than N bytes (a window around the match)",
+    ),
     { short: "M" },
   ),
   ...walkInputShape,

@@ -48,8 +48,39 @@ export interface ReplaceRequest {
   expect?: Checksum;
 }
 
-/** The fields of the input a request is built from: the tool's input but its run options. */
-export type RequestInput = Omit<TransformInput, "root" | "dry_run">;
+/**
+ * The fields of the input a request is built from: the tool's input (`input.ts`) but its run
+ * options. Spelled out because it is public API; `transformTool` passes its parsed input here,
+ * so the two cannot drift apart without a type error.
+ */
+export interface RequestInput {
+  /** Plan file or `-`. */
+  plan?: string;
+  /** Inline edits (array or JSON text). */
+  edits?: unknown[] | string;
+  /** Inline file checksums (object or JSON text). */
+  file_checksums?: Record<string, string> | string;
+  /** Short-form file. */
+  file?: string;
+  /** `START:END`. */
+  span?: string;
+  /** New text of a span edit. */
+  with?: string;
+  /** Text to replace. */
+  old?: string;
+  /** Replacement text. */
+  new?: string;
+  /** Occurrences required. */
+  count?: number;
+  /** Replace all occurrences. */
+  all: boolean;
+  /** Expected checksum. */
+  expect?: string;
+  /** Recover. */
+  recover: boolean;
+  /** Undo this execution id. */
+  undo?: string;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 

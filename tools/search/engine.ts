@@ -292,7 +292,7 @@ function timeoutDiagnostics(outcome: WorkerRunOutcome, timeoutMs: number): Diagn
   if (outcome.inFlight.length === 0 && !left) return [];
   return files.map((file) =>
     makeDiagnostic(
-      "llm-search",
+      LLM_SEARCH,
       "LMS-QRY-003",
       `search timed out after ${timeoutMs} ms${file ? ` while matching ${file}` : ""}${rest}`,
       file ? { level: "warning", file } : { level: "warning" },

@@ -13,7 +13,8 @@ import type { Envelope, QueryEnvelope } from "../schema/envelope.ts";
 import { EXIT, explainCode } from "../schema/error_codes.ts";
 import { newId } from "../schema/ids.ts";
 import { failureOutcome } from "./failure.ts";
-import type { RunContext, Tool, ToolOutcome } from "./tool.ts";
+import { fieldMeta, unwrapField } from "../schema/fields.ts";
+import type { CommandSpec, RunContext, Tool, ToolOutcome } from "./tool.ts";
 import { VERSION } from "./version.ts";
 
 /** Output formats every CLI accepts. */
@@ -26,11 +27,15 @@ interface FlagSpec {
   flag: string;
   kind: FlagKind;
   short?: string;
+  /** Other long flag names of the field (its aliases, kebab-cased). */
+  aliases: string[];
   description: string;
   defaultValue?: unknown;
   choices?: readonly string[];
   /** A number flag whose schema takes whole numbers only. */
   integer?: boolean;
+  /** Its values name files or directories. */
+  path: boolean;
 }
 
 interface ParseOption {
@@ -39,19 +44,13 @@ interface ParseOption {
   short?: string;
 }
 
-/** Strips optional/default/nullable wrappers to reach the type a flag parses into. */
-function baseOf(schema: z.ZodType): { base: z.ZodType; defaultValue?: unknown } {
-  let current: z.ZodType = schema;
-  let defaultValue: unknown;
-  for (;;) {
-    if (current instanceof z.ZodDefault) {
-      defaultValue = current.def.defaultValue;
+/** The default of a field, from the outermost `.default()` among its wrappers. */
+function defaultOf(schema: z.ZodType): unknown {
+  for (let current = schema;;) {
+    if (current instanceof z.ZodDefault) return current.def.defaultValue;
+    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
       current = current.def.innerType as z.ZodType;
-    } else if (current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
-      current = current.def.innerType as z.ZodType;
-    } else if (current instanceof z.ZodPipe) {
-      current = current.def.in as z.ZodType;
-    } else return { base: current, defaultValue };
+    } else return undefined;
   }
 }
 
@@ -67,46 +66,68 @@ function flagName(field: string): string {
   return field.replaceAll("_", "-");
 }
 
-/** The flags a tool's input schema gives its CLI, in schema order. */
-function flagSpecs(tool: Tool): FlagSpec[] {
-  const short = tool.cli.short ?? {};
-  return Object.entries(tool.input.shape).map(([field, schema]) => {
-    const { base, defaultValue } = baseOf(schema as z.ZodType);
-    const kind = kindOf(base);
+/** The flags a command's input schema gives it, in schema order. */
+function flagSpecs(command: CommandSpec): FlagSpec[] {
+  return Object.entries(command.input.shape).map(([field, schema]) => {
+    const base = unwrapField(schema as z.ZodType);
+    const meta = fieldMeta(schema as z.ZodType);
     return {
       field,
       flag: flagName(field),
-      kind,
-      short: short[field],
+      kind: kindOf(base),
+      short: meta.short,
+      aliases: (meta.aliases ?? []).map(flagName),
       description: (schema as z.ZodType).description ?? base.description ?? "",
-      defaultValue,
+      defaultValue: defaultOf(schema as z.ZodType),
       choices: base instanceof z.ZodEnum ? (base.options as string[]) : undefined,
       integer: base instanceof z.ZodNumber && base.format === "safeint",
+      path: meta.path ?? false,
     };
   });
 }
 
-const COMMON_OPTIONS: Record<string, ParseOption> = {
+const HELP_OPTIONS: Record<string, ParseOption> = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
+};
+
+const OUTPUT_OPTIONS: Record<string, ParseOption> = {
   explain: { type: "string" },
   format: { type: "string" },
   debug: { type: "boolean" },
   "error-codes": { type: "boolean", short: "E" },
 };
 
-function parseOptions(tool: Tool, specs: FlagSpec[]): Record<string, ParseOption> {
-  const options: Record<string, ParseOption> = { ...COMMON_OPTIONS };
+/** Whether the command takes the output flags (tools do; `llm-mcp` does not). */
+function hasOutputFlags(command: CommandSpec): boolean {
+  return command.cli.outputFlags ?? true;
+}
+
+/**
+ * The `parseArgs` options of a command. A name or letter given twice is a mistake in the
+ * definition, reported as such rather than one flag silently shadowing another.
+ */
+function parseOptions(command: CommandSpec, specs: FlagSpec[]): Record<string, ParseOption> {
+  const options: Record<string, ParseOption> = {
+    ...HELP_OPTIONS,
+    ...(hasOutputFlags(command) ? OUTPUT_OPTIONS : {}),
+  };
+  const letters = new Set(Object.values(options).map((option) => option.short));
+  const add = (name: string, option: ParseOption) => {
+    if (name in options) throw new Error(`${command.name}: flag --${name} is defined twice`);
+    if (option.short !== undefined) {
+      if (letters.has(option.short)) {
+        throw new Error(`${command.name}: flag -${option.short} is defined twice`);
+      }
+      letters.add(option.short);
+    }
+    options[name] = option;
+  };
   for (const spec of specs) {
-    const option: ParseOption = spec.kind === "boolean"
-      ? { type: "boolean" }
-      : { type: "string", multiple: spec.kind === "strings" };
-    if (spec.short) option.short = spec.short;
-    options[spec.flag] = option;
-  }
-  for (const [alias, field] of Object.entries(tool.cli.aliases ?? {})) {
-    const target = options[flagName(field)];
-    if (target) options[alias] = { type: target.type, multiple: target.multiple };
+    const type = spec.kind === "boolean" ? "boolean" : "string";
+    const multiple = spec.kind === "strings";
+    add(spec.flag, spec.short ? { type, multiple, short: spec.short } : { type, multiple });
+    for (const alias of spec.aliases) add(alias, { type, multiple });
   }
   return options;
 }
@@ -133,8 +154,8 @@ function joinDashValues(args: string[], options: Record<string, ParseOption>): s
   return joined;
 }
 
-function argError(tool: Tool, message: string, note?: string): ToolError {
-  return new ToolError(`${tool.prefix}-ARG-001`, message, note ? { note } : {});
+function argError(command: CommandSpec, message: string, note?: string): ToolError {
+  return new ToolError(`${command.prefix}-ARG-001`, message, note ? { note } : {});
 }
 
 const WHOLE_NUMBER = /^[+-]?\d+$/;
@@ -145,11 +166,11 @@ const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  * `0x10`, `1e3` or blanks where a whole number is expected) and no value beyond what a number
  * holds exactly, so nothing is silently rounded or read as another value.
  */
-function numberFlag(tool: Tool, flag: string, value: string, spec: FlagSpec): number {
+function numberFlag(command: CommandSpec, flag: string, value: string, spec: FlagSpec): number {
   const integer = spec.integer ?? false;
   if (!(integer ? WHOLE_NUMBER : DECIMAL_NUMBER).test(value)) {
     throw argError(
-      tool,
+      command,
       `--${flag} takes ${
         integer ? "a whole number in decimal digits" : "a number"
       }, got '${value}'`,
@@ -158,7 +179,7 @@ function numberFlag(tool: Tool, flag: string, value: string, spec: FlagSpec): nu
   const number = Number(value);
   if (integer ? !Number.isSafeInteger(number) : !Number.isFinite(number)) {
     throw argError(
-      tool,
+      command,
       `--${flag} ${value} is out of range`,
       `the largest value is ${Number.MAX_SAFE_INTEGER}`,
     );
@@ -168,29 +189,28 @@ function numberFlag(tool: Tool, flag: string, value: string, spec: FlagSpec): nu
 
 /** Turns parsed flag values into the raw input object, coercing numbers. */
 function inputFromFlags(
-  tool: Tool,
+  command: CommandSpec,
   specs: FlagSpec[],
   values: Record<string, unknown>,
   positionals: string[],
 ): Record<string, unknown> {
-  const byFlag = new Map(specs.map((spec) => [spec.flag, spec]));
-  for (const [alias, field] of Object.entries(tool.cli.aliases ?? {})) {
-    const spec = specs.find((candidate) => candidate.field === field);
-    if (spec) byFlag.set(alias, spec);
+  const byFlag = new Map<string, FlagSpec>();
+  for (const spec of specs) {
+    for (const name of [spec.flag, ...spec.aliases]) byFlag.set(name, spec);
   }
   const input: Record<string, unknown> = {};
   for (const [flag, value] of Object.entries(values)) {
     const spec = byFlag.get(flag);
     if (!spec || value === undefined) continue;
     if (spec.kind === "number") {
-      input[spec.field] = numberFlag(tool, flag, String(value), spec);
+      input[spec.field] = numberFlag(command, flag, String(value), spec);
     } else if (spec.kind === "strings") {
       const previous = (input[spec.field] as string[] | undefined) ?? [];
       input[spec.field] = [...previous, ...(value as string[])];
     } else input[spec.field] = value;
   }
-  if (tool.cli.positionals) return { ...input, ...tool.cli.positionals(positionals, input) };
-  if (positionals.length) throw argError(tool, `unexpected argument '${positionals[0]}'`);
+  if (command.cli.positionals) return { ...input, ...command.cli.positionals(positionals, input) };
+  if (positionals.length) throw argError(command, `unexpected argument '${positionals[0]}'`);
   return input;
 }
 
@@ -200,8 +220,42 @@ function describeDefault(spec: FlagSpec): string {
   return ` [default: ${JSON.stringify(spec.defaultValue)}]`;
 }
 
+function flagRow(spec: FlagSpec): [string, string] {
+  const names = [
+    spec.short ? `-${spec.short}` : undefined,
+    `--${spec.flag}`,
+    ...spec.aliases.map((alias) => `--${alias}`),
+  ].filter(Boolean).join(", ");
+  const value = spec.kind === "boolean"
+    ? ""
+    : spec.choices
+    ? ` <${spec.choices.join("|")}>`
+    : spec.kind === "number"
+    ? " <N>"
+    : spec.kind === "strings"
+    ? ` <${spec.path ? "PATH" : "VALUE"}>...`
+    : ` <${spec.path ? "PATH" : "VALUE"}>`;
+  return [`${names}${value}`, `${spec.description}${describeDefault(spec)}`];
+}
+
+const OUTPUT_ROWS: [string, string][] = [
+  ["--format <json|jsonl|text>", 'Output format [default: "json"]'],
+  ["--explain <CODE>", "Print the registry entry of an error code and exit"],
+  ["-E, --error-codes", "Accepted for compatibility: codes are always present"],
+  ["--debug", "Add stack traces to internal errors"],
+];
+
+const HELP_ROWS: [string, string][] = [
+  ["-h, --help", "Print this help"],
+  ["-V, --version", "Print the version"],
+];
+
+const TOOL_EXIT_CODES =
+  "  0 ran (also with no results)  1 pending changes or drift  2 bad arguments or input\n" +
+  "  3 a precondition refused the work  4 missing permission  5 internal error";
+
 /**
- * The `--help` text of a tool, derived from its definition.
+ * The `--help` text of a command, derived from its definition.
  *
  * @example
  * ```ts
@@ -210,37 +264,9 @@ function describeDefault(spec: FlagSpec): string {
  * helpText(searchTool).startsWith("llm-search"); // true
  * ```
  */
-export function helpText(tool: Tool): string {
-  const specs = flagSpecs(tool);
-  const aliasesOf = (field: string) =>
-    Object.entries(tool.cli.aliases ?? {}).filter(([, target]) => target === field).map(([a]) =>
-      `--${a}`
-    );
-  const rows = specs.map((spec) => {
-    const names = [
-      spec.short ? `-${spec.short}` : undefined,
-      `--${spec.flag}`,
-      ...aliasesOf(spec.field),
-    ].filter(Boolean).join(", ");
-    const value = spec.kind === "boolean"
-      ? ""
-      : spec.choices
-      ? ` <${spec.choices.join("|")}>`
-      : spec.kind === "number"
-      ? " <N>"
-      : spec.kind === "strings"
-      ? " <VALUE>..."
-      : " <VALUE>";
-    return [`${names}${value}`, `${spec.description}${describeDefault(spec)}`];
-  });
-  const common: [string, string][] = [
-    ["--format <json|jsonl|text>", 'Output format [default: "json"]'],
-    ["--explain <CODE>", "Print the registry entry of an error code and exit"],
-    ["-E, --error-codes", "Accepted for compatibility: codes are always present"],
-    ["--debug", "Add stack traces to internal errors"],
-    ["-h, --help", "Print this help"],
-    ["-V, --version", "Print the version"],
-  ];
+export function helpText(command: CommandSpec): string {
+  const rows = flagSpecs(command).map(flagRow);
+  const common = [...(hasOutputFlags(command) ? OUTPUT_ROWS : []), ...HELP_ROWS];
   const width = Math.min(36, Math.max(...[...rows, ...common].map(([names]) => names.length)) + 2);
   const table = (entries: string[][]) =>
     entries.map(([names, text]) =>
@@ -248,23 +274,122 @@ export function helpText(tool: Tool): string {
         ? `  ${names}\n  ${" ".repeat(width)}${text}`
         : `  ${names.padEnd(width)}${text}`
     ).join("\n");
+  const cli = command.cli;
   return [
-    `${tool.name} ${VERSION} — ${tool.title}`,
+    `${command.name} ${VERSION} — ${command.title}`,
     "",
-    tool.description,
+    command.description,
     "",
-    `USAGE:\n  ${tool.name} ${tool.cli.usage}`,
+    ...(cli.notes ? [cli.notes, ""] : []),
+    `USAGE:\n  ${command.name} ${cli.usage}`,
     "",
     `FLAGS:\n${table(rows)}`,
     "",
     `COMMON FLAGS:\n${table(common)}`,
     "",
-    `EXAMPLES:\n${tool.cli.examples.map((example) => `  ${example}`).join("\n")}`,
+    `EXAMPLES:\n${cli.examples.map((example) => `  ${example}`).join("\n")}`,
     "",
-    "EXIT CODES:\n  0 ran (also with no results)  1 pending changes or drift  2 bad arguments or input\n" +
-    "  3 a precondition refused the work  4 missing permission  5 internal error",
+    `EXIT CODES:\n${cli.exitCodes ?? TOOL_EXIT_CODES}`,
     "",
   ].join("\n");
+}
+
+/** A command line taken apart: the common flags, and the raw input of the command's fields. */
+export interface ParsedCommandLine {
+  /** `-h`/`--help` was given. */
+  help: boolean;
+  /** `-V`/`--version` was given. */
+  version: boolean;
+  /** The code of `--explain CODE`. */
+  explain?: string;
+  /** The `--format` asked for. */
+  format: OutputFormat;
+  /** `--debug` was given. */
+  debug: boolean;
+  /**
+   * The fields' values as the flags and positionals give them, not yet schema-checked. Throws a
+   * `*-ARG-001` {@linkcode ToolError} for a malformed number or an unexpected argument.
+   */
+  input(): Record<string, unknown>;
+}
+
+/**
+ * Parses `args` by the flags a command's definition derives. Throws a `*-ARG-001`
+ * {@linkcode ToolError} for an unknown flag, a flag's missing or malformed value, or an
+ * unexpected argument.
+ *
+ * @example
+ * ```ts
+ * import { parseCommandLine } from "./cli.ts";
+ * import { searchTool } from "@llm/search/search";
+ * parseCommandLine(searchTool, ["-i", "TODO", "src"]).input();
+ * // { ignore_case: true, patterns: ["TODO"], paths: ["src"] }
+ * ```
+ */
+export function parseCommandLine(command: CommandSpec, args: string[]): ParsedCommandLine {
+  const specs = flagSpecs(command);
+  const options = parseOptions(command, specs);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: joinDashValues(args, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw argError(command, error instanceof Error ? error.message : String(error));
+  }
+  const values = parsed.values as Record<string, unknown>;
+  const requested = values.format ?? "json";
+  if (requested !== "json" && requested !== "jsonl" && requested !== "text") {
+    throw argError(command, `--format takes json, jsonl or text, got '${requested}'`);
+  }
+  return {
+    help: values.help === true,
+    version: values.version === true,
+    explain: typeof values.explain === "string" ? values.explain : undefined,
+    format: requested,
+    debug: values.debug === true,
+    input: () => inputFromFlags(command, specs, values, parsed.positionals),
+  };
+}
+
+/**
+ * Parses a program's own options (`llm-mcp`'s) by its definition and checks them against its
+ * schema: the options after defaults, or `help`/`version` when those were asked for. A value
+ * the schema refuses is a `*-ARG-001` {@linkcode ToolError} naming the flag: `--flag message,
+ * got 'value'`, so the schema's messages are written to follow a flag name.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { parseProgramOptions } from "./cli.ts";
+ * const program = {
+ *   name: "llm-demo", title: "Demo", description: "Demo.", prefix: "MCP" as const,
+ *   input: z.object({ port: z.number().int().min(1, "takes a port number").default(80) }),
+ *   cli: { usage: "[FLAGS]", examples: [], outputFlags: false },
+ * };
+ * parseProgramOptions(program, ["--port", "8080"]); // { kind: "options", options: { port: 8080 } }
+ * ```
+ */
+export function parseProgramOptions<T extends z.ZodObject>(
+  command: CommandSpec & { input: T },
+  args: string[],
+): { kind: "help" } | { kind: "version" } | { kind: "options"; options: z.output<T> } {
+  const line = parseCommandLine(command, args);
+  if (line.help) return { kind: "help" };
+  if (line.version) return { kind: "version" };
+  const input = line.input();
+  const parsed = command.input.safeParse(input);
+  if (parsed.success) return { kind: "options", options: parsed.data as z.output<T> };
+  const issue = parsed.error.issues[0];
+  const field = String(issue.path[0] ?? "");
+  const given = input[field];
+  throw argError(
+    command,
+    `--${flagName(field)} ${issue.message}${given === undefined ? "" : `, got '${given}'`}`,
+  );
 }
 
 const encoder = new TextEncoder();
@@ -352,37 +477,20 @@ export async function runCli(tool: Tool, args: string[]): Promise<number> {
   const debug = args.includes("--debug");
   let format: OutputFormat = "json";
   try {
-    const specs = flagSpecs(tool);
-    let parsed;
-    try {
-      const options = parseOptions(tool, specs);
-      parsed = parseArgs({
-        args: joinDashValues(args, options),
-        options,
-        allowPositionals: true,
-        strict: true,
-      });
-    } catch (error) {
-      throw argError(tool, error instanceof Error ? error.message : String(error));
-    }
-    const { values, positionals } = parsed;
-    const requested = values.format ?? "json";
-    if (requested !== "json" && requested !== "jsonl" && requested !== "text") {
-      throw argError(tool, `--format takes json, jsonl or text, got '${requested}'`);
-    }
-    format = requested;
-    if (values.help) {
+    const line = parseCommandLine(tool, args);
+    format = line.format;
+    if (line.help) {
       writeStdout(helpText(tool));
       return EXIT.ok;
     }
-    if (values.version) {
+    if (line.version) {
       writeStdout(`${tool.name} ${VERSION}\n`);
       return EXIT.ok;
     }
-    if (typeof values.explain === "string") {
-      const entry = explainCode(values.explain);
+    if (line.explain !== undefined) {
+      const entry = explainCode(line.explain);
       if (!entry) {
-        throw new ToolError(`${tool.prefix}-ARG-002`, `unknown error code '${values.explain}'`, {
+        throw new ToolError(`${tool.prefix}-ARG-002`, `unknown error code '${line.explain}'`, {
           remediation: "Codes read PREFIX-CATEGORY-NNN, e.g. LMS-QRY-001.",
         });
       }
@@ -393,7 +501,7 @@ export async function runCli(tool: Tool, args: string[]): Promise<number> {
       );
       return EXIT.ok;
     }
-    const input = inputFromFlags(tool, specs, values as Record<string, unknown>, positionals);
+    const input = line.input();
     const stream = format === "jsonl" && tool.listKey ? jsonlEmitter(tool) : undefined;
     const context: RunContext = {
       executionId,

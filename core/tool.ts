@@ -30,18 +30,45 @@ export type PositionalMapper = (
   flags: Record<string, unknown>,
 ) => Record<string, unknown>;
 
-/** Command-line details that the input schema cannot say by itself. */
+/**
+ * Command-line details that the input schema cannot say by itself. Short flags and alias flags
+ * are the fields' own metadata (`field` in `schema/fields.ts`), not listed here.
+ */
 export interface CliSpec {
   /** Usage line after the tool name, e.g. `[FLAGS] PATTERN [PATH...]`. */
   usage: string;
-  /** Single-letter flags: input field → letter. */
-  short?: Record<string, string>;
-  /** Extra long flag names: alias → input field (e.g. `regexp` → `patterns`). */
-  aliases?: Record<string, string>;
   /** Maps positional arguments to input fields. */
   positionals?: PositionalMapper;
   /** Worked examples shown by `--help`. */
   examples: string[];
+  /**
+   * Text shown by `--help` between the description and the usage (e.g. what the permissions
+   * change).
+   */
+  notes?: string;
+  /** Lines of the EXIT CODES section of `--help`; default: the tools' exit codes. */
+  exitCodes?: string;
+  /** Whether the common output flags (`--format`, `--explain`, `-E`, `--debug`) apply; default true. */
+  outputFlags?: boolean;
+}
+
+/**
+ * What the command-line adapter needs: a tool's definition, or a program's own options (the
+ * `llm-mcp` server's), parsed and rendered by the same machinery.
+ */
+export interface CommandSpec {
+  /** Command name, e.g. `llm-search`. */
+  name: string;
+  /** Short human title. */
+  title: string;
+  /** What the command does (the head of `--help`). */
+  description: string;
+  /** Error-code prefix of its argument errors. */
+  prefix: CodePrefix;
+  /** Its flags: one per field, with the fields' metadata. */
+  input: z.ZodObject;
+  /** Command-line details. */
+  cli: CliSpec;
 }
 
 /** What a run hands back to its adapter. */
@@ -85,8 +112,16 @@ export interface ToolDefinition<
   mcpName: string;
   /** Short human title. */
   title: string;
-  /** What the tool does and when to use it (shown in `--help` and to MCP clients). */
+  /**
+   * What the tool does and when to use it, in terms of its input fields (MCP argument names),
+   * not of command-line flags: shown in `--help` and to MCP clients.
+   */
   description: string;
+  /**
+   * Arguments of a typical call, shown to MCP clients as a one-line example (a test checks it
+   * against the input schema). Every tool of the registry has one.
+   */
+  example?: Record<string, unknown>;
   /** Error-code prefix, e.g. `LMS`. */
   prefix: CodePrefix;
   /** Query tools print a query envelope, mutation tools a mutation envelope. */
@@ -97,7 +132,10 @@ export interface ToolDefinition<
   permissions: readonly ToolPermission[];
   /** MCP annotations. */
   annotations: ToolAnnotations;
-  /** Input schema; its fields become flags (snake_case → --kebab-case). */
+  /**
+   * Input schema; its fields become flags (snake_case → --kebab-case), MCP arguments and the
+   * JSON Schema, their metadata (`field` in `schema/fields.ts`) short flags, aliases and path scoping.
+   */
   input: z.ZodObject<S>;
   /** Schema of the envelope the tool prints. */
   output: z.ZodType<E>;
@@ -141,7 +179,7 @@ export interface Tool extends ToolInfo {
  * import { queryEnvelope, queryEnvelopeSchema } from "@llm/search/schema";
  * const echo = defineTool({
  *   name: "llm-echo", mcpName: "echo", title: "Echo", description: "Echoes.", prefix: "LMS",
- *   kind: "query", permissions: [],
+ *   kind: "query", permissions: [], example: { text: "hi" },
  *   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
  *   input: z.object({ text: z.string() }),
  *   output: queryEnvelopeSchema(z.object({ count: z.number(), text: z.string() })),

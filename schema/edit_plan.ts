@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { normalizeAliases } from "./aliases.ts";
+import { field } from "./fields.ts";
 
 /** One span edit: replace `[byte_start, byte_end)` of a file with `new_text`. */
 export interface Edit {
@@ -40,24 +41,47 @@ export interface EditPlan {
   edits: Edit[];
 }
 
-const inputChecksum = z.string().regex(
-  /^(sha256:)?[0-9a-fA-F]{64}$/,
-  "expected sha256:<64 hex digits> or 64 bare hex digits",
-);
+/**
+ * The fields of an edit as a caller writes them, each declared once with its meaning: the plan
+ * schema below adds its checks, the tools' inline `edits` argument takes them as they are.
+ */
+const EDIT_FIELDS = {
+  file_path: field(z.string().describe("File to edit, relative to the root (alias: file)"), {
+    path: true,
+  }),
+  byte_start: z.number().int().describe("UTF-8 byte offset where the replaced bytes start"),
+  byte_end: z.number().int().describe("UTF-8 byte offset where they end (= start to insert)"),
+  new_text: z.string().describe(
+    "Replacement text, empty to delete (aliases: replacement, new_content)",
+  ),
+  expected_checksum: z.string().describe("sha256: of the replaced bytes (alias: checksum_before)"),
+};
+
+const CHECKSUM = /^(sha256:)?[0-9a-fA-F]{64}$/;
+const CHECKSUM_MESSAGE = "expected sha256:<64 hex digits> or 64 bare hex digits";
+const inputChecksum = z.string().regex(CHECKSUM, CHECKSUM_MESSAGE);
 const offset = z.number().int().nonnegative();
 
 /** zod schema of {@linkcode Edit} with canonical field names. */
 export const EditSchema: z.ZodType<Edit> = z.object({
-  file_path: z.string().min(1),
-  byte_start: offset,
-  byte_end: offset,
-  new_text: z.string(),
-  expected_checksum: inputChecksum.optional(),
+  file_path: EDIT_FIELDS.file_path.min(1),
+  byte_start: EDIT_FIELDS.byte_start.nonnegative(),
+  byte_end: EDIT_FIELDS.byte_end.nonnegative(),
+  new_text: EDIT_FIELDS.new_text,
+  expected_checksum: EDIT_FIELDS.expected_checksum.regex(CHECKSUM, CHECKSUM_MESSAGE).optional(),
   start_line: z.number().int().positive().optional(),
   start_col: offset.optional(),
   end_line: z.number().int().positive().optional(),
   end_col: offset.optional(),
 }).meta({ id: "Edit" });
+
+/**
+ * An edit as a tool argument (`edits` inline): the fields of {@linkcode EditSchema}, each
+ * optional and without its checks, legacy names let through. The plan parser
+ * ({@linkcode parseEditPlan}) then checks the whole plan and names every violation's JSON path.
+ */
+export const EditArgumentSchema: z.ZodType<Partial<Edit> & Record<string, unknown>> = z
+  .looseObject(EDIT_FIELDS).partial();
 
 /** zod schema of {@linkcode EditPlan} with canonical field names (what the JSON Schema shows). */
 export const EditPlanSchema: z.ZodType<EditPlan> = z.object({

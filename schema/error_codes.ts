@@ -8,6 +8,16 @@
  *
  * @module
  */
+import {
+  LLM_AST_SEARCH,
+  LLM_DISCOVER,
+  LLM_MCP,
+  LLM_REFACTOR,
+  LLM_SEARCH,
+  LLM_SYMBOLS,
+  LLM_TRANSFORM,
+  LLM_WRITE,
+} from "./tool_names.ts";
 
 /** Tool prefixes of the contract. */
 export type CodePrefix = "LMS" | "LMA" | "LMD" | "LMT" | "MAG" | "SPL" | "LFW" | "MCP";
@@ -45,14 +55,14 @@ export const EXIT = {
 } as const;
 
 const TOOL_OF_PREFIX: Record<CodePrefix, string> = {
-  LMS: "llm-search",
-  LMA: "llm-ast-search",
-  LMD: "llm-discover",
-  LMT: "llm-transform",
-  MAG: "llm-symbols",
-  SPL: "llm-refactor",
-  LFW: "llm-write",
-  MCP: "llm-mcp",
+  LMS: LLM_SEARCH,
+  LMA: LLM_AST_SEARCH,
+  LMD: LLM_DISCOVER,
+  LMT: LLM_TRANSFORM,
+  MAG: LLM_SYMBOLS,
+  SPL: LLM_REFACTOR,
+  LFW: LLM_WRITE,
+  MCP: LLM_MCP,
 };
 
 type EntryText = Omit<ErrorCodeEntry, "code">;

@@ -16,6 +16,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { ToolPermission } from "../core/tool.ts";
+import {
+  LLM_AST_SEARCH,
+  LLM_DISCOVER,
+  LLM_MCP,
+  LLM_SEARCH,
+  LLM_TRANSFORM,
+} from "../schema/tool_names.ts";
 import { TOOLS } from "../tools/registry.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -66,12 +73,12 @@ export function compileTargets(): CompileTarget[] {
     include,
   });
   return [
-    { ...tool("llm-search", "search", [WORKERS.search]), specifier: "jsr:@llm/search" },
-    tool("llm-ast-search", "ast-search", [WORKERS.astSearch]),
-    tool("llm-discover", "discover"),
-    tool("llm-transform", "transform"),
+    { ...tool(LLM_SEARCH, "search", [WORKERS.search]), specifier: "jsr:@llm/search" },
+    tool(LLM_AST_SEARCH, "ast-search", [WORKERS.astSearch]),
+    tool(LLM_DISCOVER, "discover"),
+    tool(LLM_TRANSFORM, "transform"),
     {
-      name: "llm-mcp",
+      name: LLM_MCP,
       entry: "tools/mcp/main.ts",
       specifier: "jsr:@llm/search/mcp",
       permissions: allPermissions(),

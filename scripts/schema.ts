@@ -6,15 +6,16 @@
  * @module
  */
 import { type JsonSchema, SHARED_SCHEMAS, toJsonSchema } from "../schema/json_schema.ts";
+import type { Tool } from "../core/tool.ts";
 import { TOOLS } from "../tools/registry.ts";
 
-/** Every generated file: name → JSON text. */
-export function schemaFiles(): Map<string, string> {
+/** Every generated file for `tools` (default: the registry): name → JSON text. */
+export function schemaFiles(tools: readonly Tool[] = TOOLS): Map<string, string> {
   const files = new Map<string, JsonSchema>();
   for (const [stem, schema] of Object.entries(SHARED_SCHEMAS)) {
     files.set(`${stem}.json`, toJsonSchema(schema, "output"));
   }
-  for (const tool of TOOLS) {
+  for (const tool of tools) {
     files.set(`${tool.name}.input.json`, toJsonSchema(tool.input, "input"));
     files.set(`${tool.name}.output.json`, toJsonSchema(tool.output, "output"));
   }

@@ -179,26 +179,55 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
       );
     });
 
-    await t.step("bad arguments: JSON-RPC error naming the field", async () => {
-      await assert.rejects(
-        () => server.client.callTool({ name: "search", arguments: { patterns: 5 } }),
-        (error: Error & { code?: number; data?: { diagnostic: { code: string } } }) => {
-          assert.equal(error.code, -32602);
-          assert.equal(error.data?.diagnostic.code, "LMS-ARG-002");
-          assert.match(error.message, /\$\.patterns/);
-          return true;
-        },
-      );
-      await assert.rejects(
-        () => server.client.callTool({ name: "search", arguments: { patterns: ["x"], patern: 1 } }),
-        /unknown argument 'patern'/,
-      );
-      await assert.rejects(
-        () =>
-          server.client.callTool({ name: "search", arguments: { patterns: ["x"], offset: -1 } }),
-        /offset/,
-      );
-    });
+    await t.step(
+      "bad arguments: an isError result naming the field and the valid ones",
+      async () => {
+        // Issue 13 changed this from a JSON-RPC -32602 error, which the model never sees.
+        const refusal = async (args: Record<string, unknown>) => {
+          const result = await server.client.callTool({
+            name: "search",
+            arguments: args,
+          }) as CallOutcome;
+          assert.equal(result.isError, true, JSON.stringify(args));
+          const [diagnostic] = result.structuredContent.diagnostics as {
+            code: string;
+            message: string;
+            note?: string;
+          }[];
+          assert.equal(diagnostic.code, "LMS-ARG-002");
+          assert.ok(result.content.length > 0, "the model reads the refusal as text");
+          return diagnostic;
+        };
+        assert.match((await refusal({ patterns: 5 })).message, /\$\.patterns/);
+        const unknown = await refusal({ patterns: ["x"], patern: 1 });
+        assert.match(unknown.message, /unknown argument 'patern' \(did you mean 'patterns'\?\)/);
+        assert.match(unknown.note ?? "", /search takes: patterns, paths, .*glob/);
+        assert.match((await refusal({ patterns: ["x"], offset: -1 })).message, /offset/);
+      },
+    );
+
+    await t.step(
+      "aliases agents type are accepted: pattern, path, a lone string for a list",
+      async () => {
+        const result = await server.client.callTool({
+          name: "search",
+          arguments: { pattern: "greet", path: "src", globs: "*.ts" },
+        }) as CallOutcome;
+        assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+        const matches =
+          (result.structuredContent.data as { matches: { span: { file_path: string } }[] })
+            .matches;
+        assert.ok(matches.length > 0);
+        assert.ok(matches.every((match) => match.span.file_path.startsWith("src/")));
+        const outside = await server.client.callTool({
+          name: "search",
+          arguments: { pattern: "root", path: "/etc" },
+        }) as CallOutcome;
+        assert.equal(outside.isError, true, "an aliased path is scoped like the field itself");
+        const diagnostic = (outside.structuredContent.diagnostics as { code: string }[])[0];
+        assert.equal(diagnostic.code, "MCP-PERM-010");
+      },
+    );
 
     await t.step("paths outside the root are refused with MCP-PERM-010", async () => {
       for (const path of ["/etc", "..", "src/../../"]) {

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
+import { field } from "../../schema/fields.ts";
 import type { WalkOptions } from "./walker.ts";
 
 const count = z.number().int().nonnegative();
@@ -31,7 +32,10 @@ export interface WalkInput {
   max_filesize?: number | string;
 }
 
-/** zod fields of {@linkcode WalkInput}, to spread into a tool's input object. */
+/**
+ * zod fields of {@linkcode WalkInput}, to spread into a tool's input object; their short flags
+ * are ripgrep's letters.
+ */
 export const walkInputShape: {
   glob: z.ZodDefault<z.ZodArray<z.ZodString>>;
   type: z.ZodDefault<z.ZodArray<z.ZodString>>;
@@ -42,27 +46,26 @@ export const walkInputShape: {
   max_depth: z.ZodOptional<z.ZodNumber>;
   max_filesize: z.ZodOptional<z.ZodUnion<readonly [z.ZodNumber, z.ZodString]>>;
 } = {
-  glob: z.array(z.string()).default([]).describe(
-    "Include or (with !) exclude paths; later globs win",
+  glob: field(
+    z.array(z.string()).default([]).describe("Include or (with !) exclude paths; later globs win"),
+    { short: "g", aliases: ["globs"] },
   ),
-  type: z.array(z.string()).default([]).describe("Only files of this type (e.g. ts, rust, md)"),
-  type_not: z.array(z.string()).default([]).describe("Skip files of this type"),
+  type: field(
+    z.array(z.string()).default([]).describe("Only files of this type (e.g. ts, rust, md)"),
+    { short: "t" },
+  ),
+  type_not: field(z.array(z.string()).default([]).describe("Skip files of this type"), {
+    short: "T",
+  }),
   hidden: z.boolean().default(false).describe("Include hidden files and directories"),
   no_ignore: z.boolean().default(false).describe("Do not respect .gitignore, .ignore, .llmignore"),
-  follow: z.boolean().default(false).describe("Follow symbolic links (within the root)"),
-  max_depth: count.optional().describe("Descend at most N directory levels"),
+  follow: field(z.boolean().default(false).describe("Follow symbolic links (within the root)"), {
+    short: "L",
+  }),
+  max_depth: field(count.optional().describe("Descend at most N directory levels"), { short: "d" }),
   max_filesize: z.union([count, z.string()]).optional().describe(
     "Skip files larger than this (bytes, or with K/M/G)",
   ),
-};
-
-/** Short flags of the walk fields (ripgrep's letters). */
-export const WALK_SHORT_FLAGS: Readonly<Record<string, string>> = {
-  glob: "g",
-  type: "t",
-  type_not: "T",
-  follow: "L",
-  max_depth: "d",
 };
 
 /** ripgrep's size syntax: digits and an optional upper-case K, M or G, nothing else. */

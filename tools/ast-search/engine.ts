@@ -35,8 +35,10 @@ import { WORKER_CRASHED } from "./pool.ts";
 import type { AstSearchOptions } from "./options.ts";
 import { parseAll, type Result, type Task } from "./parallel.ts";
 import { buildSpec, definitionLanguages, grammarError, queryError } from "./request.ts";
+import { LLM_AST_SEARCH } from "../../schema/tool_names.ts";
+import { AST_SEARCH_DEFAULTS } from "./defaults.ts";
 
-const TOOL = "llm-ast-search";
+const TOOL = LLM_AST_SEARCH;
 
 export type { AstSearchOptions, AstSearchWalkOptions } from "./options.ts";
 export { INLINE_BYTES } from "./parallel.ts";
@@ -441,7 +443,7 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
       languages: [],
       matches: [],
     };
-    const limit = options.limit ?? 200;
+    const limit = options.limit ?? AST_SEARCH_DEFAULTS.limit;
     // Files a limit or a failure kept from being searched: the results may miss their matches.
     let unsearched = 0;
     const searchedLanguages = new Set<string>();

@@ -18,6 +18,7 @@ import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
 import type { QueryProblem } from "./compile.ts";
 import type { SearchSpec } from "./file_search.ts";
 import type { AstSearchOptions } from "./options.ts";
+import { AST_SEARCH_DEFAULTS } from "./defaults.ts";
 
 /**
  * Languages that have a definition query, sorted.
@@ -295,7 +296,7 @@ export function buildSpec(options: AstSearchOptions): { spec: SearchSpec; forced
     semantics: options.semantics ?? false,
     contextLines: options.contextLines ?? 0,
     checksums: options.checksums ?? false,
-    maxColumns: options.maxColumns ?? 500,
+    maxColumns: options.maxColumns ?? AST_SEARCH_DEFAULTS.maxColumns,
   };
   if (options.name !== undefined) spec.name = options.name;
   return forced ? { spec, forced } : { spec };

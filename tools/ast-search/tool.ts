@@ -8,46 +8,77 @@ import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { type AstSearchData, AstSearchDataSchema, SYMBOL_KINDS } from "../../schema/ast_search.ts";
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
-import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
+import { field } from "../../schema/fields.ts";
+import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { astSearch } from "./engine.ts";
 import { DEFAULT_PARSE_LIMITS } from "./file_search.ts";
+import { LLM_AST_SEARCH } from "../../schema/tool_names.ts";
+import { AST_SEARCH_DEFAULTS } from "./defaults.ts";
 
 const MIB = 1024 * 1024;
 
 const count = z.number().int().nonnegative();
 
 const AstSearchInput = z.object({
-  query: z.string().optional().describe(
-    "Tree-sitter query (S-expression patterns with @captures and #eq?/#match?/#any-of? predicates); " +
-      "the first positional argument unless --query-file, --kind or --name is given",
+  query: field(
+    z.string().optional().describe(
+      "Tree-sitter query (S-expression patterns with @captures and #eq?/#match?/#any-of? predicates); " +
+        "on the command line, the first positional argument unless query_file, kind or name is given",
+    ),
+    { short: "q" },
   ),
-  query_file: z.string().optional().describe("Read the query from this file"),
-  paths: z.array(z.string()).default([]).describe(
-    "Files or directories to search [default: the root]",
+  query_file: field(z.string().optional().describe("Read the query from this file"), {
+    path: true,
+  }),
+  paths: field(
+    z.array(z.string()).default([]).describe("Files or directories to search [default: the root]"),
+    { path: true, aliases: ["path"] },
   ),
-  language: z.string().optional().describe(
-    "Search only this language (name or alias, e.g. rust, ts, c++); named files are parsed as it " +
-      "[default: each file's language by its extension]",
+  language: field(
+    z.string().optional().describe(
+      "Search only this language (name or alias, e.g. rust, ts, c++); named files are parsed as it " +
+        "[default: each file's language by its extension]",
+    ),
+    { short: "l", aliases: ["lang"] },
   ),
-  kind: z.array(z.enum(SYMBOL_KINDS)).default([]).describe(
-    `Find symbol definitions of this kind, no query needed (repeatable): ${SYMBOL_KINDS.join("|")}`,
+  kind: field(
+    z.array(z.enum(SYMBOL_KINDS)).default([]).describe(
+      `Find symbol definitions of this kind, no query needed (repeatable): ${
+        SYMBOL_KINDS.join("|")
+      }`,
+    ),
+    { short: "k", aliases: ["kinds"] },
   ),
-  name: z.string().optional().describe(
-    "Only symbols whose name matches this regular expression (the @name capture of a query)",
+  name: field(
+    z.string().optional().describe(
+      "Only symbols whose name matches this regular expression (the @name capture of a query)",
+    ),
+    { short: "n" },
   ),
-  limit: count.default(200).describe(
+  limit: count.default(AST_SEARCH_DEFAULTS.limit).describe(
     "Matches to list, 0 for all; cut results set partial and total",
   ),
-  with_semantics: z.boolean().default(false).describe(
-    "Add semantics: normalised kind (or node type), language, enclosing symbol",
+  with_semantics: field(
+    z.boolean().default(false).describe(
+      "Add semantics: normalised kind (or node type), language, enclosing symbol",
+    ),
+    { short: "S" },
   ),
-  with_context: z.boolean().default(false).describe("Add context lines (--context-lines of them)"),
-  context_lines: count.default(3).describe("Context lines for --with-context"),
+  with_context: field(
+    z.boolean().default(false).describe("Add context lines (context_lines of them)"),
+    { short: "C" },
+  ),
+  context_lines: count.default(AST_SEARCH_DEFAULTS.contextLines).describe(
+    "Context lines for with_context",
+  ),
   with_checksums: z.boolean().default(false).describe(
     "Add span and file sha256 checksums to matches",
   ),
-  max_columns: count.default(500).describe(
-    "Cut match, capture and context text longer than N bytes (0: never)",
+  max_columns: field(
+    count.default(AST_SEARCH_DEFAULTS.maxColumns).describe(
+      "Cut match, capture and context text longer than N bytes (0: never)",
+    ),
+    { short: "M" },
   ),
   max_parse_bytes: z.number().int().positive().default(DEFAULT_PARSE_LIMITS.maxParseBytes)
     .describe("Do not parse files larger than N bytes (reported, the run is partial)"),
@@ -59,8 +90,9 @@ const AstSearchInput = z.object({
   file_timeout: z.number().int().positive().default(DEFAULT_PARSE_LIMITS.fileTimeoutMs)
     .describe("Stop the parse and query of one file after N milliseconds"),
   ...walkInputShape,
-  threads: z.number().int().positive().optional().describe(
-    "Threads to parse on [default: CPU count]",
+  threads: field(
+    z.number().int().positive().optional().describe("Threads to parse on [default: CPU count]"),
+    { short: "j" },
   ),
 });
 
@@ -92,17 +124,18 @@ function renderText(envelope: QueryEnvelope<AstSearchData>): string {
  * ```
  */
 export const astSearchTool: Tool = defineTool({
-  name: "llm-ast-search",
+  name: LLM_AST_SEARCH,
   mcpName: "ast_search",
   title: "Structural code search (tree-sitter)",
   description:
     "Search code by syntax, not text: run a tree-sitter query (S-expression patterns with " +
     "@captures and #eq?/#match?/#any-of? predicates) over files of 33 languages, or ask for " +
-    "symbol definitions by kind and name without writing a query (--kind function --name " +
-    "'^parse'; kinds are the same for every language: function, method, class, struct, enum, " +
+    'symbol definitions by kind and name without writing a query (kind: ["function"], name: ' +
+    '"^parse"; kinds are the same for every language: function, method, class, struct, enum, ' +
     "interface, trait, type, module, constant, variable, macro, union). Each match gives its " +
-    "byte-exact span, its text and its captures (name, span, text); -S adds the enclosing " +
-    "symbol. Files with syntax errors are still searched and reported as warnings.",
+    "byte-exact span, its text and its captures (name, span, text); with_semantics adds the " +
+    "enclosing symbol. Files with syntax errors are still searched and reported as warnings.",
+  example: { kind: ["function"], name: "^parse", paths: ["src"], language: "ts" },
   prefix: "LMA",
   kind: "query",
   permissions: ["read"],
@@ -114,17 +147,6 @@ export const astSearchTool: Tool = defineTool({
   text: (envelope) => renderText(envelope as QueryEnvelope<AstSearchData>),
   cli: {
     usage: "[FLAGS] QUERY [PATH...]\n  llm-ast-search [FLAGS] --kind KIND [--name REGEX] [PATH...]",
-    short: {
-      query: "q",
-      language: "l",
-      kind: "k",
-      name: "n",
-      with_semantics: "S",
-      with_context: "C",
-      max_columns: "M",
-      ...WALK_SHORT_FLAGS,
-      threads: "j",
-    },
     positionals: (positionals, flags) => {
       const hasQuery = flags.query !== undefined || flags.query_file !== undefined ||
         (flags.kind as string[] | undefined)?.length || flags.name !== undefined;
@@ -165,7 +187,7 @@ export const astSearchTool: Tool = defineTool({
       walk: { ...walkOptionsFrom(input, "LMA"), cache: context.cache },
     });
     return {
-      envelope: queryEnvelope("llm-ast-search", result.data, result.diagnostics, {
+      envelope: queryEnvelope(LLM_AST_SEARCH, result.data, result.diagnostics, {
         partial: result.partial,
         executionId: context.executionId,
       }),

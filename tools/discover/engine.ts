@@ -12,6 +12,8 @@ import type { DiscoverData, DiscoverResult } from "../../schema/discover.ts";
 import { type CaseMode, checkQuery, parseQuery } from "./query.ts";
 import { PathScorer } from "./scorer.ts";
 import { TopN } from "./top.ts";
+import { LLM_DISCOVER } from "../../schema/tool_names.ts";
+import { DISCOVER_DEFAULTS } from "./defaults.ts";
 
 /** Walk settings discover passes through to the walker. */
 export type DiscoverWalkOptions = EngineWalkOptions;
@@ -98,7 +100,7 @@ export function extensionFilter(
   };
 }
 
-const TOOL = "llm-discover";
+const TOOL = LLM_DISCOVER;
 
 function sizeOf(candidate: Candidate, path: string, diagnostics: Diagnostic[]): number | null {
   if (candidate.kind === "dir") return null;
@@ -137,7 +139,7 @@ export async function discover(options: DiscoverOptions): Promise<DiscoverOutcom
   checkQuery(options.query);
   const { signal } = options;
   signal?.throwIfAborted();
-  const limit = options.limit ?? 20;
+  const limit = options.limit ?? DISCOVER_DEFAULTS.limit;
   const kind = options.kind ?? "file";
   const keepName = extensionFilter(options.extensions ?? []);
   // Paths under the default root are already relative to it: no prefix to skip.

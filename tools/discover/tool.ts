@@ -8,29 +8,44 @@ import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { type DiscoverData, DiscoverDataSchema } from "../../schema/discover.ts";
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
-import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
+import { field } from "../../schema/fields.ts";
+import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { discover } from "./engine.ts";
+import { LLM_DISCOVER } from "../../schema/tool_names.ts";
+import { DISCOVER_DEFAULTS } from "./defaults.ts";
 
 const count = z.number().int().nonnegative();
 
 const DiscoverInput = z.object({
-  query: z.string().default("").describe(
-    "fzf extended-syntax query (the first positional argument); empty lists paths in path order",
+  query: field(
+    z.string().default("").describe(
+      "fzf extended-syntax query (the first positional argument); empty lists paths in path order",
+    ),
+    { aliases: ["pattern"] },
   ),
-  paths: z.array(z.string()).default([]).describe(
-    "Files or directories to walk [default: the root]",
+  paths: field(
+    z.array(z.string()).default([]).describe("Files or directories to walk [default: the root]"),
+    { path: true, aliases: ["path"] },
   ),
   kind: z.enum(["file", "dir"]).default("file").describe("Find files or directories"),
-  extension: z.array(z.string().min(1)).default([]).describe(
-    "Only names with this extension (case-insensitive, e.g. ts); repeat for several",
+  extension: field(
+    z.array(z.string().min(1)).default([]).describe(
+      "Only names with this extension (case-insensitive, e.g. ts); repeat for several",
+    ),
+    { short: "e", aliases: ["extensions", "ext"] },
   ),
-  limit: count.default(20).describe(
-    "Results to list, 0 for all; cut results set partial and total",
+  limit: field(
+    count.default(DISCOVER_DEFAULTS.limit).describe(
+      "Results to list, 0 for all; cut results set partial and total",
+    ),
+    { short: "n" },
   ),
   case: z.enum(["smart", "sensitive", "insensitive"]).default("smart").describe(
     "Case rule: smart (a term with an upper-case letter is case-sensitive, like fzf)",
   ),
   ...walkInputShape,
+  hidden: field(walkInputShape.hidden.clone(), { short: "H" }),
+  no_ignore: field(walkInputShape.no_ignore.clone(), { short: "I" }),
 });
 
 /** Input of `llm-discover`, as the engine receives it after defaults. */
@@ -60,7 +75,7 @@ function renderText(envelope: QueryEnvelope<DiscoverData>): string {
  * ```
  */
 export const discoverTool: Tool = defineTool({
-  name: "llm-discover",
+  name: LLM_DISCOVER,
   mcpName: "discover",
   title: "Fuzzy file finding",
   description:
@@ -70,6 +85,7 @@ export const discoverTool: Tool = defineTool({
     "^prefix, suffix$, !negation, a | b). Each result has a 0..1 score, the raw score, a reason " +
     "and the matched UTF-8 byte positions; ties break by path. Respects .gitignore and skips " +
     "hidden files. Use it to locate a file when you know roughly its name.",
+  example: { query: "walker .ts$", paths: ["src"], limit: 5 },
   prefix: "LMD",
   kind: "query",
   permissions: ["read"],
@@ -81,7 +97,6 @@ export const discoverTool: Tool = defineTool({
   text: (envelope) => renderText(envelope as QueryEnvelope<DiscoverData>),
   cli: {
     usage: "[FLAGS] [QUERY] [PATH...]",
-    short: { ...WALK_SHORT_FLAGS, extension: "e", limit: "n", hidden: "H", no_ignore: "I" },
     positionals: (positionals, flags) => {
       if (flags.query !== undefined) return { paths: positionals };
       const [query, ...paths] = positionals;
@@ -110,7 +125,7 @@ export const discoverTool: Tool = defineTool({
       signal: context.signal,
     });
     return {
-      envelope: queryEnvelope("llm-discover", outcome.data, outcome.diagnostics, {
+      envelope: queryEnvelope(LLM_DISCOVER, outcome.data, outcome.diagnostics, {
         partial: outcome.partial,
         executionId: context.executionId,
       }),

@@ -5,8 +5,9 @@
  *
  * @module
  */
-import type { z } from "zod";
-import { FIELD_ALIASES } from "../../schema/aliases.ts";
+import { z } from "zod";
+import { FIELD_ALIASES, normalizeAliases } from "../../schema/aliases.ts";
+import { fieldMeta, unwrapField } from "../../schema/fields.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { type JsonSchema, toJsonSchema } from "../../schema/json_schema.ts";
 import { inputError, type Tool } from "../../core/tool.ts";
@@ -70,12 +71,15 @@ export function catalogEntry(
   pageable: boolean = tool.listKey !== undefined,
 ): CatalogEntry {
   const inputSchema = mcpSchema(tool.input, "input");
+  mentionAliases(tool, inputSchema);
   const entry: CatalogEntry = {
     tool,
     descriptor: {
       name: tool.mcpName,
       title: tool.title,
-      description: tool.description,
+      description: tool.example
+        ? `${tool.description}\nExample: ${JSON.stringify(tool.example)}`
+        : tool.description,
       inputSchema,
       outputSchema: mcpSchema(tool.output, "output"),
       annotations: {
@@ -103,9 +107,21 @@ export function catalogEntry(
   return entry;
 }
 
+/** Adds each field's aliases to its description, so clients see the names the server accepts. */
+function mentionAliases(tool: Tool, inputSchema: JsonSchema): void {
+  const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+  for (const [name, schema] of Object.entries(tool.input.shape)) {
+    const aliases = fieldMeta(schema as z.ZodType).aliases ?? [];
+    const property = properties[name];
+    if (!aliases.length || !property) continue;
+    const said = typeof property.description === "string" ? `${property.description} ` : "";
+    properties[name] = { ...property, description: `${said}(also: ${aliases.join(", ")})` };
+  }
+}
+
 /** A call's arguments split into the tool's input and the server's own paging offset. */
 export interface PreparedCall {
-  /** Arguments for `tool.execute`, legacy names renamed. */
+  /** Arguments for `tool.execute`, aliases renamed. */
   input: Record<string, unknown>;
   /** Items to skip in the result list. */
   offset: number;
@@ -116,10 +132,99 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks and prepares the arguments of a call: the paging offset is taken out, top-level
- * legacy names (`file`, `operation_id`, …) become the canonical fields the tool declares,
- * unknown fields are refused, and the rest must satisfy the tool's input schema. Throws a
- * `*-ARG-002` {@linkcode ToolError} (the server answers it as a JSON-RPC error).
+ * Every name a tool's input field goes by in a call: its own, its declared aliases, and the
+ * contract's legacy names (`file`, `operation_id`, …) of it.
+ */
+function argumentNames(tool: Tool): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const [legacy, canonical] of Object.entries(FIELD_ALIASES)) {
+    if (canonical in tool.input.shape) names.set(legacy, canonical);
+  }
+  for (const [name, schema] of Object.entries(tool.input.shape)) {
+    for (const alias of fieldMeta(schema as z.ZodType).aliases ?? []) names.set(alias, name);
+  }
+  for (const name of Object.keys(tool.input.shape)) names.set(name, name);
+  return names;
+}
+
+/**
+ * The arguments under the tool's field names: aliases renamed (a canonical name given too
+ * wins), a lone string given for a list field made a list of one (`path: "src"`), and legacy
+ * names inside lists of objects (edits) renamed by the contract's rules.
+ */
+function canonicalArguments(
+  tool: Tool,
+  args: Record<string, unknown>,
+  names: Map<string, string>,
+): { input: Record<string, unknown>; unknown: string[] } {
+  const input: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  // Canonical names last, so that they win over an alias of the same field.
+  const given = Object.entries(args).sort(([a], [b]) =>
+    Number(names.get(a) === a) - Number(names.get(b) === b)
+  );
+  for (const [key, value] of given) {
+    const name = names.get(key);
+    if (name === undefined) {
+      unknown.push(key);
+      continue;
+    }
+    const isList = unwrapField(tool.input.shape[name] as z.ZodType) instanceof z.ZodArray;
+    input[name] = isList && typeof value === "string"
+      ? [value]
+      : Array.isArray(value)
+      ? normalizeAliases(value)
+      : value;
+  }
+  return { input, unknown };
+}
+
+/** Edit distance of two short names, to suggest the argument a mistyped one meant. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, substitution));
+    }
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+/** The `*-ARG-002` refusal of an argument the tool does not take, with the ones it does. */
+function unknownArgument(entry: CatalogEntry, key: string, names: Map<string, string>): ToolError {
+  const tool = entry.tool;
+  const fields = [
+    ...Object.keys(tool.input.shape),
+    ...(entry.offsetArgument ? [entry.offsetArgument] : []),
+  ];
+  const closest = [...names.keys()].map((name) => ({ name, far: distance(key, name) }))
+    .filter(({ far }) => far <= Math.max(1, Math.floor(key.length / 3)))
+    .sort((a, b) => a.far - b.far)[0];
+  const hint = closest ? ` (did you mean '${names.get(closest.name)}'?)` : "";
+  return new ToolError(
+    `${tool.prefix}-ARG-002`,
+    `invalid input: unknown argument '${key}'${hint}`,
+    {
+      note: `${tool.mcpName} takes: ${fields.join(", ")}`,
+      ...exampleRemediation(tool),
+    },
+  );
+}
+
+/** A remediation showing the tool's example call, when it has one. */
+function exampleRemediation(tool: Tool): { remediation?: string } {
+  return tool.example ? { remediation: `Example: ${JSON.stringify(tool.example)}` } : {};
+}
+
+/**
+ * Checks and prepares the arguments of a call: the paging offset is taken out, aliases and
+ * legacy names (`pattern`, `path`, `file`, `operation_id`, …) become the canonical fields the
+ * tool declares, unknown fields are refused, and the rest must satisfy the tool's input schema.
+ * Throws a `*-ARG-002` {@linkcode ToolError} naming the argument at fault (the server answers
+ * it as a tool result with `isError`, which the model sees).
  *
  * @example
  * ```ts
@@ -134,11 +239,11 @@ export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {
   if (raw !== undefined && !isRecord(raw)) {
     throw new ToolError(`${prefix}-ARG-002`, "invalid input: $: arguments must be an object");
   }
-  const input: Record<string, unknown> = { ...raw };
+  const args: Record<string, unknown> = { ...raw };
   let offset = 0;
-  if (entry.offsetArgument !== undefined && entry.offsetArgument in input) {
-    const value = input[entry.offsetArgument];
-    delete input[entry.offsetArgument];
+  if (entry.offsetArgument !== undefined && entry.offsetArgument in args) {
+    const value = args[entry.offsetArgument];
+    delete args[entry.offsetArgument];
     if (!Number.isSafeInteger(value) || (value as number) < 0) {
       throw new ToolError(
         `${prefix}-ARG-002`,
@@ -147,21 +252,16 @@ export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {
     }
     offset = value as number;
   }
-  const shape = tool.input.shape;
-  for (const key of Object.keys(input)) {
-    const canonical = FIELD_ALIASES[key];
-    if (key in shape || canonical === undefined || !(canonical in shape)) continue;
-    if (!(canonical in input)) input[canonical] = input[key];
-    delete input[key];
-  }
-  const unknown = Object.keys(input).filter((key) => !(key in shape));
-  if (unknown.length) {
-    const fields = [...Object.keys(shape), ...(entry.offsetArgument ? [entry.offsetArgument] : [])];
-    throw new ToolError(`${prefix}-ARG-002`, `invalid input: unknown argument '${unknown[0]}'`, {
-      note: `${tool.mcpName} takes: ${fields.join(", ")}`,
+  const names = argumentNames(tool);
+  const { input, unknown } = canonicalArguments(tool, args, names);
+  if (unknown.length) throw unknownArgument(entry, unknown[0], names);
+  const parsed = tool.input.safeParse(input);
+  if (!parsed.success) {
+    const error = inputError(prefix, parsed.error);
+    throw new ToolError(error.code, error.message, {
+      ...error.details,
+      ...exampleRemediation(tool),
     });
   }
-  const parsed = tool.input.safeParse(input);
-  if (!parsed.success) throw inputError(prefix, parsed.error);
   return { input, offset };
 }

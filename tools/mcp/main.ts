@@ -20,11 +20,13 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
-import { runCli } from "../../core/cli.ts";
+import { z } from "zod";
+import { helpText, parseProgramOptions, runCli } from "../../core/cli.ts";
+import type { CommandSpec } from "../../core/tool.ts";
 import { VERSION } from "../../core/version.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { EXIT } from "../../schema/error_codes.ts";
+import { field } from "../../schema/fields.ts";
 import { TOOLS } from "../registry.ts";
 import { workersAvailable } from "../ast-search/pool.ts";
 import { warmCache } from "./call_protocol.ts";
@@ -39,6 +41,7 @@ import {
   ToolServer,
 } from "./server.ts";
 import { serveStdio } from "./stdio.ts";
+import { LLM_MCP } from "../../schema/tool_names.ts";
 
 export * from "./budget.ts";
 export * from "./call_protocol.ts";
@@ -66,52 +69,58 @@ export interface McpServerOptions {
   debug: boolean;
 }
 
-const HELP = `llm-mcp ${VERSION} — every @llm/search tool as an MCP server on stdio
-
-USAGE:
-  llm-mcp [FLAGS]                          serve MCP on stdin/stdout (logs on stderr)
-  llm-mcp log show ID --log-dir DIR        print a past execution from the log
-
-The tools offered follow the Deno permissions of the process: with --allow-read only the
-read-only tools; with --allow-write for the root too, the mutating ones as well.
-
-FLAGS:
-  --root <DIR>                 Workspace root; tools run there, paths outside are refused [default: .]
-  --max-output-bytes <N>       Budget of one response; longer results come in pages [default: ${DEFAULT_MAX_OUTPUT_BYTES}]
-  --log-dir <DIR>              Append every call to DIR/executions.jsonl (needs --allow-write=DIR)
-  --log-max-bytes <N>          Size cap of the log file; it is rotated once [default: ${DEFAULT_LOG_MAX_BYTES}]
-  --call-timeout-ms <N>        Stop a call still running after N ms (MCP-QRY-011) [default: ${DEFAULT_CALL_TIMEOUT_MS}]
-  --debug                      Stack traces in internal-error diagnostics
-  -h, --help                   Print this help
-  -V, --version                Print the version
-
-EXAMPLES:
-  deno run -R jsr:@llm/search/mcp --root ~/src/app
-  deno run -R -W=. jsr:@llm/search/mcp --root . --log-dir .llm-mcp
-  deno run -R jsr:@llm/search/mcp log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11 --log-dir .llm-mcp
-
-EXIT CODES:
-  0 stdin closed  2 bad arguments  4 no read permission for the root  5 internal error
-`;
-
-function argError(message: string): ToolError {
-  return new ToolError("MCP-ARG-001", message, { remediation: "Run `llm-mcp --help`." });
+/** A whole-number option, its message written to follow the flag's name. */
+function wholeNumber(unit: string, min: number) {
+  const message = `takes a whole number of ${unit} of at least ${min}`;
+  return z.number().int(message).min(min, message);
 }
 
-function wholeNumber(
-  flag: string,
-  unit: string,
-  value: string | undefined,
-  fallback: number,
-  min = 1,
-): number {
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (value.trim() === "" || !Number.isSafeInteger(number) || number < min) {
-    throw argError(`--${flag} takes a whole number of ${unit} of at least ${min}, got '${value}'`);
-  }
-  return number;
-}
+/** The server's options: the flags of `llm-mcp`, its `--help`, parsed by the tools' machinery. */
+const McpServerInput = z.object({
+  root: field(
+    z.string().default(".").describe("Workspace root; tools run there, paths outside are refused"),
+    { path: true },
+  ),
+  max_output_bytes: wholeNumber("bytes", MIN_MAX_OUTPUT_BYTES).default(DEFAULT_MAX_OUTPUT_BYTES)
+    .describe("Budget of one response; longer results come in pages"),
+  log_dir: field(
+    z.string().optional().describe(
+      "Append every call to DIR/executions.jsonl (needs --allow-write=DIR)",
+    ),
+    { path: true },
+  ),
+  log_max_bytes: wholeNumber("bytes", 1).default(DEFAULT_LOG_MAX_BYTES).describe(
+    "Size cap of the log file; it is rotated once",
+  ),
+  call_timeout_ms: wholeNumber("milliseconds", 1).default(DEFAULT_CALL_TIMEOUT_MS).describe(
+    "Stop a call still running after N ms (MCP-QRY-011)",
+  ),
+  debug: z.boolean().default(false).describe("Stack traces in internal-error diagnostics"),
+});
+
+/** The `llm-mcp` command as the command-line machinery of the tools reads it. */
+const MCP_COMMAND: CommandSpec & { input: typeof McpServerInput } = {
+  name: LLM_MCP,
+  title: "every @llm/search tool as an MCP server on stdio",
+  description: "Serves the tools of the registry over the Model Context Protocol on " +
+    "stdin/stdout; logs go to stderr.",
+  prefix: "MCP",
+  input: McpServerInput,
+  cli: {
+    usage: "[FLAGS]                          serve MCP on stdin/stdout (logs on stderr)\n" +
+      "  llm-mcp log show ID --log-dir DIR        print a past execution from the log",
+    notes: "The tools offered follow the Deno permissions of the process: with --allow-read only " +
+      "the\nread-only tools; with --allow-write for the root too, the mutating ones as well.",
+    examples: [
+      "deno run -R jsr:@llm/search/mcp --root ~/src/app",
+      "deno run -R -W=. jsr:@llm/search/mcp --root . --log-dir .llm-mcp",
+      "deno run -R jsr:@llm/search/mcp log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11 --log-dir .llm-mcp",
+    ],
+    exitCodes:
+      "  0 stdin closed  2 bad arguments  4 no read permission for the root  5 internal error",
+    outputFlags: false,
+  },
+};
 
 /**
  * Parses the server's flags; `undefined` for `--help`/`--version` (already printed).
@@ -123,59 +132,24 @@ function wholeNumber(
  * ```
  */
 export function parseServerArgs(args: string[]): McpServerOptions | undefined {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        root: { type: "string" },
-        "max-output-bytes": { type: "string" },
-        "log-dir": { type: "string" },
-        "log-max-bytes": { type: "string" },
-        "call-timeout-ms": { type: "string" },
-        debug: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "V" },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw argError(error instanceof Error ? error.message : String(error));
-  }
-  const { values } = parsed;
-  if (values.help) {
-    console.log(HELP);
+  const parsed = parseProgramOptions(MCP_COMMAND, args);
+  if (parsed.kind === "help") {
+    console.log(helpText(MCP_COMMAND));
     return undefined;
   }
-  if (values.version) {
-    console.log(`llm-mcp ${VERSION}`);
+  if (parsed.kind === "version") {
+    console.log(`${LLM_MCP} ${VERSION}`);
     return undefined;
   }
+  const input = parsed.options;
   const options: McpServerOptions = {
-    root: values.root ?? ".",
-    maxOutputBytes: wholeNumber(
-      "max-output-bytes",
-      "bytes",
-      values["max-output-bytes"],
-      DEFAULT_MAX_OUTPUT_BYTES,
-      MIN_MAX_OUTPUT_BYTES,
-    ),
-    logMaxBytes: wholeNumber(
-      "log-max-bytes",
-      "bytes",
-      values["log-max-bytes"],
-      DEFAULT_LOG_MAX_BYTES,
-    ),
-    callTimeoutMs: wholeNumber(
-      "call-timeout-ms",
-      "milliseconds",
-      values["call-timeout-ms"],
-      DEFAULT_CALL_TIMEOUT_MS,
-    ),
-    debug: values.debug ?? false,
+    root: input.root,
+    maxOutputBytes: input.max_output_bytes,
+    logMaxBytes: input.log_max_bytes,
+    callTimeoutMs: input.call_timeout_ms,
+    debug: input.debug,
   };
-  if (values["log-dir"] !== undefined) options.logDir = values["log-dir"];
+  if (input.log_dir !== undefined) options.logDir = input.log_dir;
   return options;
 }
 

@@ -5,6 +5,8 @@
  * @module
  */
 import { resolve } from "node:path";
+import type { z } from "zod";
+import { pathValues } from "../../schema/fields.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { Tool, ToolPermission } from "../../core/tool.ts";
 import { isInside, realPathOf } from "../../core/paths.ts";
@@ -70,39 +72,22 @@ export function allows(scope: Scope, tool: Pick<Tool, "permissions">): boolean {
 }
 
 /**
- * Argument fields that name files or directories, at any depth (plans nest them). A tool that
- * takes a path under another name is still confined by a scoped `--allow-read=<root>`, and a
- * value that is not a path (inline JSON under `plan`) resolves inside the root, so it passes.
+ * The field of a result that names a file (the contract's one name for it, at any depth of a
+ * mutation's result).
  */
-export const PATH_FIELDS: ReadonlySet<string> = new Set([
-  "path",
-  "paths",
-  "file",
-  "files",
-  "file_path",
-  "file_paths",
-  "root",
-  "cwd",
-  "dir",
-  "directory",
-  "target",
-  "targets",
-  "plan",
-  "plan_file",
-  "query_file",
-]);
+const RESULT_PATH_FIELD = "file_path";
 
-function collectPaths(value: unknown, key: string | undefined, out: string[]): void {
+function collectResultPaths(value: unknown, key: string | undefined, out: string[]): void {
   if (typeof value === "string") {
-    if (key !== undefined && PATH_FIELDS.has(key) && value !== "" && value !== "-") out.push(value);
+    if (key === RESULT_PATH_FIELD && value !== "") out.push(value);
     return;
   }
   if (Array.isArray(value)) {
-    for (const item of value) collectPaths(item, key, out);
+    for (const item of value) collectResultPaths(item, key, out);
     return;
   }
   if (typeof value === "object" && value !== null) {
-    for (const [child, inner] of Object.entries(value)) collectPaths(inner, child, out);
+    for (const [child, inner] of Object.entries(value)) collectResultPaths(inner, child, out);
   }
 }
 
@@ -120,17 +105,19 @@ function realPathOrGiven(path: string): string {
 }
 
 /**
- * The path arguments of a call that lie outside the root (lexically, or through a symlink).
+ * The path arguments of a call that lie outside the root (lexically, or through a symlink):
+ * the values of the fields the tool's input schema declares as paths, at any depth. `-`
+ * (standard input) and empty values name no file.
  *
  * @example
  * ```ts
  * import { pathsOutsideRoot } from "@llm/search/mcp";
- * pathsOutsideRoot("/repo", { paths: ["src", "/etc"] }); // ["/etc"]
+ * import { searchTool } from "@llm/search/search";
+ * pathsOutsideRoot("/repo", searchTool.input, { paths: ["src", "/etc"] }); // ["/etc"]
  * ```
  */
-export function pathsOutsideRoot(root: string, args: unknown): string[] {
-  const paths: string[] = [];
-  collectPaths(args, undefined, paths);
+export function pathsOutsideRoot(root: string, input: z.ZodType, args: unknown): string[] {
+  const paths = pathValues(input, args).filter((path) => path !== "" && path !== "-");
   return paths.filter((path) => {
     const absolute = resolve(root, path);
     return !isInside(root, absolute) || !isInside(root, realPathOrGiven(absolute));
@@ -138,16 +125,18 @@ export function pathsOutsideRoot(root: string, args: unknown): string[] {
 }
 
 /**
- * Throws `MCP-PERM-010` when a path argument of the call leaves the root.
+ * Throws `MCP-PERM-010` when a path argument of the call (by the tool's input schema) leaves
+ * the root.
  *
  * @example
  * ```ts
  * import { confineToRoot } from "@llm/search/mcp";
- * confineToRoot("/repo", { paths: ["src"] }); // no error
+ * import { searchTool } from "@llm/search/search";
+ * confineToRoot("/repo", searchTool.input, { paths: ["src"] }); // no error
  * ```
  */
-export function confineToRoot(root: string, args: unknown): void {
-  const outside = pathsOutsideRoot(root, args);
+export function confineToRoot(root: string, input: z.ZodType, args: unknown): void {
+  const outside = pathsOutsideRoot(root, input, args);
   if (!outside.length) return;
   throw new ToolError(
     "MCP-PERM-010",
@@ -161,7 +150,7 @@ export function confineToRoot(root: string, args: unknown): void {
 }
 
 /**
- * Absolute paths named in a mutation result (its path fields at any depth), for invalidating
+ * Absolute paths named in a mutation result (its `file_path` fields at any depth), for invalidating
  * the cache entries of the files a mutating tool changed.
  *
  * @example
@@ -172,6 +161,6 @@ export function confineToRoot(root: string, args: unknown): void {
  */
 export function changedPaths(root: string, result: unknown): string[] {
   const paths: string[] = [];
-  collectPaths(result, undefined, paths);
+  collectResultPaths(result, undefined, paths);
   return [...new Set(paths.map((path) => resolve(root, path)))];
 }

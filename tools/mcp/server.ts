@@ -26,6 +26,7 @@ import { type CatalogEntry, catalogEntry, type McpToolDescriptor, prepareCall } 
 import { GET_EXECUTION, getExecutionTool } from "./execution_tool.ts";
 import type { ExecutionLog } from "./log.ts";
 import { allows, changedPaths, confineToRoot, type Scope } from "./scope.ts";
+import { LLM_MCP } from "../../schema/tool_names.ts";
 
 /** Default output budget of one response: about 20k tokens. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 80_000;
@@ -45,7 +46,7 @@ export const MIN_MAX_OUTPUT_BYTES = 4_096;
 /** Code of a call cancelled by the client. */
 const CANCELLED = "MCP-QRY-010";
 
-/** JSON-RPC "invalid params", the code for unknown tools and bad arguments. */
+/** JSON-RPC "invalid params", the code for unknown tools (bad arguments are tool results). */
 export const INVALID_PARAMS = -32602;
 
 /** A refusal answered as a JSON-RPC error rather than a tool result. */
@@ -106,7 +107,7 @@ export interface ToolServerOptions {
 
 const encoder = new TextEncoder();
 
-const SERVER_INFO = { name: "llm-mcp", kind: "query", mcpName: "mcp", prefix: "MCP" } as const;
+const SERVER_INFO = { name: LLM_MCP, kind: "query", mcpName: "mcp", prefix: "MCP" } as const;
 
 function isQuery(envelope: Envelope): envelope is QueryEnvelope {
   return "data" in envelope;
@@ -239,7 +240,7 @@ export class ToolServer {
     const start = cursor === undefined ? 0 : Number(cursor);
     if (!Number.isSafeInteger(start) || start < 0 || start > this.#entries.length) {
       const diagnostic = new ToolError("MCP-ARG-002", `invalid input: unknown cursor '${cursor}'`)
-        .toDiagnostic("llm-mcp");
+        .toDiagnostic(LLM_MCP);
       throw new ProtocolError(INVALID_PARAMS, diagnostic, newId());
     }
     const tools: McpToolDescriptor[] = [];
@@ -257,8 +258,9 @@ export class ToolServer {
   }
 
   /**
-   * Answers a `tools/call`. Unknown tools and arguments that fail the schema throw a
-   * {@linkcode ProtocolError}; everything else, the tool's own failures included, is a result.
+   * Answers a `tools/call`. An unknown tool throws a {@linkcode ProtocolError}; everything else,
+   * arguments that fail the schema and the tool's own failures included, is a result (with
+   * `isError` for failures).
    * Every call, refused or not, is recorded in the execution log.
    */
   async callTool(name: string, raw: unknown, signal?: AbortSignal): Promise<CallResult> {
@@ -283,21 +285,22 @@ export class ToolServer {
       const error = this.#unknownTool(name);
       const envelope = failureEnvelope(SERVER_INFO, error, executionId);
       record(envelope);
-      throw new ProtocolError(INVALID_PARAMS, error.toDiagnostic("llm-mcp"), executionId);
+      throw new ProtocolError(INVALID_PARAMS, error.toDiagnostic(LLM_MCP), executionId);
     }
     const tool = entry.tool;
     let prepared;
     try {
       prepared = prepareCall(entry, raw);
     } catch (thrown) {
-      const outcome = failureOutcome(tool, thrown, executionId, this.#debug);
-      record(outcome.envelope);
-      throw new ProtocolError(INVALID_PARAMS, diagnosticOf(outcome.envelope), executionId);
+      // A tool result, not a JSON-RPC error: the model sees it and can fix its arguments.
+      const { envelope } = failureOutcome(tool, thrown, executionId, this.#debug);
+      record(envelope);
+      return toolResult({ envelope, isError: true });
     }
     let envelope: Envelope;
     let cancelled = false;
     try {
-      confineToRoot(this.#scope.root, prepared.input);
+      confineToRoot(this.#scope.root, tool.input, prepared.input);
       envelope = await this.#execute(tool, prepared.input, executionId, signal);
     } catch (thrown) {
       cancelled = thrown instanceof ToolError && thrown.code === CANCELLED;
@@ -429,12 +432,6 @@ export class ToolServer {
     if (offset === 0 && responseBytes(envelope, isError) <= this.#maxOutputBytes) return envelope;
     return fitPage(pages, inner.key, offset, this.#maxOutputBytes, request, isError).envelope;
   }
-}
-
-/** The error of a failed envelope (a failure envelope always carries one). */
-function diagnosticOf(envelope: Envelope): Diagnostic {
-  const error = "error" in envelope ? envelope.error : undefined;
-  return error ?? envelope.diagnostics.find((diagnostic) => diagnostic.level === "error")!;
 }
 
 function executionOf(envelope: Envelope): string | undefined {

@@ -21,6 +21,7 @@ import {
 import { makeDiagnostic } from "../../schema/diagnostic.ts";
 import { VERSION } from "../../core/version.ts";
 import type { ToolServer } from "./server.ts";
+import { LLM_MCP } from "../../schema/tool_names.ts";
 
 const INSTRUCTIONS = "Code search and editing tools of @llm/search. Every result is one JSON " +
   "envelope (status, data or result, diagnostics with codes and remediation). Results are cut " +
@@ -60,7 +61,7 @@ type Message = Record<string, unknown>;
 type Checked = { message: Message } | { error: Message };
 
 function errorResponse(id: unknown, code: number, reason: string, diagnosticCode: string): Message {
-  const diagnostic = makeDiagnostic("llm-mcp", diagnosticCode, reason);
+  const diagnostic = makeDiagnostic(LLM_MCP, diagnosticCode, reason);
   return {
     jsonrpc: "2.0",
     id,
@@ -217,7 +218,7 @@ function heartbeat(
  */
 export async function serveStdio(server: ToolServer): Promise<void> {
   const sdk = new Server(
-    { name: "llm-mcp", title: "@llm/search", version: VERSION },
+    { name: LLM_MCP, title: "@llm/search", version: VERSION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   const inFlight = new Set<Promise<unknown>>();

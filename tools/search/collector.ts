@@ -8,6 +8,7 @@
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { FileCount, SearchData, SearchMatch } from "../../schema/search.ts";
 import type { BatchFileResult } from "./batch.ts";
+import { LLM_SEARCH } from "../../schema/tool_names.ts";
 
 /** What the collector lists. */
 export type SearchMode = SearchData["mode"];
@@ -65,7 +66,7 @@ export class ResultCollector {
       if (file.status === "error") {
         this.diagnostics.push(
           makeDiagnostic(
-            "llm-search",
+            LLM_SEARCH,
             "LMS-IO-002",
             `cannot read ${file.filePath}: ${file.error}`,
             {
@@ -79,7 +80,7 @@ export class ResultCollector {
       if (file.status === "binary") {
         if (file.explicit) {
           this.diagnostics.push(
-            makeDiagnostic("llm-search", "LMS-IO-002", `skipped binary file ${file.filePath}`, {
+            makeDiagnostic(LLM_SEARCH, "LMS-IO-002", `skipped binary file ${file.filePath}`, {
               level: "note",
               file: file.filePath,
               remediation: "Binary files (a NUL byte in the first 8 KiB) are not searched.",

@@ -13,6 +13,8 @@ import { ResultCollector, type SearchMode } from "./collector.ts";
 import { buildMatcher, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
 import type { SearchFileOptions } from "./searcher.ts";
 import type { WorkerRequest } from "./worker.ts";
+import { LLM_SEARCH } from "../../schema/tool_names.ts";
+import { SEARCH_DEFAULTS } from "./defaults.ts";
 
 /** Walk settings a search passes through to the walker. */
 export type SearchWalkOptions = EngineWalkOptions;
@@ -320,7 +322,7 @@ function timeoutDiagnostics(outcome: WorkerRunOutcome, timeoutMs: number): Diagn
   if (outcome.inFlight.length === 0 && !left) return [];
   return files.map((file) =>
     makeDiagnostic(
-      "llm-search",
+      LLM_SEARCH,
       "LMS-QRY-003",
       `search timed out after ${timeoutMs} ms${file ? ` while matching ${file}` : ""}${rest}`,
       file ? { level: "warning", file } : { level: "warning" },
@@ -344,7 +346,7 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
   const spec = buildMatcher(options);
   const walker = new Walker({
     ...options.walk,
-    tool: "llm-search",
+    tool: LLM_SEARCH,
     prefix: "LMS",
     cwd: options.cwd,
     paths: options.paths,
@@ -354,13 +356,13 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
     maxCount: options.maxCount,
     before: options.before ?? 0,
     after: options.after ?? 0,
-    maxColumns: options.maxColumns ?? 500,
+    maxColumns: options.maxColumns ?? SEARCH_DEFAULTS.maxColumns,
     withChecksums: options.withChecksums ?? false,
   };
   const collector = new ResultCollector(
     [...options.patterns],
     fileOptions.mode,
-    options.limit ?? 200,
+    options.limit ?? SEARCH_DEFAULTS.limit,
     options.emit,
   );
   const entries = walker.entries();

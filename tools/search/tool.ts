@@ -6,52 +6,92 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import { WALK_SHORT_FLAGS, walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
+import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
+import { field } from "../../schema/fields.ts";
 import { type SearchData, SearchDataSchema } from "../../schema/search.ts";
 import { search } from "./engine.ts";
+import { LLM_SEARCH } from "../../schema/tool_names.ts";
+import { SEARCH_DEFAULTS } from "./defaults.ts";
 
 const count = z.number().int().nonnegative();
 
 const SearchInput = z.object({
-  patterns: z.array(z.string()).default([]).describe(
-    "Patterns (JavaScript regular expressions); a match of any is a match. The first positional argument when no -e is given",
+  patterns: field(
+    z.array(z.string()).default([]).describe(
+      "Patterns (JavaScript regular expressions); a match of any is a match. On the command line, the first positional argument unless -e is given",
+    ),
+    { short: "e", aliases: ["regexp", "pattern", "regex"] },
   ),
-  paths: z.array(z.string()).default([]).describe(
-    "Files or directories to search [default: the root]",
+  paths: field(
+    z.array(z.string()).default([]).describe("Files or directories to search [default: the root]"),
+    { path: true, aliases: ["path"] },
   ),
-  fixed_strings: z.boolean().default(false).describe("Treat patterns as literal text"),
-  ignore_case: z.boolean().default(false).describe("Match case-insensitively"),
-  smart_case: z.boolean().default(false).describe(
-    "Case-insensitive unless a pattern has an upper-case letter",
+  fixed_strings: field(z.boolean().default(false).describe("Treat patterns as literal text"), {
+    short: "F",
+  }),
+  ignore_case: field(z.boolean().default(false).describe("Match case-insensitively"), {
+    short: "i",
+  }),
+  smart_case: field(
+    z.boolean().default(false).describe(
+      "Case-insensitive unless a pattern has an upper-case letter",
+    ),
+    { short: "S" },
   ),
-  word_regexp: z.boolean().default(false).describe("Only matches surrounded by word boundaries"),
-  multiline: z.boolean().default(false).describe("Let matches span lines"),
-  max_count: count.optional().describe("Stop after N matching lines per file"),
-  limit: count.default(200).describe(
+  word_regexp: field(
+    z.boolean().default(false).describe("Only matches surrounded by word boundaries"),
+    { short: "w" },
+  ),
+  multiline: field(z.boolean().default(false).describe("Let matches span lines"), { short: "U" }),
+  max_count: field(count.optional().describe("Stop after N matching lines per file"), {
+    short: "m",
+  }),
+  limit: count.default(SEARCH_DEFAULTS.limit).describe(
     "Results to list, 0 for all; cut results set partial and total",
   ),
-  after_context: count.optional().describe("Lines of context after each match"),
-  before_context: count.optional().describe("Lines of context before each match"),
-  context: count.optional().describe("Lines of context before and after each match"),
-  with_context: z.boolean().default(false).describe("Add context lines (--context-lines of them)"),
-  context_lines: count.default(3).describe("Context lines for --with-context"),
-  files_with_matches: z.boolean().default(false).describe(
-    "List files with matches instead of matches",
+  after_context: field(count.optional().describe("Lines of context after each match"), {
+    short: "A",
+  }),
+  before_context: field(count.optional().describe("Lines of context before each match"), {
+    short: "B",
+  }),
+  context: field(count.optional().describe("Lines of context before and after each match"), {
+    short: "C",
+  }),
+  with_context: z.boolean().default(false).describe("Add context lines (context_lines of them)"),
+  context_lines: count.default(SEARCH_DEFAULTS.contextLines).describe(
+    "Context lines for with_context",
   ),
-  count: z.boolean().default(false).describe("List per-file counts (matching lines and matches)"),
-  max_columns: count.default(500).describe(
-    "Cut line text longer than N bytes (a window around the match)",
+  files_with_matches: field(
+    z.boolean().default(false).describe("List files with matches instead of matches"),
+    { short: "l" },
+  ),
+  count: field(
+    z.boolean().default(false).describe("List per-file counts (matching lines and matches)"),
+    { short: "c" },
+  ),
+  max_columns: field(
+    count.default(SEARCH_DEFAULTS.maxColumns).describe(
+      "Cut line text longer than N bytes (a window around the match)",
+    ),
+    { short: "M" },
   ),
   ...walkInputShape,
   with_checksums: z.boolean().default(false).describe(
     "Add span and file sha256 checksums to matches",
   ),
-  threads: z.number().int().positive().max(1024).optional().describe(
-    "Worker threads [default: CPU count]",
+  threads: field(
+    z.number().int().positive().max(1024).optional().describe(
+      "Worker threads [default: CPU count]",
+    ),
+    { short: "j" },
   ),
-  timeout_ms: z.number().int().positive().max(2 ** 31 - 1).optional().describe(
-    "Time budget in ms: matching runs in worker threads stopped when it passes; results so far are kept, partial is set and LMS-QRY-003 names the file being matched [default: none; the MCP server passes one]",
+  timeout_ms: field(
+    z.number().int().positive().max(2 ** 31 - 1).optional().describe(
+      "Time budget in ms: matching runs in worker threads stopped when it passes; results so far are kept, partial is set and LMS-QRY-003 names the file being matched [default: none; the MCP server passes one]",
+    ),
+    { aliases: ["timeout"] },
   ),
 });
 
@@ -91,7 +131,7 @@ function renderText(envelope: QueryEnvelope<SearchData>): string {
  * ```
  */
 export const searchTool: Tool = defineTool({
-  name: "llm-search",
+  name: LLM_SEARCH,
   mcpName: "search",
   title: "Structured text search",
   description:
@@ -99,6 +139,7 @@ export const searchTool: Tool = defineTool({
     "skips hidden and binary files, and answers with byte-exact spans (file_path, byte offsets, " +
     "1-based lines, 0-based byte columns), stable span ids and optional checksums, sorted by file " +
     "and offset. Use it to find code by text before reading or editing it.",
+  example: { patterns: ["fn\\s+main"], paths: ["src"], glob: ["*.rs"] },
   prefix: "LMS",
   kind: "query",
   permissions: ["read"],
@@ -110,24 +151,6 @@ export const searchTool: Tool = defineTool({
   text: (envelope) => renderText(envelope as QueryEnvelope<SearchData>),
   cli: {
     usage: "[FLAGS] PATTERN [PATH...]\n  llm-search [FLAGS] -e PATTERN... [PATH...]",
-    short: {
-      patterns: "e",
-      fixed_strings: "F",
-      ignore_case: "i",
-      smart_case: "S",
-      word_regexp: "w",
-      multiline: "U",
-      max_count: "m",
-      after_context: "A",
-      before_context: "B",
-      context: "C",
-      files_with_matches: "l",
-      count: "c",
-      max_columns: "M",
-      threads: "j",
-      ...WALK_SHORT_FLAGS,
-    },
-    aliases: { regexp: "patterns", timeout: "timeout_ms" },
     positionals: (positionals, flags) => {
       const given = (flags.patterns as string[] | undefined) ?? [];
       if (given.length > 0) return { paths: positionals };
@@ -170,7 +193,7 @@ export const searchTool: Tool = defineTool({
       walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },
     });
     return {
-      envelope: queryEnvelope("llm-search", result.data, result.diagnostics, {
+      envelope: queryEnvelope(LLM_SEARCH, result.data, result.diagnostics, {
         partial: result.partial,
         executionId: context.executionId,
       }),

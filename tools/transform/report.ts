@@ -11,9 +11,10 @@ import { EXIT, explainCode } from "../../schema/error_codes.ts";
 import type { TransformOutput } from "../../schema/transform.ts";
 import { findInterrupted, type TransactionCodes } from "../../core/transaction/mod.ts";
 import type { Workspace } from "./workspace.ts";
+import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
 
 /** Name of the tool in envelopes and diagnostics. */
-export const TOOL_NAME = "llm-transform";
+export const TOOL_NAME: typeof LLM_TRANSFORM = LLM_TRANSFORM;
 
 /** The registry codes `llm-transform` gives the transaction module. */
 export const TRANSACTION_CODES: TransactionCodes = {

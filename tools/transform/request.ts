@@ -11,6 +11,7 @@ import { type Checksum, normalizeChecksum } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { readInputFile } from "../../core/input_file.ts";
 import { type EditPlan, parseEditPlan } from "../../schema/edit_plan.ts";
+import { TransformInput } from "./input.ts";
 
 /** A request to `llm-transform`, after the input was checked. */
 export type TransformRequest =
@@ -47,7 +48,11 @@ export interface ReplaceRequest {
   expect?: Checksum;
 }
 
-/** The fields of the input a request is built from. */
+/**
+ * The fields of the input a request is built from: the tool's input (`input.ts`) but its run
+ * options. Spelled out because it is public API; `transformTool` passes its parsed input here,
+ * so the two cannot drift apart without a type error.
+ */
 export interface RequestInput {
   /** Plan file or `-`. */
   plan?: string;
@@ -194,21 +199,10 @@ function refuse(mode: string, input: RequestInput, fields: (keyof RequestInput)[
   }
 }
 
-const ALL_FIELDS: (keyof RequestInput)[] = [
-  "plan",
-  "edits",
-  "file_checksums",
-  "file",
-  "span",
-  "with",
-  "old",
-  "new",
-  "count",
-  "all",
-  "expect",
-  "recover",
-  "undo",
-];
+/** The request fields: every input field but the run options (`root`, `dry_run`). */
+const ALL_FIELDS = Object.keys(TransformInput.shape).filter((field) =>
+  field !== "root" && field !== "dry_run"
+) as (keyof RequestInput)[];
 
 function except(...fields: (keyof RequestInput)[]): (keyof RequestInput)[] {
   return ALL_FIELDS.filter((field) => !fields.includes(field));

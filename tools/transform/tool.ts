@@ -20,65 +20,9 @@ import {
   type TransformResult,
 } from "../../schema/transform.ts";
 import { transform } from "./engine.ts";
-import { TOOL_NAME } from "./report.ts";
+import { TransformInput } from "./input.ts";
 import { buildRequest } from "./request.ts";
-
-// Offsets are checked (with the JSON path of each violation) by the plan parser, which also
-// renames legacy fields; this schema only describes the fields to clients.
-const offset = z.number().int();
-
-const EditInput = z.looseObject({
-  file_path: z.string().optional().describe("File to edit, relative to the root (alias: file)"),
-  byte_start: offset.optional().describe("UTF-8 byte offset where the replaced bytes start"),
-  byte_end: offset.optional().describe("UTF-8 byte offset where they end (= start to insert)"),
-  new_text: z.string().optional().describe(
-    "Replacement text, empty to delete (aliases: replacement, new_content)",
-  ),
-  expected_checksum: z.string().optional().describe(
-    "sha256: of the replaced bytes (alias: checksum_before)",
-  ),
-});
-
-const TransformInput = z.object({
-  plan: z.string().min(1).optional().describe(
-    "Edit plan JSON file ({edits, file_checksums}), or - to read it from standard input",
-  ),
-  edits: z.union([z.array(EditInput), z.string()]).optional().describe(
-    "Edits inline: [{file_path, byte_start, byte_end, new_text, expected_checksum?}] " +
-      "(on the command line, as JSON text)",
-  ),
-  file_checksums: z.union([z.record(z.string(), z.string()), z.string()]).optional().describe(
-    "Whole-file sha256: checksums the files must have, by file_path (on the command line, JSON)",
-  ),
-  file: z.string().min(1).optional().describe("File of a span edit or a replacement"),
-  span: z.string().optional().describe("Byte range START:END to replace (with --file, --with)"),
-  with: z.string().optional().describe("New text for --span (empty deletes)"),
-  old: z.string().optional().describe("Exact text to replace (with --file, --new)"),
-  new: z.string().optional().describe("Text to put in place of --old (empty deletes)"),
-  count: z.number().int().positive().optional().describe(
-    "--old must occur exactly N times; all are replaced [default: exactly once]",
-  ),
-  all: z.boolean().default(false).describe("Replace every occurrence of --old (at least one)"),
-  expect: z.string().optional().describe(
-    "sha256: checksum the file must have (with --span, the span's checksum is accepted too)",
-  ),
-  dry_run: z.boolean().default(false).describe(
-    "Write nothing; show the unified diff and the would-be result (exit 1 when changes are pending)",
-  ),
-  recover: z.boolean().default(false).describe(
-    "Roll back (or finish) operations in the root that were killed midway",
-  ),
-  undo: z.string().optional().describe(
-    "Restore the exact prior bytes of an earlier operation, given its execution_id",
-  ),
-  root: z.string().optional().describe(
-    "Workspace root: relative paths start here and the journal lives in <root>/.llm/journal " +
-      "[default: the current directory]",
-  ),
-});
-
-/** Input of `llm-transform`, as the engine receives it after defaults. */
-export type TransformInput = z.output<typeof TransformInput>;
+import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
 
 /** Output schema of `llm-transform`. */
 export const TransformEnvelopeSchema: z.ZodType<MutationEnvelope<TransformOutput>> =
@@ -140,15 +84,16 @@ function undoLines(result: UndoResult): string[] {
  * ```
  */
 export const transformTool: Tool = defineTool({
-  name: TOOL_NAME,
+  name: LLM_TRANSFORM,
   mcpName: "transform",
   title: "Checksummed span edits and guarded replacements",
   description:
     "Change files safely: apply byte-span edits (from llm-search / llm-ast-search spans) or " +
     "replace an exact text that must occur exactly once (str_replace), verified against " +
-    "sha256 checksums, all or nothing across files, with a journal for --undo and --recover. " +
+    "sha256 checksums, all or nothing across files, with a journal for undo and recover. " +
     "Every result reports each edit's old span and its new span in the new file, and the " +
-    "files' final checksums. Use --dry-run to preview a unified diff.",
+    "files' final checksums. Use dry_run to preview a unified diff.",
+  example: { file: "src/main.ts", old: "let x = 1;", new: "const x = 1;", dry_run: true },
   prefix: "LMT",
   kind: "mutation",
   operationType: "edit",
@@ -186,7 +131,7 @@ export const transformTool: Tool = defineTool({
         executionId: context.executionId,
         dryRun: input.dry_run,
       });
-      const envelope = mutationEnvelope<TransformOutput>(TOOL_NAME, {
+      const envelope = mutationEnvelope<TransformOutput>(LLM_TRANSFORM, {
         operation_type: report.operation_type,
         status: report.status,
         message: report.message,
@@ -201,8 +146,8 @@ export const transformTool: Tool = defineTool({
     } catch (thrown) {
       if (!(thrown instanceof ToolError) && !isPermissionRefusal(thrown)) throw thrown;
       const error = thrown instanceof ToolError ? thrown : permissionError("LMT", thrown);
-      const diagnostic = error.toDiagnostic(TOOL_NAME);
-      const envelope = mutationEnvelope<TransformOutput>(TOOL_NAME, {
+      const diagnostic = error.toDiagnostic(LLM_TRANSFORM);
+      const envelope = mutationEnvelope<TransformOutput>(LLM_TRANSFORM, {
         operation_type: operationType,
         status: "error",
         message: error.message,

@@ -1,0 +1,29 @@
+/**
+ * The command name of every program of the toolkit, each stated once: the `tool` of its
+ * envelopes and diagnostics, its executable, its `--help` head.
+ *
+ * @example Name the tool of an envelope
+ * ```ts
+ * import { LLM_SEARCH, queryEnvelope } from "@llm/search/schema";
+ * queryEnvelope(LLM_SEARCH, { count: 0 }, []).tool; // "llm-search"
+ * ```
+ *
+ * @module
+ */
+
+/** `llm-search`: structured text search. */
+export const LLM_SEARCH = "llm-search";
+/** `llm-ast-search`: structural code search. */
+export const LLM_AST_SEARCH = "llm-ast-search";
+/** `llm-discover`: fuzzy file finding. */
+export const LLM_DISCOVER = "llm-discover";
+/** `llm-transform`: checksummed edits. */
+export const LLM_TRANSFORM = "llm-transform";
+/** `llm-symbols` (coming): symbol queries. */
+export const LLM_SYMBOLS = "llm-symbols";
+/** `llm-refactor` (coming): refactorings. */
+export const LLM_REFACTOR = "llm-refactor";
+/** `llm-write` (coming): file writes. */
+export const LLM_WRITE = "llm-write";
+/** `llm-mcp`: the MCP server. */
+export const LLM_MCP = "llm-mcp";

@@ -36,9 +36,10 @@ export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 /**
  * Share of the call's time limit given as the default `timeout_ms` to a tool that takes one:
- * the tool stops itself first and answers a partial result instead of none.
+ * the tool stops itself first and answers a partial result instead of none (the rest leaves
+ * room for a cold call worker and the tool's own threads to start on a loaded machine).
  */
-const TOOL_TIMEOUT_SHARE = 0.9;
+const TOOL_TIMEOUT_SHARE = 0.75;
 
 /** Smallest budget the server accepts (one tool's schemas must fit in a `tools/list` page). */
 export const MIN_MAX_OUTPUT_BYTES = 4_096;

@@ -12,6 +12,7 @@ import { ToolError } from "../schema/diagnostic.ts";
 import type { Envelope, QueryEnvelope } from "../schema/envelope.ts";
 import { EXIT, explainCode } from "../schema/error_codes.ts";
 import { newId } from "../schema/ids.ts";
+import { logCliRun } from "./cli_log.ts";
 import { failureOutcome } from "./failure.ts";
 import { fieldMeta, unwrapField } from "../schema/fields.ts";
 import type { CommandSpec, RunContext, Tool, ToolOutcome } from "./tool.ts";
@@ -96,6 +97,7 @@ const OUTPUT_OPTIONS: Record<string, ParseOption> = {
   format: { type: "string" },
   debug: { type: "boolean" },
   "error-codes": { type: "boolean", short: "E" },
+  log: { type: "boolean" },
 };
 
 /** Whether the command takes the output flags (tools do; `llm-mcp` does not). */
@@ -243,6 +245,7 @@ const OUTPUT_ROWS: [string, string][] = [
   ["--explain <CODE>", "Print the registry entry of an error code and exit"],
   ["-E, --error-codes", "Accepted for compatibility: codes are always present"],
   ["--debug", "Add stack traces to internal errors"],
+  ["--log", "Log this run in <root>/.llm/log (read-only tools need --allow-write=<root>/.llm)"],
 ];
 
 const HELP_ROWS: [string, string][] = [
@@ -306,6 +309,8 @@ export interface ParsedCommandLine {
   format: OutputFormat;
   /** `--debug` was given. */
   debug: boolean;
+  /** `--log` was given: the run asks to be logged. */
+  log: boolean;
   /**
    * The fields' values as the flags and positionals give them, not yet schema-checked. Throws a
    * `*-ARG-001` {@linkcode ToolError} for a malformed number or an unexpected argument.
@@ -351,6 +356,7 @@ export function parseCommandLine(command: CommandSpec, args: string[]): ParsedCo
     explain: typeof values.explain === "string" ? values.explain : undefined,
     format: requested,
     debug: values.debug === true,
+    log: values.log === true,
     input: () => inputFromFlags(command, specs, values, parsed.positionals),
   };
 }
@@ -463,7 +469,8 @@ function jsonlEmitter(tool: Tool): { emit: (item: unknown) => void; flush: () =>
 
 /**
  * Runs a tool as a command: parses `args`, runs, prints one JSON document (or JSONL, or text)
- * on stdout and returns the exit code. Never throws.
+ * on stdout and returns the exit code. Never throws. The run is also appended to the execution
+ * log of its root (see `core/cli_log.ts`) unless `options.log` is false.
  *
  * @example Make a tool a command
  * ```ts
@@ -472,13 +479,28 @@ function jsonlEmitter(tool: Tool): { emit: (item: unknown) => void; flush: () =>
  * if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));
  * ```
  */
-export async function runCli(tool: Tool, args: string[]): Promise<number> {
+export async function runCli(
+  tool: Tool,
+  args: string[],
+  options: { log?: boolean } = {},
+): Promise<number> {
   const executionId = newId();
   const debug = args.includes("--debug");
   let format: OutputFormat = "json";
+  const startedAt = new Date();
+  let input: Record<string, unknown> = {};
+  const streamed: unknown[] = [];
+  let logRequested = false;
+  // Logged before the output is written: a reader that goes away (`| head`) ends the process.
+  const log = (outcome: ToolOutcome) => {
+    if (options.log === false) return;
+    const run = { tool, argv: args, input, outcome, startedAt, streamed, cwd: Deno.cwd() };
+    logCliRun({ ...run, requested: logRequested });
+  };
   try {
     const line = parseCommandLine(tool, args);
     format = line.format;
+    logRequested = line.log;
     if (line.help) {
       writeStdout(helpText(tool));
       return EXIT.ok;
@@ -501,22 +523,27 @@ export async function runCli(tool: Tool, args: string[]): Promise<number> {
       );
       return EXIT.ok;
     }
-    const input = line.input();
+    input = line.input();
     const stream = format === "jsonl" && tool.listKey ? jsonlEmitter(tool) : undefined;
     const context: RunContext = {
       executionId,
       cwd: Deno.cwd(),
-      emit: stream?.emit,
+      emit: stream && ((item) => {
+        streamed.push(item);
+        stream.emit(item);
+      }),
       readStdin: () => new Response(Deno.stdin.readable).text(),
     };
     const outcome = await tool.execute(input, context);
     stream?.flush();
+    log(outcome);
     writeOutcome(tool, format, outcome);
     reportErrors(tool, outcome);
     return exitCodeOf(outcome);
   } catch (thrown) {
     const outcome = failureOutcome(tool, thrown, executionId, debug);
     if (debug && thrown instanceof Error && thrown.stack) console.error(thrown.stack);
+    log(outcome);
     writeOutcome(tool, format === "text" ? "json" : format, outcome);
     reportErrors(tool, outcome);
     return exitCodeOf(outcome);

@@ -11,6 +11,7 @@
 import {
   LLM_AST_SEARCH,
   LLM_DISCOVER,
+  LLM_LOG,
   LLM_MCP,
   LLM_REFACTOR,
   LLM_SEARCH,
@@ -20,7 +21,7 @@ import {
 } from "./tool_names.ts";
 
 /** Tool prefixes of the contract. */
-export type CodePrefix = "LMS" | "LMA" | "LMD" | "LMT" | "MAG" | "SPL" | "LFW" | "MCP";
+export type CodePrefix = "LMS" | "LMA" | "LMD" | "LMT" | "MAG" | "SPL" | "LFW" | "MCP" | "LML";
 
 /** One registry entry. */
 export interface ErrorCodeEntry {
@@ -63,6 +64,7 @@ const TOOL_OF_PREFIX: Record<CodePrefix, string> = {
   SPL: LLM_REFACTOR,
   LFW: LLM_WRITE,
   MCP: LLM_MCP,
+  LML: LLM_LOG,
 };
 
 type EntryText = Omit<ErrorCodeEntry, "code">;
@@ -137,6 +139,29 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
       remediation:
         "Rename the entry to a UTF-8 name (e.g. `convmv -f latin1 -t utf8`); the rest of the run is unaffected.",
       exit: EXIT.ok,
+    },
+    [`${prefix}-IO-020`]: {
+      meaning: "The run's record was not written to the execution log; the run itself went on.",
+      cause:
+        "No write permission for <root>/.llm/log (a read-only run given --log), or the folder cannot be created or written.",
+      remediation:
+        "Add --allow-write=<root>/.llm to the deno command (read-only tools log only when it is granted).",
+      exit: EXIT.ok,
+    },
+    [`${prefix}-IO-021`]: {
+      meaning: "One run's record is larger than the execution log's size cap; it was not written.",
+      cause:
+        "The run produced a result larger than the cap (16 MiB, or the server's --log-max-bytes).",
+      remediation:
+        "Narrow the query so its result is smaller, or raise the server's --log-max-bytes.",
+      exit: EXIT.ok,
+    },
+    [`${prefix}-PERM-020`]: {
+      meaning: "The execution log's folder is a symbolic link or not a directory; it is not used.",
+      cause:
+        "<root>/.llm or <root>/.llm/log is a link (perhaps planted to redirect writes out of the root) or a file.",
+      remediation: "Remove the link or file; the tools recreate the folder as a real directory.",
+      exit: EXIT.permission,
     },
     [`${prefix}-PERM-001`]: {
       meaning: "The run lacks read permission for a path it needs.",
@@ -490,18 +515,6 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Pass the project's folder as --root.",
     exit: EXIT.badInput,
   },
-  "MCP-IO-010": {
-    meaning: "The execution log could not be written; calls are kept in memory only.",
-    cause: "The --log-dir is not writable by this run.",
-    remediation: "Grant --allow-write for the log directory or choose another one.",
-    exit: EXIT.badInput,
-  },
-  "MCP-IO-011": {
-    meaning: "One execution was too large for the log file's size cap; it is kept in memory only.",
-    cause: "A call returned a result larger than --log-max-bytes.",
-    remediation: "Raise --log-max-bytes, or narrow the query so results are smaller.",
-    exit: EXIT.badInput,
-  },
   "MCP-QRY-001": {
     meaning: "The result was cut into pages to fit the server's output budget.",
     cause: "The tool returned more items than fit in --max-output-bytes.",
@@ -512,7 +525,7 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     meaning: "Long strings or lists of the result were shortened to fit the output budget.",
     cause: "One item or a mutation result alone was larger than --max-output-bytes.",
     remediation:
-      "Read the full result with `llm-mcp log show ID --log-dir DIR`, or narrow the request.",
+      "Read the full result with `llm-log show ID` (the store of the root), or narrow the request.",
     exit: EXIT.ok,
   },
   "MCP-QRY-010": {
@@ -543,6 +556,15 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation:
       "Add the package's folder to --allow-read (or use -R), or run the published package or a compiled binary.",
     exit: EXIT.permission,
+  },
+  // llm-log
+  "LML-REF-001": {
+    meaning: "No execution with that id is in the log.",
+    cause:
+      "A mistyped id, a run whose record was rotated out, or a run logged in another root's store (or a --log-dir).",
+    remediation:
+      "List the runs with `llm-log list`; pass --root (or the server's --log-dir) of the run.",
+    exit: EXIT.badInput,
   },
 };
 

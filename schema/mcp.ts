@@ -1,6 +1,7 @@
 /**
- * Schemas of the MCP server (`llm-mcp`): the execution-log record every tool call leaves, and
- * the data of the `get_execution` tool that returns one.
+ * Schemas of the execution log that every run leaves (command-line runs of every tool and the
+ * MCP server's calls share one store, `<root>/.llm/log/`): the record, the data of the MCP
+ * `get_execution` tool and of `llm-log show` that return one, and of `llm-log list`.
  *
  * @module
  */
@@ -18,14 +19,27 @@ import {
 /** How a logged call ended: its envelope's status, or `cancelled` by the client. */
 export type ExecutionStatus = MutationStatus | "cancelled";
 
-/** One call of an MCP tool as the execution log keeps it. */
+/** Where a logged run came from: a command line or a call to the MCP server. */
+export type ExecutionOrigin = "cli" | "mcp";
+
+/** One run of a tool (a command line or an MCP call) as the execution log keeps it. */
 export interface ExecutionRecord {
   /** UUID v4 of the call; the same id as in its envelope. */
   execution_id: string;
-  /** MCP tool name as the client called it, e.g. `search`. */
+  /**
+   * MCP name of the tool, e.g. `search`, for command-line runs too (`llm-search` is logged as
+   * `search`); for an MCP call of an unknown tool, the name the client sent.
+   */
   tool: string;
-  /** The arguments the client sent, as sent. */
+  /** `cli` or `mcp`; records written before origins were kept have none (they are `mcp`). */
+  origin?: ExecutionOrigin;
+  /**
+   * The arguments: as the client sent them (MCP), or the input the flags gave (command line,
+   * empty when the flags could not be read).
+   */
   arguments: Record<string, unknown>;
+  /** The command-line arguments as typed (command-line runs only). */
+  argv?: string[];
   /** ISO 8601 UTC time the call started. */
   timestamp: string;
   /** Wall time of the call in milliseconds. */
@@ -49,7 +63,9 @@ const LoggedEnvelopeSchema: z.ZodType<Envelope> = z.union([
 export const ExecutionRecordSchema: z.ZodType<ExecutionRecord> = z.object({
   execution_id: z.uuid(),
   tool: z.string(),
+  origin: z.enum(["cli", "mcp"]).optional(),
   arguments: z.record(z.string(), z.unknown()),
+  argv: z.array(z.string()).optional(),
   timestamp: z.iso.datetime(),
   duration_ms: z.number().nonnegative(),
   status: z.enum(["ok", "error", "partial", "approved", "rejected", "cancelled"]),
@@ -70,6 +86,60 @@ export const GetExecutionDataSchema: z.ZodType<GetExecutionData> = z.object({
   execution: ExecutionRecordSchema,
 });
 
-/** Envelope schema of `get_execution` (and `llm-mcp log show`). */
+/** Envelope schema of `get_execution` (and `llm-log show`). */
 export const GetExecutionEnvelopeSchema: z.ZodType<QueryEnvelope<GetExecutionData | EmptyData>> =
   queryEnvelopeSchema(GetExecutionDataSchema);
+
+/** One line of `llm-log list`: a record without its envelope, plus the error code if any. */
+export interface ExecutionSummary {
+  /** UUID v4 of the run. */
+  execution_id: string;
+  /** MCP name of the tool. */
+  tool: string;
+  /** `cli` or `mcp` (absent in records written before origins were kept). */
+  origin?: ExecutionOrigin;
+  /** ISO 8601 UTC time the run started. */
+  timestamp: string;
+  /** Wall time in milliseconds. */
+  duration_ms: number;
+  /** How the run ended. */
+  status: ExecutionStatus;
+  /** Code of the error that stopped the run, when it failed. */
+  error_code?: string;
+  /** The arguments of the run. */
+  arguments: Record<string, unknown>;
+}
+
+/** zod schema of {@linkcode ExecutionSummary}. */
+export const ExecutionSummarySchema: z.ZodType<ExecutionSummary> = z.object({
+  execution_id: z.uuid(),
+  tool: z.string(),
+  origin: z.enum(["cli", "mcp"]).optional(),
+  timestamp: z.iso.datetime(),
+  duration_ms: z.number().nonnegative(),
+  status: z.enum(["ok", "error", "partial", "approved", "rejected", "cancelled"]),
+  error_code: z.string().optional(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+/** Data of `llm-log list`: the runs that pass the filters, newest first. */
+export interface ExecutionListData {
+  /** Runs listed here. */
+  count: number;
+  /** Runs in the log that pass the filters (more than `count` when the limit cut the list). */
+  total: number;
+  /** The runs, newest first. */
+  executions: ExecutionSummary[];
+}
+
+/** zod schema of {@linkcode ExecutionListData}. */
+export const ExecutionListDataSchema: z.ZodType<ExecutionListData> = z.object({
+  count: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  executions: z.array(ExecutionSummarySchema),
+});
+
+/** Envelope schema of `llm-log` (`list` or `show`). */
+export const LogEnvelopeSchema: z.ZodType<
+  QueryEnvelope<ExecutionListData | GetExecutionData | EmptyData>
+> = queryEnvelopeSchema(z.union([ExecutionListDataSchema, GetExecutionDataSchema]));

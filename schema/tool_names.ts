@@ -27,3 +27,5 @@ export const LLM_REFACTOR = "llm-refactor";
 export const LLM_WRITE = "llm-write";
 /** `llm-mcp`: the MCP server. */
 export const LLM_MCP = "llm-mcp";
+/** `llm-log`: the execution log every run shares. */
+export const LLM_LOG = "llm-log";

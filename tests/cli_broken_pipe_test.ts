@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type ExecutionRecord, queryEnvelope } from "../schema/mod.ts";
-import { ExecutionLog } from "../tools/mcp/log.ts";
+import { ExecutionLog } from "../core/execution_log.ts";
 import { REPO } from "./helpers.ts";
 
 /** A logged search call whose envelope is about `bytes` long. */

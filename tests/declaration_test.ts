@@ -12,7 +12,7 @@ import { defineTool, type Tool } from "../core/tool.ts";
 import { queryEnvelope, queryEnvelopeSchema } from "../schema/envelope.ts";
 import { field } from "../schema/fields.ts";
 import { schemaFiles } from "../scripts/schema.ts";
-import { ExecutionLog } from "../tools/mcp/log.ts";
+import { ExecutionLog } from "../core/execution_log.ts";
 import { queryScope } from "../tools/mcp/scope.ts";
 import { ToolServer } from "../tools/mcp/server.ts";
 import { TOOLS } from "../tools/registry.ts";

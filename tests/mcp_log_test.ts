@@ -1,6 +1,7 @@
 /**
  * The execution log: records in memory and in a capped, rotated JSONL file; lookups from a
- * later process; `llm-mcp log show`; an unwritable log directory.
+ * later process; `llm-mcp log show` (the same command as `llm-log`); an unwritable log
+ * directory.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import {
   GetExecutionEnvelopeSchema,
   queryEnvelope,
 } from "../schema/mod.ts";
-import { ExecutionLog, findExecution, LOG_FILE, ROTATED_LOG_FILE } from "../tools/mcp/log.ts";
+import { ExecutionLog, findExecution, LOG_FILE, ROTATED_LOG_FILE } from "../core/execution_log.ts";
 import { makeTree, parseJson, runEntry } from "./helpers.ts";
 import { connect, FIXTURE } from "./mcp_helpers.ts";
 
@@ -63,7 +64,7 @@ Deno.test("mcp log: append-only JSONL, rotated at the cap, read back by a later 
     // A record larger than the cap stays in memory, with a warning.
     const huge = recordOf("y".repeat(5_000));
     log.record(huge);
-    assert.equal(warnings.at(-1)?.code, "MCP-IO-011");
+    assert.equal(warnings.at(-1)?.code, "MCP-IO-021");
     assert.equal(findExecution(dir, huge.execution_id), undefined);
     assert.deepEqual(log.get(huge.execution_id), huge);
 
@@ -132,7 +133,7 @@ Deno.test("mcp log: server writes the log, llm-mcp log show reads it", async () 
     assert.equal(unknown.code, 2);
     assert.equal(
       (parseJson(unknown).diagnostics as Diagnostic[])[0].code,
-      "MCP-REF-001",
+      "LML-REF-001",
     );
 
     const noDir = await runEntry(
@@ -141,14 +142,14 @@ Deno.test("mcp log: server writes the log, llm-mcp log show reads it", async () 
       { permissions: [`--allow-read=${logDir}`] },
     );
     assert.equal(noDir.code, 2);
-    assert.equal((parseJson(noDir).diagnostics as Diagnostic[])[0].code, "MCP-IO-001");
+    assert.equal((parseJson(noDir).diagnostics as Diagnostic[])[0].code, "LML-REF-001");
   } finally {
     await Deno.remove(root, { recursive: true });
     await Deno.remove(logDir, { recursive: true });
   }
 });
 
-Deno.test("mcp log: an unwritable --log-dir warns MCP-IO-010 and keeps the log in memory", async () => {
+Deno.test("mcp log: an unwritable --log-dir warns MCP-IO-020 and keeps the log in memory", async () => {
   const root = await makeTree(FIXTURE);
   const logDir = await Deno.makeTempDir();
   try {
@@ -167,7 +168,7 @@ Deno.test("mcp log: an unwritable --log-dir warns MCP-IO-010 and keeps the log i
     }) as { structuredContent: { status: string } };
     assert.equal(again.structuredContent.status, "ok");
     await server.close();
-    assert.match(server.stderr(), /MCP-IO-010: execution log not written to/);
+    assert.match(server.stderr(), /MCP-IO-020: execution log not written to/);
     assert.deepEqual([...Deno.readDirSync(logDir)], []);
   } finally {
     await Deno.remove(root, { recursive: true });

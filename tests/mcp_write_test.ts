@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ExecutionRecordSchema } from "../schema/mod.ts";
-import { LOG_FILE } from "../tools/mcp/log.ts";
+import { LOG_FILE } from "../core/execution_log.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { makeTree } from "./helpers.ts";
 import { connect, FIXTURE, SAMPLES } from "./mcp_helpers.ts";

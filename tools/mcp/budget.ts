@@ -289,9 +289,8 @@ export function shrinkToFit(envelope: Envelope, maxBytes: number, isError: boole
           : `${strings} long string(s) were shortened and ${lists} list(s) cut.`),
       {
         level: "warning",
-        note:
-          `The full result is in the execution log: \`llm-mcp log show ${envelope.execution_id}` +
-          " --log-dir DIR` with the server's --log-dir.",
+        note: `The full result is in the execution log: \`llm-log show ${envelope.execution_id}\`` +
+          " in the root (add --log-dir DIR when the server was started with one).",
       },
     );
   const size = () => {

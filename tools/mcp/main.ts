@@ -6,7 +6,7 @@
  * ```sh
  * deno run -R jsr:@llm/search/mcp                      # read-only tools, workspace = cwd
  * deno run -R -W jsr:@llm/search/mcp --root .          # plus the mutating tools
- * deno run -R jsr:@llm/search/mcp log show ID --log-dir .llm-mcp
+ * deno run -R jsr:@llm/search/log show ID              # a past call (or llm-mcp log show ID)
  * ```
  *
  * @example
@@ -31,8 +31,8 @@ import { TOOLS } from "../registry.ts";
 import { workersAvailable } from "../ast-search/pool.ts";
 import { warmCache } from "./call_protocol.ts";
 import { InProcessRunner, type ToolRunner, WorkerRunner } from "./calls.ts";
-import { logShowTool } from "./execution_tool.ts";
-import { DEFAULT_LOG_MAX_BYTES, ExecutionLog } from "./log.ts";
+import { DEFAULT_LOG_MAX_BYTES, ExecutionLog, storeDirectory } from "../../core/execution_log.ts";
+import { logTool } from "../log/tool.ts";
 import { queryScope } from "./scope.ts";
 import {
   DEFAULT_CALL_TIMEOUT_MS,
@@ -48,7 +48,15 @@ export * from "./call_protocol.ts";
 export * from "./calls.ts";
 export * from "./catalog.ts";
 export * from "./execution_tool.ts";
-export * from "./log.ts";
+export {
+  DEFAULT_LOG_MAX_BYTES,
+  DEFAULT_MEMORY_MAX_BYTES,
+  ExecutionLog,
+  type ExecutionLogOptions,
+  findExecution,
+  LOG_FILE,
+  ROTATED_LOG_FILE,
+} from "../../core/execution_log.ts";
 export * from "./scope.ts";
 export * from "./server.ts";
 export * from "./stdio.ts";
@@ -59,7 +67,10 @@ export interface McpServerOptions {
   root: string;
   /** Output budget of one response in bytes. */
   maxOutputBytes: number;
-  /** Directory of the JSONL execution log; memory only when absent. */
+  /**
+   * Directory of the JSONL execution log; when absent, the root's shared store
+   * `<root>/.llm/log` if the server may write it, else memory only.
+   */
   logDir?: string;
   /** Size cap of the log file in bytes. */
   logMaxBytes: number;
@@ -85,7 +96,8 @@ const McpServerInput = z.object({
     .describe("Budget of one response; longer results come in pages"),
   log_dir: field(
     z.string().optional().describe(
-      "Append every call to DIR/executions.jsonl (needs --allow-write=DIR)",
+      "Append every call to DIR/executions.jsonl (needs --allow-write=DIR) [default: " +
+        "<root>/.llm/log when --allow-write covers it, else memory only]",
     ),
     { path: true },
   ),
@@ -108,13 +120,13 @@ const MCP_COMMAND: CommandSpec & { input: typeof McpServerInput } = {
   input: McpServerInput,
   cli: {
     usage: "[FLAGS]                          serve MCP on stdin/stdout (logs on stderr)\n" +
-      "  llm-mcp log show ID --log-dir DIR        print a past execution from the log",
+      "  llm-mcp log list|show ID [FLAGS]         the execution log (the same as llm-log)",
     notes: "The tools offered follow the Deno permissions of the process: with --allow-read only " +
       "the\nread-only tools; with --allow-write for the root too, the mutating ones as well.",
     examples: [
       "deno run -R jsr:@llm/search/mcp --root ~/src/app",
-      "deno run -R -W=. jsr:@llm/search/mcp --root . --log-dir .llm-mcp",
-      "deno run -R jsr:@llm/search/mcp log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11 --log-dir .llm-mcp",
+      "deno run -R --allow-write=.llm jsr:@llm/search/mcp --root .   # read-only, logged in .llm/log",
+      "deno run -R jsr:@llm/search/mcp log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11",
     ],
     exitCodes:
       "  0 stdin closed  2 bad arguments  4 no read permission for the root  5 internal error",
@@ -177,8 +189,11 @@ export function createServer(options: McpServerOptions): ToolServer {
       remediation: `Start the server with --allow-read=${scope.root} (or -R).`,
     });
   }
+  const store = storeDirectory(scope.root);
+  const writable = Deno.permissions.querySync({ name: "write", path: store }).state === "granted";
   const log = new ExecutionLog({
-    dir: options.logDir,
+    dir: options.logDir ?? (writable ? store : undefined),
+    lookupDir: store,
     maxFileBytes: options.logMaxBytes,
     warn: (diagnostic) => warn(`${diagnostic.code}: ${diagnostic.message}`),
   });
@@ -210,8 +225,8 @@ function callRunner(root: string, debug: boolean): ToolRunner {
 }
 
 /**
- * The `llm-mcp` command: `log show …` prints a logged execution; otherwise the server runs on
- * stdio until stdin closes. Returns the exit code.
+ * The `llm-mcp` command: `log list|show …` reads the execution log (as `llm-log` does);
+ * otherwise the server runs on stdio until stdin closes. Returns the exit code.
  *
  * @example
  * ```ts
@@ -221,11 +236,7 @@ if (import.meta.main) Deno.exit(await runMcpCommand(Deno.args));
  * ```
  */
 export async function runMcpCommand(args: string[]): Promise<number> {
-  if (args[0] === "log") {
-    if (args[1] === "show") return await runCli(logShowTool, args.slice(2));
-    warn(`unknown command 'log ${args[1] ?? ""}'; try \`llm-mcp log show ID --log-dir DIR\``);
-    return EXIT.badInput;
-  }
+  if (args[0] === "log") return await runCli(logTool, args.slice(1), { log: false });
   let server: ToolServer;
   try {
     const options = parseServerArgs(args);

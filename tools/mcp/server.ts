@@ -24,7 +24,7 @@ import {
 } from "./budget.ts";
 import { type CatalogEntry, catalogEntry, type McpToolDescriptor, prepareCall } from "./catalog.ts";
 import { GET_EXECUTION, getExecutionTool } from "./execution_tool.ts";
-import type { ExecutionLog } from "./log.ts";
+import type { ExecutionLog } from "../../core/execution_log.ts";
 import { allows, changedPaths, confineToRoot, type Scope } from "./scope.ts";
 import { LLM_MCP } from "../../schema/tool_names.ts";
 
@@ -273,6 +273,7 @@ export class ToolServer {
       const entry: ExecutionRecord = {
         execution_id: executionId,
         tool: name,
+        origin: "mcp",
         arguments: args,
         timestamp,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,

@@ -1,0 +1,485 @@
+/**
+ * The execution log every run shares: command-line runs of every tool and the MCP server's calls
+ * are appended to one store, `<root>/.llm/log/executions.jsonl` (one JSON record a line), so a
+ * result can be fetched by its `execution_id` after an agent's context was compacted
+ * (`llm-log show ID`, or the MCP tool `get_execution`).
+ *
+ * The file has a size cap: when the next record would pass it, the file is rotated once
+ * (`executions.jsonl` → `executions.1.jsonl`, replacing the older one), so the disk holds at most
+ * twice the cap. Writers in several processes take an exclusive lock on `executions.lock` (a file
+ * never renamed) around the size check, the rotation and one `write` of the whole record, so
+ * records never interleave or tear, whatever their size.
+ *
+ * `.llm` and `.llm/log` must be real directories: a symbolic link at either (which Deno's
+ * `--allow-write=<root>` would let through, as it checks names only) is refused.
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { type Diagnostic, makeDiagnostic, ToolError } from "../schema/diagnostic.ts";
+import type { CodePrefix } from "../schema/error_codes.ts";
+import {
+  type ExecutionListData,
+  type ExecutionRecord,
+  ExecutionRecordSchema,
+  type ExecutionStatus,
+  type ExecutionSummary,
+} from "../schema/mcp.ts";
+import { isPermissionRefusal } from "./permissions.ts";
+
+/** Name of the live log file in the log directory. */
+export const LOG_FILE = "executions.jsonl";
+
+/** Name of the rotated (older) log file. */
+export const ROTATED_LOG_FILE = "executions.1.jsonl";
+
+/** Name of the lock file writers hold while they append (never renamed). */
+export const LOCK_FILE = "executions.lock";
+
+/** Default size cap of the log file. */
+export const DEFAULT_LOG_MAX_BYTES: number = 16 * 1024 * 1024;
+
+/** Default bound of the records kept in memory by a long-lived host. */
+export const DEFAULT_MEMORY_MAX_BYTES: number = 128 * 1024 * 1024;
+
+/** The levels of the store under a root. */
+const STORE_LEVELS = [".llm", "log"] as const;
+
+/**
+ * The store of a workspace: `<root>/.llm/log` (`root` as given, made absolute).
+ *
+ * @example
+ * ```ts
+ * import { storeDirectory } from "./execution_log.ts";
+ * storeDirectory("/repo"); // "/repo/.llm/log"
+ * ```
+ */
+export function storeDirectory(root: string): string {
+  return join(resolve(root), ...STORE_LEVELS);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Whether `path` is a real directory (`true`) or absent (`false`); a symbolic link (even to a
+ * directory) or anything else throws `${prefix}-PERM-020`.
+ */
+function isRealDirectory(path: string, prefix: CodePrefix): boolean {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  if (info.isDirectory && !info.isSymlink) return true;
+  throw new ToolError(
+    `${prefix}-PERM-020`,
+    `${path} is ${info.isSymlink ? "a symbolic link" : "not a directory"}; the execution log ` +
+      "must be a real directory, so it is not used",
+    { file: path, remediation: `Remove ${path}; the tools recreate it as a directory.` },
+  );
+}
+
+/**
+ * Checks that `dir` and, when it is a workspace store (`<root>/.llm/log`), its parent `.llm` are
+ * real directories; with `create`, makes the missing ones one level at a time (never through a
+ * link) and puts a `.gitignore` in a new store so the log never dirties the repository. Returns
+ * whether `dir` exists; throws `${prefix}-PERM-020` on a link.
+ *
+ * @example
+ * ```ts
+ * import { checkStore, storeDirectory } from "./execution_log.ts";
+ * checkStore(storeDirectory(Deno.makeTempDirSync()), "LMS", true); // true
+ * ```
+ */
+export function checkStore(dir: string, prefix: CodePrefix, create: boolean): boolean {
+  const levels = dir.endsWith(join(...STORE_LEVELS)) ? [join(dir, ".."), dir] : [dir];
+  for (const level of levels) {
+    if (isRealDirectory(level, prefix)) continue;
+    if (!create) return false;
+    try {
+      Deno.mkdirSync(level, { recursive: level === levels[0] && levels.length === 1 });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+    // Whatever won a race to create it must be a real directory too.
+    if (!isRealDirectory(level, prefix)) return false;
+    if (level === dir) Deno.writeTextFileSync(join(dir, ".gitignore"), "*\n");
+  }
+  return true;
+}
+
+function fileSize(path: string): number {
+  try {
+    return Deno.lstatSync(path).size;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return 0;
+    throw error;
+  }
+}
+
+/** Writes all of `bytes` to `file` (a short write continues where it stopped). */
+function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  let written = 0;
+  while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+}
+
+/**
+ * Appends one record to the store `dir` under its lock: rotates first when the record would pass
+ * `maxFileBytes`. Returns `false`, writing nothing, when the record alone is larger than the cap.
+ *
+ * @example
+ * ```ts
+ * import { appendExecution, checkStore, findExecution } from "./execution_log.ts";
+ * import { queryEnvelope } from "@llm/search/schema";
+ * const dir = Deno.makeTempDirSync();
+ * checkStore(dir, "LMS", true);
+ * const envelope = queryEnvelope("llm-search", { count: 0 }, []);
+ * appendExecution(dir, {
+ *   execution_id: envelope.execution_id, tool: "search", origin: "cli", arguments: {},
+ *   timestamp: envelope.timestamp, duration_ms: 3, status: "ok", envelope,
+ * });
+ * findExecution(dir, envelope.execution_id)?.origin; // "cli"
+ * ```
+ */
+export function appendExecution(
+  dir: string,
+  record: ExecutionRecord,
+  maxFileBytes: number = DEFAULT_LOG_MAX_BYTES,
+): boolean {
+  const bytes = new TextEncoder().encode(JSON.stringify(record) + "\n");
+  if (bytes.length > maxFileBytes) return false;
+  const lock = Deno.openSync(join(dir, LOCK_FILE), { write: true, create: true });
+  try {
+    lock.lockSync(true);
+    const live = join(dir, LOG_FILE);
+    if (fileSize(live) + bytes.length > maxFileBytes) {
+      Deno.renameSync(live, join(dir, ROTATED_LOG_FILE));
+    }
+    const file = Deno.openSync(live, { append: true, create: true });
+    try {
+      writeAll(file, bytes);
+    } finally {
+      file.close();
+    }
+  } finally {
+    lock.close(); // closing releases the lock
+  }
+  return true;
+}
+
+/** The records of one log file, oldest first; lines that are not records are skipped. */
+function readFile(path: string): ExecutionRecord[] {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  const records: ExecutionRecord[] = [];
+  for (const line of text.split("\n")) {
+    const record = parseRecord(line);
+    if (record) records.push(record);
+  }
+  return records;
+}
+
+function parseRecord(line: string): ExecutionRecord | undefined {
+  if (!line) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined; // a torn line (a crash mid-write): only the record it held is lost
+  }
+  const record = ExecutionRecordSchema.safeParse(parsed);
+  return record.success ? record.data : undefined;
+}
+
+/**
+ * Looks `executionId` up in the store `dir` (newest first). Lines that are not records are
+ * skipped.
+ *
+ * @example
+ * ```ts
+ * import { findExecution } from "./execution_log.ts";
+ * findExecution(Deno.makeTempDirSync(), crypto.randomUUID()); // undefined
+ * ```
+ */
+export function findExecution(dir: string, executionId: string): ExecutionRecord | undefined {
+  const needle = `"execution_id":${JSON.stringify(executionId)}`;
+  for (const name of [LOG_FILE, ROTATED_LOG_FILE]) {
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(join(dir, name));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      throw error;
+    }
+    const lines = text.split("\n");
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (!lines[i].includes(needle)) continue;
+      const record = parseRecord(lines[i]);
+      if (record?.execution_id === executionId) return record;
+    }
+  }
+  return undefined;
+}
+
+/** Filters of {@linkcode listExecutions}; each one left out lets every record through. */
+export interface ExecutionFilter {
+  /** Tool, by MCP name (`transform`) or command name (`llm-transform`). */
+  tool?: string;
+  /** How the run ended. */
+  status?: ExecutionStatus;
+  /** Only runs that started at or after this time. */
+  since?: Date;
+  /** Only runs that started before this time. */
+  until?: Date;
+  /** At most this many (the newest); 0 = no limit. */
+  limit?: number;
+}
+
+/**
+ * The MCP name of a tool named either way: `llm-ast-search` → `ast_search`, `search` → `search`.
+ *
+ * @example
+ * ```ts
+ * import { mcpToolName } from "./execution_log.ts";
+ * mcpToolName("llm-ast-search"); // "ast_search"
+ * ```
+ */
+export function mcpToolName(name: string): string {
+  return name.startsWith("llm-") ? name.slice(4).replaceAll("-", "_") : name;
+}
+
+function summaryOf(record: ExecutionRecord): ExecutionSummary {
+  const { envelope } = record;
+  const error = "error" in envelope && envelope.error
+    ? envelope.error
+    : envelope.diagnostics.find((diagnostic) => diagnostic.level === "error");
+  const summary: ExecutionSummary = {
+    execution_id: record.execution_id,
+    tool: record.tool,
+    timestamp: record.timestamp,
+    duration_ms: record.duration_ms,
+    status: record.status,
+    arguments: record.arguments,
+  };
+  if (record.origin) summary.origin = record.origin;
+  if (error && record.status !== "ok") summary.error_code = error.code;
+  return summary;
+}
+
+/**
+ * The runs in the store `dir` that pass `filter`, newest first, without their envelopes.
+ *
+ * @example
+ * ```ts
+ * import { listExecutions } from "./execution_log.ts";
+ * listExecutions(Deno.makeTempDirSync(), { tool: "llm-transform", status: "ok" }).total; // 0
+ * ```
+ */
+export function listExecutions(dir: string, filter: ExecutionFilter = {}): ExecutionListData {
+  const tool = filter.tool === undefined ? undefined : mcpToolName(filter.tool);
+  const matching = [...readFile(join(dir, ROTATED_LOG_FILE)), ...readFile(join(dir, LOG_FILE))]
+    .filter((record) =>
+      (tool === undefined || record.tool === tool) &&
+      (filter.status === undefined || record.status === filter.status) &&
+      (filter.since === undefined || Date.parse(record.timestamp) >= filter.since.getTime()) &&
+      (filter.until === undefined || Date.parse(record.timestamp) < filter.until.getTime())
+    )
+    .reverse();
+  const limit = filter.limit ?? 0;
+  const shown = limit > 0 ? matching.slice(0, limit) : matching;
+  return { count: shown.length, total: matching.length, executions: shown.map(summaryOf) };
+}
+
+/** How a long-lived host keeps its log. */
+export interface ExecutionLogOptions {
+  /** Store the records are appended to; without it they are kept in memory only. */
+  dir?: string;
+  /**
+   * Store looked in for records this host did not make (e.g. command-line runs), when it may
+   * read but not write it; defaults to `dir`.
+   */
+  lookupDir?: string;
+  /** Size cap of one log file in bytes. */
+  maxFileBytes?: number;
+  /** Bound of the records kept in memory, in serialised bytes. */
+  maxMemoryBytes?: number;
+  /** Who writes: names the warnings and prefixes their codes; default `llm-mcp`. */
+  owner?: LogOwner;
+  /** Receives warnings (the MCP server writes them to stderr). */
+  warn?: (diagnostic: Diagnostic) => void;
+}
+
+/** The tool a warning about the log comes from. */
+export interface LogOwner {
+  /** Command name, e.g. `llm-mcp`. */
+  name: string;
+  /** Code prefix, e.g. `MCP`. */
+  prefix: CodePrefix;
+}
+
+interface Kept {
+  record: ExecutionRecord;
+  bytes: number;
+}
+
+/**
+ * The log of a long-lived host (the MCP server): every record in memory (bounded by bytes, oldest
+ * out first) and appended to a store when it has one.
+ *
+ * @example
+ * ```ts
+ * import { ExecutionLog } from "@llm/search/mcp";
+ * import { queryEnvelope } from "@llm/search/schema";
+ * const log = new ExecutionLog();
+ * const envelope = queryEnvelope("llm-x", { count: 0 }, []);
+ * log.record({
+ *   execution_id: envelope.execution_id, tool: "x", arguments: {}, timestamp: envelope.timestamp,
+ *   duration_ms: 1, status: envelope.status, envelope,
+ * });
+ * log.get(envelope.execution_id)?.tool; // "x"
+ * ```
+ */
+export class ExecutionLog {
+  readonly #memory = new Map<string, Kept>();
+  readonly #maxMemoryBytes: number;
+  readonly #maxFileBytes: number;
+  readonly #owner: LogOwner;
+  readonly #warn: (diagnostic: Diagnostic) => void;
+  readonly #lookupDir: string | undefined;
+  #memoryBytes = 0;
+  #dir: string | undefined;
+
+  /** Opens the log; an unwritable or linked store leaves it in memory with an `*-IO-020` warning. */
+  constructor(options: ExecutionLogOptions = {}) {
+    this.#maxMemoryBytes = options.maxMemoryBytes ?? DEFAULT_MEMORY_MAX_BYTES;
+    this.#maxFileBytes = options.maxFileBytes ?? DEFAULT_LOG_MAX_BYTES;
+    this.#owner = options.owner ?? { name: "llm-mcp", prefix: "MCP" };
+    this.#warn = options.warn ?? (() => {});
+    if (options.dir !== undefined) this.#open(options.dir);
+    this.#lookupDir = options.lookupDir ?? options.dir;
+  }
+
+  /** The store records are appended to, or undefined when the log is in memory only. */
+  get dir(): string | undefined {
+    return this.#dir;
+  }
+
+  #open(dir: string): void {
+    const state = Deno.permissions.querySync({ name: "write", path: dir }).state;
+    if (state !== "granted") {
+      this.#unwritable(dir, `no write permission for ${dir}`);
+      return;
+    }
+    try {
+      checkStore(dir, this.#owner.prefix, true);
+      // Open for append once, so a read-only directory is found now rather than at the first call.
+      Deno.openSync(join(dir, LOG_FILE), { append: true, create: true }).close();
+      this.#dir = dir;
+    } catch (error) {
+      this.#unwritable(dir, describe(error));
+    }
+  }
+
+  #unwritable(dir: string, reason: string): void {
+    this.#dir = undefined;
+    this.#warn(unwritableStore(this.#owner, dir, reason));
+  }
+
+  /** Records one call: in memory, and appended to the store when there is one. */
+  record(record: ExecutionRecord): void {
+    const bytes = JSON.stringify(record).length + 1;
+    this.#remember(record, bytes);
+    if (this.#dir !== undefined) this.#append(this.#dir, record);
+  }
+
+  #remember(record: ExecutionRecord, bytes: number): void {
+    this.#memory.set(record.execution_id, { record, bytes });
+    this.#memoryBytes += bytes;
+    for (const [id, kept] of this.#memory) {
+      if (this.#memoryBytes <= this.#maxMemoryBytes || id === record.execution_id) break;
+      this.#memory.delete(id);
+      this.#memoryBytes -= kept.bytes;
+    }
+  }
+
+  #append(dir: string, record: ExecutionRecord): void {
+    try {
+      checkStore(dir, this.#owner.prefix, false);
+      if (!appendExecution(dir, record, this.#maxFileBytes)) {
+        this.#warn(tooLarge(this.#owner, dir, record, this.#maxFileBytes));
+      }
+    } catch (error) {
+      const refused = isPermissionRefusal(error) || error instanceof Deno.errors.PermissionDenied ||
+        error instanceof ToolError;
+      if (refused) this.#unwritable(dir, describe(error));
+      else this.#warn(unwritableStore(this.#owner, dir, `appending failed: ${describe(error)}`));
+    }
+  }
+
+  /** The record of `executionId`: from memory, else from the store, else the lookup store. */
+  get(executionId: string): ExecutionRecord | undefined {
+    const kept = this.#memory.get(executionId);
+    if (kept) return kept.record;
+    for (const dir of new Set([this.#dir, this.#lookupDir])) {
+      const found = dir === undefined ? undefined : this.#find(dir, executionId);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  #find(dir: string, executionId: string): ExecutionRecord | undefined {
+    try {
+      return checkStore(dir, this.#owner.prefix, false)
+        ? findExecution(dir, executionId)
+        : undefined;
+    } catch (error) {
+      if (!(error instanceof ToolError) && !isPermissionRefusal(error)) throw error;
+      this.#warn(unwritableStore(this.#owner, dir, describe(error)));
+      return undefined;
+    }
+  }
+}
+
+/**
+ * The `*-IO-020` warning: a run's record was not written to the store `dir`, for `reason`.
+ *
+ * @example
+ * ```ts
+ * import { unwritableStore } from "./execution_log.ts";
+ * const owner = { name: "llm-search", prefix: "LMS" } as const;
+ * unwritableStore(owner, "/repo/.llm/log", "no write permission").code; // "LMS-IO-020"
+ * ```
+ */
+export function unwritableStore(owner: LogOwner, dir: string, reason: string): Diagnostic {
+  return makeDiagnostic(
+    owner.name,
+    `${owner.prefix}-IO-020`,
+    `execution log not written to ${dir}: ${reason}`,
+    { level: "warning", file: dir },
+  );
+}
+
+/** The `*-IO-021` warning: `record` alone is larger than the store's size cap. */
+export function tooLarge(
+  owner: LogOwner,
+  dir: string,
+  record: ExecutionRecord,
+  maxFileBytes: number,
+): Diagnostic {
+  return makeDiagnostic(
+    owner.name,
+    `${owner.prefix}-IO-021`,
+    `execution ${record.execution_id} is larger than the log cap (${maxFileBytes} bytes); ` +
+      "it was not written",
+    { level: "warning", file: join(dir, LOG_FILE) },
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * `llm-log`: the execution log every @llm/search run shares, `<root>/.llm/log/`. One command for
+ * every tool (as `git log` is one command for every change), so a tool's own arguments never
+ * clash with it (`llm-search log` searches for "log", as `rg log` does).
+ *
+ * ```sh
+ * deno run --allow-read jsr:@llm/search/log list --tool llm-transform --status ok
+ * deno run --allow-read jsr:@llm/search/log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { listExecutions, storeDirectory } from "@llm/search/log";
+ * listExecutions(storeDirectory(Deno.cwd()), { tool: "llm-transform", limit: 5 }).count >= 0; // true
+ * ```
+ *
+ * @module
+ */
+import { runCli } from "../../core/cli.ts";
+import { logTool } from "./tool.ts";
+
+export {
+  appendExecution,
+  checkStore,
+  DEFAULT_LOG_MAX_BYTES,
+  type ExecutionFilter,
+  findExecution,
+  listExecutions,
+  LOG_FILE,
+  ROTATED_LOG_FILE,
+  storeDirectory,
+} from "../../core/execution_log.ts";
+export { logTool, parseTime } from "./tool.ts";
+
+// Reading the log is not itself logged: it would fill the log with reads of the log.
+if (import.meta.main) Deno.exit(await runCli(logTool, Deno.args, { log: false }));

@@ -20,7 +20,7 @@ import {
   unwritableStore,
 } from "./execution_log.ts";
 import type { Tool, ToolOutcome } from "./tool.ts";
-import type { Diagnostic } from "../schema/diagnostic.ts";
+import { type Diagnostic, ToolError } from "../schema/diagnostic.ts";
 
 /** One finished command-line run. */
 export interface CliRun {
@@ -101,6 +101,7 @@ export function logCliRun(run: CliRun): void {
       note(tooLarge(owner, dir, record, DEFAULT_LOG_MAX_BYTES));
     }
   } catch (error) {
-    note(unwritableStore(owner, dir, error instanceof Error ? error.message : String(error)));
+    if (error instanceof ToolError) note(error.toDiagnostic(owner.name));
+    else note(unwritableStore(owner, dir, error instanceof Error ? error.message : String(error)));
   }
 }

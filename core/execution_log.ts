@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { type Diagnostic, makeDiagnostic, ToolError } from "../schema/diagnostic.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";
 import {
@@ -26,6 +26,7 @@ import {
   type ExecutionSummary,
 } from "../schema/mcp.ts";
 import { isPermissionRefusal } from "./permissions.ts";
+import { stateFolder } from "./transaction/confine.ts";
 
 /** Name of the live log file in the log directory. */
 export const LOG_FILE = "executions.jsonl";
@@ -63,31 +64,22 @@ function describe(error: unknown): string {
 }
 
 /**
- * Whether `path` is a real directory (`true`) or absent (`false`); a symbolic link (even to a
- * directory) or anything else throws `${prefix}-PERM-020`.
+ * Where `dir` hangs from: a workspace store `<root>/.llm/log` is checked from the root, level by
+ * level; another directory (an MCP server's `--log-dir`) as its last level only.
  */
-function isRealDirectory(path: string, prefix: CodePrefix): boolean {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.lstatSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-  if (info.isDirectory && !info.isSymlink) return true;
-  throw new ToolError(
-    `${prefix}-PERM-020`,
-    `${path} is ${info.isSymlink ? "a symbolic link" : "not a directory"}; the execution log ` +
-      "must be a real directory, so it is not used",
-    { file: path, remediation: `Remove ${path}; the tools recreate it as a directory.` },
-  );
+function storeLevels(dir: string): { base: string; levels: string[] } {
+  const root = dirname(dirname(dir));
+  return dir === storeDirectory(root)
+    ? { base: root, levels: [...STORE_LEVELS] }
+    : { base: dirname(dir), levels: [basename(dir)] };
 }
 
 /**
- * Checks that `dir` and, when it is a workspace store (`<root>/.llm/log`), its parent `.llm` are
- * real directories; with `create`, makes the missing ones one level at a time (never through a
- * link) and puts a `.gitignore` in a new store so the log never dirties the repository. Returns
- * whether `dir` exists; throws `${prefix}-PERM-020` on a link.
+ * Checks that the store `dir` is made of real directories (for `<root>/.llm/log`: `.llm` and
+ * `.llm/log`, as the journal's `.llm/journal` is checked); with `create`, makes what is missing
+ * (a workspace store one level at a time, never through a link) and puts a `.gitignore` in a
+ * new store so the log never dirties the repository. Returns whether `dir` exists; throws
+ * `${prefix}-PERM-020` when a level is a symbolic link or not a directory.
  *
  * @example
  * ```ts
@@ -96,19 +88,13 @@ function isRealDirectory(path: string, prefix: CodePrefix): boolean {
  * ```
  */
 export function checkStore(dir: string, prefix: CodePrefix, create: boolean): boolean {
-  const levels = dir.endsWith(join(...STORE_LEVELS)) ? [join(dir, ".."), dir] : [dir];
-  for (const level of levels) {
-    if (isRealDirectory(level, prefix)) continue;
-    if (!create) return false;
-    try {
-      Deno.mkdirSync(level, { recursive: level === levels[0] && levels.length === 1 });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    }
-    // Whatever won a race to create it must be a real directory too.
-    if (!isRealDirectory(level, prefix)) return false;
-    if (level === dir) Deno.writeTextFileSync(join(dir, ".gitignore"), "*\n");
-  }
+  const { base, levels } = storeLevels(dir);
+  const code = `${prefix}-PERM-020`;
+  if (stateFolder(base, levels, code, false) !== null) return true;
+  if (!create) return false;
+  if (levels.length === 1) Deno.mkdirSync(base, { recursive: true });
+  stateFolder(base, levels, code, true);
+  Deno.writeTextFileSync(join(dir, ".gitignore"), "*\n");
   return true;
 }
 

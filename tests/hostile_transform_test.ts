@@ -60,6 +60,18 @@ async function listing(dir: string): Promise<Record<string, string>> {
   return found;
 }
 
+/**
+ * `found` without the execution log (`.llm/log`, which records every run, refused ones too), and
+ * without `.llm` when the log was all it held.
+ */
+function withoutLog(found: Record<string, string>): Record<string, string> {
+  const kept = Object.entries(found).filter(([key]) =>
+    key !== ".llm/log" && !key.startsWith(".llm/log/")
+  );
+  const state = kept.some(([key]) => key.startsWith(".llm/"));
+  return Object.fromEntries(kept.filter(([key]) => state || key !== ".llm"));
+}
+
 type Permissions = "scoped" | "unscoped";
 
 function flags(root: string, permissions: Permissions): string[] {
@@ -677,7 +689,7 @@ Deno.test("malformed transform inputs are coded (exit 2/3), never an internal er
     try {
       await c.prepare?.(world);
       const outsideBefore = await listing(world.outside);
-      const rootBefore = await listing(world.root);
+      const rootBefore = withoutLog(await listing(world.root));
       const result = c.mcp
         ? await inProcess(world.root, c.mcp)
         : await run(world.root, c.args, flags(world.root, "scoped"), c.stdin);
@@ -685,7 +697,7 @@ Deno.test("malformed transform inputs are coded (exit 2/3), never an internal er
       assert.ok([2, 3].includes(result.code), `exit ${result.code}: ${where}`);
       assert.ok(c.codes.includes(result.envelope.error?.code ?? ""), where);
       assert.deepEqual(await listing(world.outside), outsideBefore, where);
-      assert.deepEqual(await listing(world.root), rootBefore, where);
+      assert.deepEqual(withoutLog(await listing(world.root)), rootBefore, where);
     } catch (error) {
       failures.push(error instanceof Error ? error.message : String(error));
     } finally {
@@ -707,7 +719,7 @@ Deno.test("a damaged manifest is skipped by --recover with a coded warning, touc
     assert.equal(result.code, 0, result.stdout);
     assert.equal(result.envelope.diagnostics[0].code, "LMT-REF-002");
     assert.ok(!result.stdout.includes(SECRET.trim()), "the manifest's text is not echoed");
-    const after = await listing(world.root);
+    const after = withoutLog(await listing(world.root));
     delete after[lock];
     assert.deepEqual(after, before);
   } finally {

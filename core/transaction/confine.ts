@@ -29,22 +29,32 @@ const STATE_LEVELS = [".llm", "journal"] as const;
 
 const BACKUP_NAME = /^backup-[0-9]{1,9}$/;
 
-/**
- * Whether `path` holds a real directory (`true`), nothing (`false`), or something else, which
- * throws `unsafeState`: a symbolic link (even to a directory), a file, a FIFO.
- */
-async function isRealDirectory(path: string, codes: TransactionCodes): Promise<boolean> {
-  const info = await lstatIfPresent(path);
-  if (!info) return false;
-  if (info.isDirectory && !info.isSymlink) return true;
-  throw unsafeState(path, info.isSymlink ? "a symbolic link" : "not a directory", codes);
+/** `lstat` of `path` (a link is described, not followed), or `null` when nothing is there. */
+function lstatSyncIfPresent(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
 }
 
-function unsafeState(path: string, what: string, codes: TransactionCodes): ToolError {
+/**
+ * Whether `path` holds a real directory (`true`), nothing (`false`), or something else, which
+ * throws `unsafeCode`: a symbolic link (even to a directory), a file, a FIFO.
+ */
+function isRealDirectory(path: string, unsafeCode: string): boolean {
+  const info = lstatSyncIfPresent(path);
+  if (!info) return false;
+  if (info.isDirectory && !info.isSymlink) return true;
+  throw unsafeState(path, info.isSymlink ? "a symbolic link" : "not a directory", unsafeCode);
+}
+
+function unsafeState(path: string, what: string, unsafeCode: string): ToolError {
   return new ToolError(
-    codes.unsafeState,
-    `${path} is ${what}; the journal must be a real directory inside the root, so nothing was ` +
-      "written",
+    unsafeCode,
+    `${path} is ${what}; the state folder must be a real directory inside the root, so ` +
+      "nothing was written there",
     {
       file: path,
       remediation: `Remove ${path} (the tool recreates it as a directory), then retry.`,
@@ -53,10 +63,43 @@ function unsafeState(path: string, what: string, codes: TransactionCodes): ToolE
 }
 
 /**
- * `<root>/.llm/journal` when every level of it is a real directory; `null` when a level does
- * not exist yet. With `create`, missing levels are made one at a time (never through a link)
- * and the path is returned. Throws the caller's `unsafeState` code when a level is a symbolic
- * link or not a directory, whatever it points to.
+ * `<root>/<levels…>` (e.g. `.llm/journal`, `.llm/log`) when every level of it is a real
+ * directory; `null` when a level does not exist yet. With `create`, missing levels are made one
+ * at a time (never through a link) and the path is returned. Throws `unsafeCode` when a level is
+ * a symbolic link or not a directory, whatever it points to. Synchronous, for callers that
+ * check right before each write (the execution log's appends).
+ *
+ * @example
+ * ```ts
+ * import { stateFolder } from "./confine.ts";
+ * stateFolder(Deno.makeTempDirSync(), [".llm", "log"], "LMS-PERM-020", true); // "/tmp/…/.llm/log"
+ * ```
+ */
+export function stateFolder(
+  root: string,
+  levels: readonly string[],
+  unsafeCode: string,
+  create: boolean,
+): string | null {
+  let path = root;
+  for (const level of levels) {
+    path = join(path, level);
+    if (isRealDirectory(path, unsafeCode)) continue;
+    if (!create) return null;
+    try {
+      Deno.mkdirSync(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+    // Whatever won a race to create it must be a real directory too.
+    if (!isRealDirectory(path, unsafeCode)) throw unsafeState(path, "gone", unsafeCode);
+  }
+  return path;
+}
+
+/**
+ * `<root>/.llm/journal`, checked and created as {@linkcode stateFolder} does; throws the
+ * caller's `unsafeState` code when a level is a symbolic link or not a directory.
  *
  * @example
  * ```ts
@@ -65,25 +108,12 @@ function unsafeState(path: string, what: string, codes: TransactionCodes): ToolE
  * await stateDirectory(await Deno.makeTempDir(), TRANSACTION_CODES, true); // "/tmp/…/.llm/journal"
  * ```
  */
-export async function stateDirectory(
+export function stateDirectory(
   root: string,
   codes: TransactionCodes,
   create: boolean,
 ): Promise<string | null> {
-  let path = root;
-  for (const level of STATE_LEVELS) {
-    path = join(path, level);
-    if (await isRealDirectory(path, codes)) continue;
-    if (!create) return null;
-    try {
-      await Deno.mkdir(path);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    }
-    // Whatever won a race to create it must be a real directory too.
-    if (!(await isRealDirectory(path, codes))) throw unsafeState(path, "gone", codes);
-  }
-  return path;
+  return Promise.resolve(stateFolder(root, STATE_LEVELS, codes.unsafeState, create));
 }
 
 /**
@@ -94,9 +124,11 @@ export async function requireJournalDirectory(
   dir: string,
   codes: TransactionCodes,
 ): Promise<void> {
-  if (!(await isRealDirectory(dir, codes))) throw unsafeState(dir, "gone", codes);
+  if (!isRealDirectory(dir, codes.unsafeState)) throw unsafeState(dir, "gone", codes.unsafeState);
   const real = await Deno.realPath(dir);
-  if (real !== dir) throw unsafeState(dir, `reached through a symbolic link (to ${real})`, codes);
+  if (real !== dir) {
+    throw unsafeState(dir, `reached through a symbolic link (to ${real})`, codes.unsafeState);
+  }
 }
 
 /**
@@ -108,7 +140,11 @@ export async function isJournalFile(path: string, codes: TransactionCodes): Prom
   const info = await lstatIfPresent(path);
   if (!info) return false;
   if (info.isFile) return true;
-  throw unsafeState(path, info.isSymlink ? "a symbolic link" : "not a regular file", codes);
+  throw unsafeState(
+    path,
+    info.isSymlink ? "a symbolic link" : "not a regular file",
+    codes.unsafeState,
+  );
 }
 
 /**

@@ -19,10 +19,12 @@ import type { ToolPermission } from "../core/tool.ts";
 import {
   LLM_AST_SEARCH,
   LLM_DISCOVER,
+  LLM_LOG,
   LLM_MCP,
   LLM_SEARCH,
   LLM_TRANSFORM,
 } from "../schema/tool_names.ts";
+import { logTool } from "../tools/log/tool.ts";
 import { TOOLS } from "../tools/registry.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -83,6 +85,13 @@ export function compileTargets(): CompileTarget[] {
       specifier: "jsr:@llm/search/mcp",
       permissions: allPermissions(),
       include: [WORKERS.search, WORKERS.astSearch, WORKERS.mcpCall],
+    },
+    {
+      name: LLM_LOG,
+      entry: "tools/log/main.ts",
+      specifier: "jsr:@llm/search/log",
+      permissions: logTool.permissions,
+      include: [],
     },
   ];
 }

@@ -19,7 +19,7 @@ Deno.test("every tool has an executable with its own permissions; the MCP server
   const targets = compileTargets();
   assert.deepEqual(
     targets.map((target) => target.name).sort(),
-    [...TOOLS.map((tool) => tool.name), "llm-mcp"].sort(),
+    [...TOOLS.map((tool) => tool.name), "llm-mcp", "llm-log"].sort(),
   );
   for (const tool of TOOLS) {
     const target = targets.find((candidate) => candidate.name === tool.name)!;
@@ -34,6 +34,7 @@ Deno.test("every tool has an executable with its own permissions; the MCP server
     "llm-discover": "--allow-read",
     "llm-transform": "--allow-read --allow-write",
     "llm-mcp": "--allow-read --allow-write",
+    "llm-log": "--allow-read",
   });
 });
 

@@ -5,7 +5,8 @@
  * package `jsr:@llm/search/mcp` (JSR is not reachable from CI), and a fixture copy for the
  * example project — from an unrelated working directory, with no `deno` on `PATH` (the snippets
  * fetch it with `npx -y deno@…`). Each server answers `initialize`, `tools/list` and a `search`
- * through the official SDK client, and logs to `.llm/mcp-log` inside the project.
+ * through the official SDK client, and logs to the project's shared execution log `.llm/log`,
+ * which the README's `llm-log show` line reads back.
  */
 import assert from "node:assert/strict";
 import { cp } from "node:fs/promises";
@@ -16,6 +17,11 @@ import { REPO } from "./helpers.ts";
 
 const SECTION = "### Adding it to a client";
 const PACKAGE = "jsr:@llm/search/mcp";
+/** The published entrypoints the section names, and the checkout's modules standing in for them. */
+const ENTRYPOINTS: Record<string, string> = {
+  [PACKAGE]: join(REPO, "tools", "mcp", "main.ts"),
+  "jsr:@llm/search/log": join(REPO, "tools", "log", "main.ts"),
+};
 /** The example project of the snippets, and VS Code's variable for it. */
 const PROJECT_PLACEHOLDERS = ["/home/me/src/app", "${workspaceFolder}"];
 const FIXTURE = join(REPO, "tests", "fixtures", "mcp_clients", "repo");
@@ -101,9 +107,9 @@ async function canFetchDeno(): Promise<boolean> {
 
 const hasNpxDeno = await canFetchDeno();
 
-/** `value` with the package replaced by the checkout's entrypoint and the project by `root`. */
+/** `value` with a package replaced by the checkout's entrypoint and the project by `root`. */
 function substitute(value: string, root: string): string {
-  if (value === PACKAGE) return join(REPO, "tools", "mcp", "main.ts");
+  if (value in ENTRYPOINTS) return ENTRYPOINTS[value];
   return PROJECT_PLACEHOLDERS.reduce(
     (text, placeholder) => text.replaceAll(placeholder, root),
     value,
@@ -152,9 +158,9 @@ async function exercise(snippet: Snippet, root: string, cwd: string, path: strin
   }
 }
 
-/** The README's `… log show ID --log-dir …` command line (inline code). */
+/** The README's `… log show ID …` command line (inline code). */
 function logShowLine(text: string): string {
-  const line = text.match(/`(npx -y deno@2\.9\.6 run [^`]* log show ID [^`]*)`/)?.[1];
+  const line = text.match(/`(npx -y deno@2\.9\.6 run [^`]*\/log show ID [^`]*)`/)?.[1];
   assert.ok(line, "the section shows how to print a past call");
   return line;
 }
@@ -185,7 +191,7 @@ async function checkLogShow(
 
 /**
  * Checks that `snippet` runs Deno through npx, then starts it for a fresh copy of the fixture
- * and checks the answers and the log under `.llm/mcp-log`.
+ * and checks the answers and the log under `.llm/log`.
  */
 async function checkSnippet(
   snippet: Snippet,
@@ -200,9 +206,9 @@ async function checkSnippet(
   try {
     await cp(FIXTURE, root, { recursive: true });
     await exercise(snippet, root, cwd, path);
-    const log = join(root, ".llm", "mcp-log", "executions.jsonl");
+    const log = join(root, ".llm", "log", "executions.jsonl");
     const record = JSON.parse((await Deno.readTextFile(log)).split("\n")[0]);
-    assert.equal(record.tool, "search", "logged under .llm/mcp-log");
+    assert.equal(record.tool, "search", "logged under .llm/log");
     if (logShow) await checkLogShow(logShow, root, record.execution_id, cwd, path);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { DiagnosticSchema } from "./diagnostic.ts";
 import { EditPlanSchema } from "./edit_plan.ts";
 import { JournalManifestSchema } from "./journal.ts";
-import { ExecutionRecordSchema, GetExecutionEnvelopeSchema } from "./mcp.ts";
+import { ExecutionRecordSchema, GetExecutionEnvelopeSchema, LogEnvelopeSchema } from "./mcp.ts";
 import { SpanSchema } from "./span.ts";
 
 /** A JSON Schema document. */
@@ -41,4 +41,5 @@ export const SHARED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "journal-manifest": JournalManifestSchema,
   "mcp-execution-record": ExecutionRecordSchema,
   "mcp-get-execution.output": GetExecutionEnvelopeSchema,
+  "llm-log.output": LogEnvelopeSchema,
 };

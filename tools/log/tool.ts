@@ -54,7 +54,7 @@ const time = (what: string) =>
   }).optional().describe(what);
 
 const input = z.object({
-  command: z.enum(["list", "show"]).describe(
+  command: z.enum(["list", "show"]).default("list").describe(
     "list: the runs, newest first; show: one run by its execution_id",
   ),
   execution_id: z.string().min(1).optional().describe(
@@ -154,7 +154,7 @@ export const logTool: Tool = defineTool({
   itemType: "execution",
   text: renderText,
   cli: {
-    usage: "list [--tool T] [--status S] [--since TIME] [--until TIME] [--limit N]\n" +
+    usage: "[list] [--tool T] [--status S] [--since TIME] [--until TIME] [--limit N]\n" +
       "  llm-log show EXECUTION_ID",
     positionals: (positionals) => {
       if (positionals.length > 2) {

@@ -93,7 +93,7 @@ Deno.test("mcp protocol: start-up refusals and flags", async () => {
     const help = await runEntry("tools/mcp/main.ts", ["--help"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /--max-output-bytes/);
-    assert.match(help.stdout, /log show ID --log-dir DIR/);
+    assert.match(help.stdout, /llm-mcp log list\|show ID/);
     assert.match(help.stdout, /--call-timeout-ms/);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -51,8 +51,10 @@ function rootOf(run: CliRun): string {
 function realRoot(root: string): string {
   try {
     return Deno.realPathSync(root);
-  } catch {
-    return root; // an unreadable or missing root: the run already said so; log under the name
+  } catch (error) {
+    // A missing root: the run has already said so in its envelope; log under the name given.
+    if (error instanceof Deno.errors.NotFound) return root;
+    throw error;
   }
 }
 
@@ -89,12 +91,15 @@ function note(diagnostic: Diagnostic): void {
 export function logCliRun(run: CliRun): void {
   const owner: LogOwner = { name: run.tool.name, prefix: run.tool.prefix };
   const meant = run.requested || run.tool.kind === "mutation";
-  const dir = storeDirectory(realRoot(rootOf(run)));
-  if (Deno.permissions.querySync({ name: "write", path: dir }).state !== "granted") {
-    if (meant) note(unwritableStore(owner, dir, `no write permission (add --allow-write=${dir})`));
-    return;
-  }
+  let dir = storeDirectory(rootOf(run));
   try {
+    dir = storeDirectory(realRoot(rootOf(run)));
+    if (Deno.permissions.querySync({ name: "write", path: dir }).state !== "granted") {
+      if (meant) {
+        note(unwritableStore(owner, dir, `no write permission (add --allow-write=${dir})`));
+      }
+      return;
+    }
     checkStore(dir, owner.prefix, true);
     const record = recordOf(run);
     if (!appendExecution(dir, record, DEFAULT_LOG_MAX_BYTES)) {

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { type Diagnostic, makeDiagnostic, ToolError } from "../schema/diagnostic.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";
 import {
@@ -64,13 +64,15 @@ function describe(error: unknown): string {
 }
 
 /**
- * Where `dir` hangs from: a workspace store `<root>/.llm/log` is checked from the root, level by
- * level; another directory (an MCP server's `--log-dir`) as its last level only.
+ * Where the absolute `dir` hangs from: a folder under a state folder (`<root>/.llm/log`, or an
+ * MCP server's `--log-dir <root>/.llm/mcp-log`) is checked from the parent of `.llm`, level by
+ * level; another directory (a `--log-dir` in the user's cache) as its last level only.
  */
 function storeLevels(dir: string): { base: string; levels: string[] } {
-  const root = dirname(dirname(dir));
-  return dir === storeDirectory(root)
-    ? { base: root, levels: [...STORE_LEVELS] }
+  const parts = dir.split(sep);
+  const state = parts.lastIndexOf(STORE_LEVELS[0]);
+  return state > 0
+    ? { base: parts.slice(0, state).join(sep) || sep, levels: parts.slice(state) }
     : { base: dirname(dir), levels: [basename(dir)] };
 }
 
@@ -88,11 +90,11 @@ function storeLevels(dir: string): { base: string; levels: string[] } {
  * ```
  */
 export function checkStore(dir: string, prefix: CodePrefix, create: boolean): boolean {
-  const { base, levels } = storeLevels(dir);
+  const { base, levels } = storeLevels(resolve(dir));
   const code = `${prefix}-PERM-020`;
   if (stateFolder(base, levels, code, false) !== null) return true;
   if (!create) return false;
-  if (levels.length === 1) Deno.mkdirSync(base, { recursive: true });
+  if (levels[0] !== STORE_LEVELS[0]) Deno.mkdirSync(base, { recursive: true });
   stateFolder(base, levels, code, true);
   Deno.writeTextFileSync(join(dir, ".gitignore"), "*\n");
   return true;
@@ -136,7 +138,16 @@ export function appendExecution(
   record: ExecutionRecord,
   maxFileBytes: number = DEFAULT_LOG_MAX_BYTES,
 ): boolean {
-  const bytes = new TextEncoder().encode(JSON.stringify(record) + "\n");
+  return appendLine(dir, encodeRecord(record), maxFileBytes);
+}
+
+/** One record as its line in the log file. */
+function encodeRecord(record: ExecutionRecord): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(record) + "\n");
+}
+
+/** {@linkcode appendExecution} of a record already encoded. */
+function appendLine(dir: string, bytes: Uint8Array, maxFileBytes: number): boolean {
   if (bytes.length > maxFileBytes) return false;
   const lock = Deno.openSync(join(dir, LOCK_FILE), { write: true, create: true });
   try {
@@ -350,8 +361,8 @@ export class ExecutionLog {
     this.#maxFileBytes = options.maxFileBytes ?? DEFAULT_LOG_MAX_BYTES;
     this.#owner = options.owner ?? { name: "llm-mcp", prefix: "MCP" };
     this.#warn = options.warn ?? (() => {});
-    if (options.dir !== undefined) this.#open(options.dir);
-    this.#lookupDir = options.lookupDir ?? options.dir;
+    if (options.dir !== undefined) this.#open(resolve(options.dir));
+    this.#lookupDir = options.lookupDir ?? this.#dir;
   }
 
   /** The store records are appended to, or undefined when the log is in memory only. */
@@ -382,9 +393,9 @@ export class ExecutionLog {
 
   /** Records one call: in memory, and appended to the store when there is one. */
   record(record: ExecutionRecord): void {
-    const bytes = JSON.stringify(record).length + 1;
-    this.#remember(record, bytes);
-    if (this.#dir !== undefined) this.#append(this.#dir, record);
+    const line = encodeRecord(record);
+    this.#remember(record, line.length);
+    if (this.#dir !== undefined) this.#append(this.#dir, record, line);
   }
 
   #remember(record: ExecutionRecord, bytes: number): void {
@@ -397,10 +408,10 @@ export class ExecutionLog {
     }
   }
 
-  #append(dir: string, record: ExecutionRecord): void {
+  #append(dir: string, record: ExecutionRecord, line: Uint8Array): void {
     try {
       checkStore(dir, this.#owner.prefix, false);
-      if (!appendExecution(dir, record, this.#maxFileBytes)) {
+      if (!appendLine(dir, line, this.#maxFileBytes)) {
         this.#warn(tooLarge(this.#owner, dir, record, this.#maxFileBytes));
       }
     } catch (error) {
@@ -428,9 +439,12 @@ export class ExecutionLog {
         ? findExecution(dir, executionId)
         : undefined;
     } catch (error) {
-      if (!(error instanceof ToolError) && !isPermissionRefusal(error)) throw error;
-      this.#warn(unwritableStore(this.#owner, dir, describe(error)));
-      return undefined;
+      if (error instanceof ToolError) {
+        this.#warn({ ...error.toDiagnostic(this.#owner.name), level: "warning" });
+        return undefined;
+      }
+      if (!isPermissionRefusal(error)) throw error;
+      return undefined; // a store this host may not read: only its own records can be found
     }
   }
 }

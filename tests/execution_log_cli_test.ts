@@ -14,7 +14,8 @@ import {
   type GetExecutionData,
   LogEnvelopeSchema,
 } from "../schema/mod.ts";
-import { LOG_FILE, ROTATED_LOG_FILE } from "../core/execution_log.ts";
+import { ExecutionLog, LOG_FILE, ROTATED_LOG_FILE } from "../core/execution_log.ts";
+import type { Diagnostic } from "../schema/mod.ts";
 import { makeTree, parseJson, REPO, runEntry } from "./helpers.ts";
 import { connect } from "./mcp_helpers.ts";
 
@@ -142,7 +143,7 @@ Deno.test("log: a transform always logs; llm-log list filters by tool, status an
     assert.deepEqual(listed.executions.map((run) => run.execution_id), [okId]);
     assert.equal(listed.executions[0].tool, "transform");
 
-    const all = (await logCommand(root, ["list"])).envelope!.data as ExecutionListData;
+    const all = (await logCommand(root, [])).envelope!.data as ExecutionListData; // list: default
     assert.equal(all.total, 3);
     assert.deepEqual(all.executions.map((run) => run.tool), ["search", "transform", "transform"]);
     const failed = all.executions[1];
@@ -304,6 +305,26 @@ Deno.test("log: a linked .llm is never written through, and llm-log refuses it",
     });
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /LMS-PERM-020/);
+    assert.deepEqual([...Deno.readDirSync(outside)], []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("log: a server's --log-dir under a linked .llm is refused; the log stays in memory", async () => {
+  const root = await makeTree(FILES);
+  const outside = await Deno.makeTempDir();
+  try {
+    await Deno.symlink(outside, join(root, ".llm"));
+    const warnings: Diagnostic[] = [];
+    const log = new ExecutionLog({
+      dir: join(root, ".llm", "mcp-log"),
+      warn: (diagnostic) => warnings.push(diagnostic),
+    });
+    assert.equal(log.dir, undefined);
+    assert.equal(warnings[0].code, "MCP-IO-020");
+    assert.match(warnings[0].message, /\.llm is a symbolic link/);
     assert.deepEqual([...Deno.readDirSync(outside)], []);
   } finally {
     await Deno.remove(root, { recursive: true });

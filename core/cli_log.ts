@@ -11,12 +11,10 @@ import { resolve } from "node:path";
 import type { Envelope, QueryEnvelope } from "../schema/envelope.ts";
 import type { ExecutionRecord } from "../schema/mcp.ts";
 import {
-  appendExecution,
   checkStore,
-  DEFAULT_LOG_MAX_BYTES,
+  logExecution,
   type LogOwner,
   storeDirectory,
-  tooLarge,
   unwritableStore,
 } from "./execution_log.ts";
 import type { Tool, ToolOutcome } from "./tool.ts";
@@ -101,10 +99,8 @@ export function logCliRun(run: CliRun): void {
       return;
     }
     checkStore(dir, owner.prefix, true);
-    const record = recordOf(run);
-    if (!appendExecution(dir, record, DEFAULT_LOG_MAX_BYTES)) {
-      note(tooLarge(owner, dir, record, DEFAULT_LOG_MAX_BYTES));
-    }
+    const cut = logExecution(dir, recordOf(run), owner);
+    if (cut) note(cut);
   } catch (error) {
     if (error instanceof ToolError) note(error.toDiagnostic(owner.name));
     else note(unwritableStore(owner, dir, error instanceof Error ? error.message : String(error)));

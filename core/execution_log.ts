@@ -141,6 +141,55 @@ export function appendExecution(
   return appendLine(dir, encodeRecord(record), maxFileBytes);
 }
 
+/**
+ * Appends `record` to the store `dir`; when it alone passes the cap, appends it without its
+ * results instead (a query's data cut to its count, a mutation's `result` left out) with the
+ * `*-IO-021` warning added to its diagnostics, so the run is still listed and found by id.
+ * Returns that warning when the record was cut.
+ *
+ * @example
+ * ```ts
+ * import { checkStore, findExecution, logExecution } from "./execution_log.ts";
+ * import { queryEnvelope } from "@llm/search/schema";
+ * const dir = Deno.makeTempDirSync();
+ * checkStore(dir, "LMS", true);
+ * const envelope = queryEnvelope("llm-search", { count: 1, text: "x".repeat(2_000) }, []);
+ * const owner = { name: "llm-search", prefix: "LMS" } as const;
+ * const record = {
+ *   execution_id: envelope.execution_id, tool: "search", arguments: {},
+ *   timestamp: envelope.timestamp, duration_ms: 3, status: envelope.status, envelope,
+ * };
+ * logExecution(dir, record, owner, 1_000)?.code; // "LMS-IO-021"
+ * findExecution(dir, envelope.execution_id)?.envelope.diagnostics[0].code; // "LMS-IO-021"
+ * ```
+ */
+export function logExecution(
+  dir: string,
+  record: ExecutionRecord,
+  owner: LogOwner,
+  maxFileBytes: number = DEFAULT_LOG_MAX_BYTES,
+  line: Uint8Array = encodeRecord(record),
+): Diagnostic | undefined {
+  if (appendLine(dir, line, maxFileBytes)) return undefined;
+  const warning = tooLarge(owner, dir, record, maxFileBytes);
+  appendLine(dir, encodeRecord(withoutResults(record, warning)), maxFileBytes);
+  return warning;
+}
+
+/** `record` with its results left out and `warning` added to its envelope's diagnostics. */
+function withoutResults(record: ExecutionRecord, warning: Diagnostic): ExecutionRecord {
+  const { envelope } = record;
+  const diagnostics = [...envelope.diagnostics, warning];
+  if ("data" in envelope) {
+    return {
+      ...record,
+      envelope: { ...envelope, data: { count: envelope.data.count }, diagnostics },
+    };
+  }
+  const { result: _left, ...rest } = envelope;
+  return { ...record, envelope: { ...rest, diagnostics } };
+}
+
 /** One record as its line in the log file. */
 function encodeRecord(record: ExecutionRecord): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(record) + "\n");
@@ -411,9 +460,8 @@ export class ExecutionLog {
   #append(dir: string, record: ExecutionRecord, line: Uint8Array): void {
     try {
       checkStore(dir, this.#owner.prefix, false);
-      if (!appendLine(dir, line, this.#maxFileBytes)) {
-        this.#warn(tooLarge(this.#owner, dir, record, this.#maxFileBytes));
-      }
+      const cut = logExecution(dir, record, this.#owner, this.#maxFileBytes, line);
+      if (cut) this.#warn(cut);
     } catch (error) {
       const refused = isPermissionRefusal(error) || error instanceof Deno.errors.PermissionDenied ||
         error instanceof ToolError;
@@ -479,7 +527,7 @@ export function tooLarge(
     owner.name,
     `${owner.prefix}-IO-021`,
     `execution ${record.execution_id} is larger than the log cap (${maxFileBytes} bytes); ` +
-      "it was not written",
+      "it is logged without its results",
     { level: "warning", file: join(dir, LOG_FILE) },
   );
 }

@@ -149,7 +149,8 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
       exit: EXIT.ok,
     },
     [`${prefix}-IO-021`]: {
-      meaning: "One run's record is larger than the execution log's size cap; it was not written.",
+      meaning:
+        "One run's record is larger than the execution log's size cap; it is logged without its results.",
       cause:
         "The run produced a result larger than the cap (16 MiB, or the server's --log-max-bytes).",
       remediation:

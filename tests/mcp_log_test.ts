@@ -61,11 +61,14 @@ Deno.test("mcp log: append-only JSONL, rotated at the cap, read back by a later 
     // The first log still has everything in memory.
     assert.deepEqual(log.get(ids[0]), records[0]);
 
-    // A record larger than the cap stays in memory, with a warning.
-    const huge = recordOf("y".repeat(5_000));
+    // A record larger than the cap stays whole in memory; the file gets it without its results.
+    const huge = { ...recordOf("y".repeat(5_000)), arguments: { patterns: ["y+"] } };
     log.record(huge);
     assert.equal(warnings.at(-1)?.code, "MCP-IO-021");
-    assert.equal(findExecution(dir, huge.execution_id), undefined);
+    const cut = findExecution(dir, huge.execution_id)!;
+    assert.deepEqual((cut.envelope as { data: unknown }).data, { count: 1 });
+    assert.deepEqual(cut.envelope.diagnostics, [warnings.at(-1)]);
+    assert.deepEqual(cut.arguments, huge.arguments);
     assert.deepEqual(log.get(huge.execution_id), huge);
 
     // A torn last line (a crash mid-write) does not hide the records before it.

@@ -81,7 +81,8 @@ function storeLevels(dir: string): { base: string; levels: string[] } {
  * `.llm/log`, as the journal's `.llm/journal` is checked); with `create`, makes what is missing
  * (a workspace store one level at a time, never through a link) and puts a `.gitignore` in a
  * new store so the log never dirties the repository. Returns whether `dir` exists; throws
- * `${prefix}-PERM-020` when a level is a symbolic link or not a directory.
+ * `${prefix}-PERM-020` when a level is a symbolic link or not a directory, or one of the log's
+ * files is not a regular file. Call it right before each read or write of the store.
  *
  * @example
  * ```ts
@@ -92,12 +93,33 @@ function storeLevels(dir: string): { base: string; levels: string[] } {
 export function checkStore(dir: string, prefix: CodePrefix, create: boolean): boolean {
   const { base, levels } = storeLevels(resolve(dir));
   const code = `${prefix}-PERM-020`;
-  if (stateFolder(base, levels, code, false) !== null) return true;
+  if (stateFolder(base, levels, code, false) !== null) {
+    for (const name of [LOG_FILE, ROTATED_LOG_FILE, LOCK_FILE]) requireFile(join(dir, name), code);
+    return true;
+  }
   if (!create) return false;
   if (levels[0] !== STORE_LEVELS[0]) Deno.mkdirSync(base, { recursive: true });
   stateFolder(base, levels, code, true);
   Deno.writeTextFileSync(join(dir, ".gitignore"), "*\n");
   return true;
+}
+
+/** Throws `code` when `path` holds something other than a regular file (a link, a FIFO, …). */
+function requireFile(path: string, code: string): void {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  if (info.isFile) return;
+  throw new ToolError(
+    code,
+    `${path} is ${info.isSymlink ? "a symbolic link" : "not a regular file"}; the execution ` +
+      "log is not read or written through it",
+    { file: path, remediation: `Remove ${path}; the tools recreate it.` },
+  );
 }
 
 function fileSize(path: string): number {

@@ -306,6 +306,23 @@ Deno.test("log: a linked .llm is never written through, and llm-log refuses it",
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /LMS-PERM-020/);
     assert.deepEqual([...Deno.readDirSync(outside)], []);
+
+    // So is a log file that is a link (to a file outside the root).
+    await Deno.remove(join(root, ".llm", "log"));
+    await Deno.mkdir(join(root, ".llm", "log"));
+    const victim = join(outside, "victim.txt");
+    await Deno.writeTextFile(victim, "secret\n");
+    await Deno.symlink(victim, join(root, ".llm", "log", LOG_FILE));
+    const linkedFile = await runEntry("tools/search/main.ts", ["alpha"], {
+      cwd: root,
+      permissions: [`--allow-read=${root}`, `--allow-write=${root}/.llm`],
+    });
+    assert.equal(linkedFile.code, 0, linkedFile.stderr);
+    assert.match(linkedFile.stderr, /LMS-PERM-020: .*executions\.jsonl is a symbolic link/);
+    assert.equal(await Deno.readTextFile(victim), "secret\n");
+    const listedFile = await logCommand(root, ["list"]);
+    assert.equal(listedFile.result.code, 4);
+    assert.ok(!listedFile.result.stdout.includes("secret"));
   } finally {
     await Deno.remove(root, { recursive: true });
     await Deno.remove(outside, { recursive: true });

@@ -21,8 +21,9 @@ import {
   storeDirectory,
 } from "../../core/execution_log.ts";
 import { defineTool, type Tool } from "../../core/tool.ts";
-
-const TOOL_NAME = "llm-log";
+import { field } from "../../schema/fields.ts";
+import { LLM_LOG } from "../../schema/tool_names.ts";
+import { LOG_DEFAULTS } from "./defaults.ts";
 
 const STATUSES = ["ok", "error", "partial", "approved", "rejected", "cancelled"] as const;
 
@@ -66,12 +67,20 @@ const input = z.object({
   status: z.enum(STATUSES).optional().describe("Only runs that ended so"),
   since: time("Only runs started at or after this time (ISO 8601, or an age: 30m, 2h, 7d)"),
   until: time("Only runs started before this time (ISO 8601, or an age)"),
-  limit: z.number().int().nonnegative().default(20).describe("List at most N runs (0 = all)"),
-  root: z.string().min(1).optional().describe(
-    "Workspace root whose <root>/.llm/log is read [default: .]",
+  limit: z.number().int().nonnegative().default(LOG_DEFAULTS.limit).describe(
+    "List at most N runs (0 = all)",
   ),
-  log_dir: z.string().min(1).optional().describe(
-    "Read this store instead (the --log-dir an MCP server was started with)",
+  root: field(
+    z.string().min(1).optional().describe(
+      "Workspace root whose <root>/.llm/log is read [default: .]",
+    ),
+    { path: true },
+  ),
+  log_dir: field(
+    z.string().min(1).optional().describe(
+      "Read this store instead (the --log-dir an MCP server was started with)",
+    ),
+    { path: true },
   ),
 }).refine((value) => value.command !== "show" || value.execution_id !== undefined, {
   message: "`show` needs the execution_id of a run",
@@ -138,7 +147,7 @@ function renderText(envelope: QueryEnvelope<ExecutionListData | GetExecutionData
  * ```
  */
 export const logTool: Tool = defineTool({
-  name: TOOL_NAME,
+  name: LLM_LOG,
   mcpName: "log",
   title: "Read the execution log",
   description: "Lists the runs of every @llm/search tool logged in <root>/.llm/log (command " +
@@ -148,6 +157,7 @@ export const logTool: Tool = defineTool({
   kind: "query",
   permissions: ["read"],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  example: { command: "list", tool: "llm-transform", status: "ok", since: "2h" },
   input,
   output: LogEnvelopeSchema,
   listKey: "executions",
@@ -180,7 +190,7 @@ export const logTool: Tool = defineTool({
       ? show(dir, value.execution_id!, exists)
       : list(dir, value, exists);
     return Promise.resolve({
-      envelope: queryEnvelope(TOOL_NAME, data, [], { executionId: context.executionId }),
+      envelope: queryEnvelope(LLM_LOG, data, [], { executionId: context.executionId }),
     });
   },
 });

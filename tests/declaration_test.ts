@@ -55,7 +55,8 @@ async function cli(tool: Tool, args: string[]): Promise<{ code: number; stdout: 
     return bytes.length;
   };
   try {
-    const code = await runCli(tool, args);
+    // Not logged: an in-process run under `deno test -A` would log into the repository.
+    const code = await runCli(tool, args, { log: false });
     return { code, stdout };
   } finally {
     Deno.stdout.writeSync = write;

@@ -11,7 +11,8 @@ import { GrammarLoadError, ParserAbortedError, runtimeAborted } from "../../gram
 import type { FileOutcome, FileSearcher, FileTask } from "./file_search.ts";
 import { claimNext, type JobMessage, stopClaims, type WorkerFailure } from "./job.ts";
 import type { AstSearchOptions } from "./options.ts";
-import { ParsePool, sharedPool, workersAvailable } from "./pool.ts";
+import { threadCount, workersAvailable } from "../../core/workers.ts";
+import { ParsePool, sharedPool } from "./pool.ts";
 
 /**
  * Below this many bytes to parse, the calling thread parses alone: a worker spends about
@@ -107,7 +108,7 @@ export async function parseAll(
   options: AstSearchOptions,
 ): Promise<Parsed> {
   const { signal } = options;
-  const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
+  const threads = threadCount(options.threads);
   const keep = options.keepWorkers ?? options.cache !== undefined;
   // A thread whose runtime aborted in an earlier run parses nothing: workers take it all.
   const hereDead = runtimeAborted();

@@ -21,7 +21,7 @@ import { newId } from "../../schema/ids.ts";
 import { languageByName, languageForFile, type LanguageInfo } from "../../grammars/languages.ts";
 import { GrammarLoadError, runtimeAborted, setParserHeapCeiling } from "../../grammars/loader.ts";
 import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
-import { QueryCompileError, type QueryProblem } from "./compile.ts";
+import { QueryCompileError, type QueryProblem } from "../../grammars/query.ts";
 import {
   DEFAULT_PARSE_LIMITS,
   type FileMatch,

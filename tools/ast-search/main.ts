@@ -41,7 +41,7 @@ export {
   QueryCompileError,
   type QueryProblem,
   SUPPORTED_PREDICATES,
-} from "./compile.ts";
+} from "../../grammars/query.ts";
 export { collectDefinitions, type Definition, enclosingDefinition } from "./definitions.ts";
 export {
   claimNext,

@@ -15,7 +15,7 @@ import {
 } from "../../grammars/languages.ts";
 import type { GrammarLoadError } from "../../grammars/loader.ts";
 import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
-import type { QueryProblem } from "./compile.ts";
+import type { QueryProblem } from "../../grammars/query.ts";
 import type { SearchSpec } from "./file_search.ts";
 import type { AstSearchOptions } from "./options.ts";
 import { AST_SEARCH_DEFAULTS } from "./defaults.ts";

@@ -434,7 +434,7 @@ function parseDiagnostics(parsed: Parsed): Diagnostic[] {
 function throwIfFatal(task: Task, failure: WorkerFailure): void {
   if (failure.name === "NotCapable") throw permissionError("LMA", new Error(failure.message));
   if (failure.name === "GrammarLoadError") {
-    throw new ToolError("LMA-AST-003", failure.message, { note: `language: ${task.language}` });
+    throw grammarError({ message: failure.message, language: task.language });
   }
 }
 

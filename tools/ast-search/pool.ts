@@ -8,9 +8,6 @@
 import type { FileOutcome } from "./file_search.ts";
 import type { JobMessage, WorkerFailure, WorkerReply } from "./job.ts";
 
-/** Whether parse workers can start in this process (shared with search and the MCP server). */
-export { workersAvailable } from "../../core/workers.ts";
-
 /** Receives the outcome (or failure) of each file a worker searched. */
 export type FileListener = (index: number, outcome?: FileOutcome, failure?: WorkerFailure) => void;
 

@@ -9,7 +9,7 @@
 import { Listing } from "../../core/listing.ts";
 import { permissionError } from "../../core/permissions.ts";
 import { packageDirectory } from "../../core/workers.ts";
-import { Walker } from "../../core/walk/walker.ts";
+import { type WalkEntry, Walker } from "../../core/walk/walker.ts";
 import type { AstMatch, AstSearchData } from "../../schema/ast_search.ts";
 import {
   type Diagnostic,
@@ -164,64 +164,56 @@ function failedFile(task: Task, failure: WorkerFailure): Diagnostic {
   );
 }
 
-/** Walks and picks each file's language. */
-function collectTasks(
-  spec: SearchSpec,
+/**
+ * The language to parse a walked file as: by its name, or the `--language` one for a file named
+ * on the command line (with a warning when its name says otherwise); `undefined` for a file to
+ * leave out (another language than the forced one, or none known: a warning when it was named).
+ */
+function pickLanguage(
+  entry: WalkEntry,
   forced: LanguageInfo | undefined,
-  walker: Walker,
-): { tasks: Task[]; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const unsupportedFiles = new SkipCounter();
-  const withoutDefinitions = new SkipCounter();
-  const seen = new Set<string>();
-  const tasks: Task[] = [];
-  for (const entry of walker.entries()) {
-    if (entry.kind !== "file" || seen.has(entry.absPath)) continue;
-    seen.add(entry.absPath);
-    const byName = languageForFile(entry.name);
-    let info = byName;
-    if (forced) {
-      if (entry.explicit) {
-        info = forced;
-        if (byName && byName.name !== forced.name) {
-          diagnostics.push(otherLanguage(entry.filePath, byName, forced));
-        }
-      } else if (byName?.name !== forced.name) continue;
-    }
-    if (!info) {
-      if (entry.explicit) {
-        diagnostics.push(
-          makeDiagnostic(TOOL, "LMA-ARG-010", `cannot tell the language of ${entry.filePath}`, {
-            level: "warning",
-            file: entry.filePath,
-            remediation: "Pass --language to parse it as a given language.",
-          }),
-        );
+  diagnostics: Diagnostic[],
+): LanguageInfo | undefined {
+  const byName = languageForFile(entry.name);
+  let info = byName;
+  if (forced) {
+    if (entry.explicit) {
+      info = forced;
+      if (byName && byName.name !== forced.name) {
+        diagnostics.push(otherLanguage(entry.filePath, byName, forced));
       }
-      continue;
-    }
-    if (info.unsupported) {
-      unsupportedFiles.add(info.name);
-      continue;
-    }
-    if (spec.mode === "kind" && !DEFINITION_QUERIES[info.name]) {
-      withoutDefinitions.add(info.name);
-      continue;
-    }
-    const task: Task = {
-      absPath: entry.absPath,
-      filePath: entry.filePath,
-      language: info.name,
-      size: entry.size ?? 0,
-      explicit: entry.explicit,
-    };
-    if (entry.size !== undefined && entry.mtimeMs !== undefined) {
-      task.stamp = { size: entry.size, mtimeMs: entry.mtimeMs };
-    }
-    tasks.push(task);
+    } else if (byName?.name !== forced.name) return undefined;
   }
-  tasks.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
-  diagnostics.push(
+  if (!info && entry.explicit) {
+    diagnostics.push(
+      makeDiagnostic(TOOL, "LMA-ARG-010", `cannot tell the language of ${entry.filePath}`, {
+        level: "warning",
+        file: entry.filePath,
+        remediation: "Pass --language to parse it as a given language.",
+      }),
+    );
+  }
+  return info;
+}
+
+/** The task of a walked file in `language`, with its stamp when the walk gave one. */
+function taskOf(entry: WalkEntry, language: string): Task {
+  const task: Task = {
+    absPath: entry.absPath,
+    filePath: entry.filePath,
+    language,
+    size: entry.size ?? 0,
+    explicit: entry.explicit,
+  };
+  if (entry.size !== undefined && entry.mtimeMs !== undefined) {
+    task.stamp = { size: entry.size, mtimeMs: entry.mtimeMs };
+  }
+  return task;
+}
+
+/** One note per language whose files were skipped: its grammar cannot load, or no definitions. */
+function skipNotes(unsupportedFiles: SkipCounter, withoutDefinitions: SkipCounter): Diagnostic[] {
+  return [
     ...unsupportedFiles.notes((language, count) =>
       makeDiagnostic(
         TOOL,
@@ -245,7 +237,37 @@ function collectTasks(
         },
       )
     ),
-  );
+  ];
+}
+
+/** Walks and picks each file's language. */
+function collectTasks(
+  spec: SearchSpec,
+  forced: LanguageInfo | undefined,
+  walker: Walker,
+): { tasks: Task[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const unsupportedFiles = new SkipCounter();
+  const withoutDefinitions = new SkipCounter();
+  const seen = new Set<string>();
+  const tasks: Task[] = [];
+  for (const entry of walker.entries()) {
+    if (entry.kind !== "file" || seen.has(entry.absPath)) continue;
+    seen.add(entry.absPath);
+    const info = pickLanguage(entry, forced, diagnostics);
+    if (!info) continue;
+    if (info.unsupported) {
+      unsupportedFiles.add(info.name);
+      continue;
+    }
+    if (spec.mode === "kind" && !DEFINITION_QUERIES[info.name]) {
+      withoutDefinitions.add(info.name);
+      continue;
+    }
+    tasks.push(taskOf(entry, info.name));
+  }
+  tasks.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
+  diagnostics.push(...skipNotes(unsupportedFiles, withoutDefinitions));
   return { tasks, diagnostics };
 }
 

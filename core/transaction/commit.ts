@@ -84,6 +84,28 @@ export async function commitChanges(
   changes: readonly FileChange[],
   options: TransactionOptions,
 ): Promise<CommitReport> {
+  checkChanges(changes, options);
+  const files = await describe(changes, options);
+  const journal = await Journal.create(options, files, backupsOf(changes, files));
+  try {
+    await writeTemporaries(journal, changes, options);
+    const unlock = await lockForCommit(journal, options);
+    try {
+      await commitLocked(journal, changes, files, options);
+    } finally {
+      unlock();
+    }
+  } finally {
+    journal.release();
+  }
+  return { execution_id: options.executionId, journal: journal.dir, files };
+}
+
+/**
+ * Refuses, before anything is written, a commit with no change or a path twice (a caller's
+ * error), a path outside the root, and one the run may not write (or whose folder it may not).
+ */
+function checkChanges(changes: readonly FileChange[], options: TransactionOptions): void {
   if (changes.length === 0) throw new RangeError("commitChanges needs at least one change");
   if (new Set(changes.map((change) => change.path)).size !== changes.length) {
     throw new RangeError("commitChanges got the same path twice");
@@ -94,31 +116,39 @@ export async function commitChanges(
     requirePermission(options.prefix, "write", change.path);
     requirePermission(options.prefix, "write", dirname(change.path));
   }
-  const files = await describe(changes, options);
+}
+
+/** The journal's backups: the old bytes of each file that existed, by its backup name. */
+function backupsOf(
+  changes: readonly FileChange[],
+  files: readonly JournalFile[],
+): Map<string, Uint8Array> {
   const backups = new Map<string, Uint8Array>();
   changes.forEach((change, index) => {
     if (change.before) backups.set(files[index].backup!, change.before);
   });
-  const journal = await Journal.create(options, files, backups);
-  try {
-    await writeTemporaries(journal, changes, options);
-    const unlock = await lockForCommit(journal, options);
-    try {
-      await recheck(journal, changes, options);
-      await journal.setState("committing");
-      await putInPlace(journal, changes, options);
-      for (const dir of new Set(files.map((file) => dirname(file.path)))) {
-        await syncDirectory(dir);
-      }
-      await journal.setState("committed");
-      await pruneJournals(options.root, options.keepJournals ?? DEFAULT_KEEP, options.codes);
-    } finally {
-      unlock();
-    }
-  } finally {
-    journal.release();
+  return backups;
+}
+
+/**
+ * Under the commit locks: checks the files again, puts every temporary in place (the journal
+ * says `committing` meanwhile, so a crash is recovered), syncs their folders, marks the journal
+ * `committed` and prunes the oldest journals.
+ */
+async function commitLocked(
+  journal: Journal,
+  changes: readonly FileChange[],
+  files: readonly JournalFile[],
+  options: TransactionOptions,
+): Promise<void> {
+  await recheck(journal, changes, options);
+  await journal.setState("committing");
+  await putInPlace(journal, changes, options);
+  for (const dir of new Set(files.map((file) => dirname(file.path)))) {
+    await syncDirectory(dir);
   }
-  return { execution_id: options.executionId, journal: journal.dir, files };
+  await journal.setState("committed");
+  await pruneJournals(options.root, options.keepJournals ?? DEFAULT_KEEP, options.codes);
 }
 
 /**

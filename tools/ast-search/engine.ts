@@ -6,9 +6,10 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
+import { Listing } from "../../core/listing.ts";
 import { permissionError } from "../../core/permissions.ts";
-import { Walker } from "../../core/walk/walker.ts";
+import { packageDirectory } from "../../core/workers.ts";
+import { type WalkEntry, Walker } from "../../core/walk/walker.ts";
 import type { AstMatch, AstSearchData } from "../../schema/ast_search.ts";
 import {
   type Diagnostic,
@@ -20,9 +21,10 @@ import { newId } from "../../schema/ids.ts";
 import { languageByName, languageForFile, type LanguageInfo } from "../../grammars/languages.ts";
 import { GrammarLoadError, runtimeAborted, setParserHeapCeiling } from "../../grammars/loader.ts";
 import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
-import { QueryCompileError, type QueryProblem } from "./compile.ts";
+import { QueryCompileError, type QueryProblem } from "../../grammars/query.ts";
 import {
   DEFAULT_PARSE_LIMITS,
+  type FileMatch,
   type FileOutcome,
   FileSearcher,
   type LimitStop,
@@ -33,7 +35,7 @@ import {
 import type { WorkerFailure } from "./job.ts";
 import { WORKER_CRASHED } from "./pool.ts";
 import type { AstSearchOptions } from "./options.ts";
-import { parseAll, type Result, type Task } from "./parallel.ts";
+import { parseAll, type Parsed, type Result, type Task } from "./parallel.ts";
 import { buildSpec, definitionLanguages, grammarError, queryError } from "./request.ts";
 import { LLM_AST_SEARCH } from "../../schema/tool_names.ts";
 import { AST_SEARCH_DEFAULTS } from "./defaults.ts";
@@ -162,64 +164,56 @@ function failedFile(task: Task, failure: WorkerFailure): Diagnostic {
   );
 }
 
-/** Walks and picks each file's language. */
-function collectTasks(
-  spec: SearchSpec,
+/**
+ * The language to parse a walked file as: by its name, or the `--language` one for a file named
+ * on the command line (with a warning when its name says otherwise); `undefined` for a file to
+ * leave out (another language than the forced one, or none known: a warning when it was named).
+ */
+function pickLanguage(
+  entry: WalkEntry,
   forced: LanguageInfo | undefined,
-  walker: Walker,
-): { tasks: Task[]; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const unsupportedFiles = new SkipCounter();
-  const withoutDefinitions = new SkipCounter();
-  const seen = new Set<string>();
-  const tasks: Task[] = [];
-  for (const entry of walker.entries()) {
-    if (entry.kind !== "file" || seen.has(entry.absPath)) continue;
-    seen.add(entry.absPath);
-    const byName = languageForFile(entry.name);
-    let info = byName;
-    if (forced) {
-      if (entry.explicit) {
-        info = forced;
-        if (byName && byName.name !== forced.name) {
-          diagnostics.push(otherLanguage(entry.filePath, byName, forced));
-        }
-      } else if (byName?.name !== forced.name) continue;
-    }
-    if (!info) {
-      if (entry.explicit) {
-        diagnostics.push(
-          makeDiagnostic(TOOL, "LMA-ARG-010", `cannot tell the language of ${entry.filePath}`, {
-            level: "warning",
-            file: entry.filePath,
-            remediation: "Pass --language to parse it as a given language.",
-          }),
-        );
+  diagnostics: Diagnostic[],
+): LanguageInfo | undefined {
+  const byName = languageForFile(entry.name);
+  let info = byName;
+  if (forced) {
+    if (entry.explicit) {
+      info = forced;
+      if (byName && byName.name !== forced.name) {
+        diagnostics.push(otherLanguage(entry.filePath, byName, forced));
       }
-      continue;
-    }
-    if (info.unsupported) {
-      unsupportedFiles.add(info.name);
-      continue;
-    }
-    if (spec.mode === "kind" && !DEFINITION_QUERIES[info.name]) {
-      withoutDefinitions.add(info.name);
-      continue;
-    }
-    const task: Task = {
-      absPath: entry.absPath,
-      filePath: entry.filePath,
-      language: info.name,
-      size: entry.size ?? 0,
-      explicit: entry.explicit,
-    };
-    if (entry.size !== undefined && entry.mtimeMs !== undefined) {
-      task.stamp = { size: entry.size, mtimeMs: entry.mtimeMs };
-    }
-    tasks.push(task);
+    } else if (byName?.name !== forced.name) return undefined;
   }
-  tasks.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
-  diagnostics.push(
+  if (!info && entry.explicit) {
+    diagnostics.push(
+      makeDiagnostic(TOOL, "LMA-ARG-010", `cannot tell the language of ${entry.filePath}`, {
+        level: "warning",
+        file: entry.filePath,
+        remediation: "Pass --language to parse it as a given language.",
+      }),
+    );
+  }
+  return info;
+}
+
+/** The task of a walked file in `language`, with its stamp when the walk gave one. */
+function taskOf(entry: WalkEntry, language: string): Task {
+  const task: Task = {
+    absPath: entry.absPath,
+    filePath: entry.filePath,
+    language,
+    size: entry.size ?? 0,
+    explicit: entry.explicit,
+  };
+  if (entry.size !== undefined && entry.mtimeMs !== undefined) {
+    task.stamp = { size: entry.size, mtimeMs: entry.mtimeMs };
+  }
+  return task;
+}
+
+/** One note per language whose files were skipped: its grammar cannot load, or no definitions. */
+function skipNotes(unsupportedFiles: SkipCounter, withoutDefinitions: SkipCounter): Diagnostic[] {
+  return [
     ...unsupportedFiles.notes((language, count) =>
       makeDiagnostic(
         TOOL,
@@ -243,7 +237,37 @@ function collectTasks(
         },
       )
     ),
-  );
+  ];
+}
+
+/** Walks and picks each file's language. */
+function collectTasks(
+  spec: SearchSpec,
+  forced: LanguageInfo | undefined,
+  walker: Walker,
+): { tasks: Task[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const unsupportedFiles = new SkipCounter();
+  const withoutDefinitions = new SkipCounter();
+  const seen = new Set<string>();
+  const tasks: Task[] = [];
+  for (const entry of walker.entries()) {
+    if (entry.kind !== "file" || seen.has(entry.absPath)) continue;
+    seen.add(entry.absPath);
+    const info = pickLanguage(entry, forced, diagnostics);
+    if (!info) continue;
+    if (info.unsupported) {
+      unsupportedFiles.add(info.name);
+      continue;
+    }
+    if (spec.mode === "kind" && !DEFINITION_QUERIES[info.name]) {
+      withoutDefinitions.add(info.name);
+      continue;
+    }
+    tasks.push(taskOf(entry, info.name));
+  }
+  tasks.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
+  diagnostics.push(...skipNotes(unsupportedFiles, withoutDefinitions));
   return { tasks, diagnostics };
 }
 
@@ -312,6 +336,218 @@ function syntaxDiagnostics(task: Task, outcome: FileOutcome): Diagnostic[] {
   });
 }
 
+/** The run's parse limits: the options', else the defaults. */
+function parseLimits(options: AstSearchOptions): ParseLimits {
+  return {
+    maxParseBytes: options.maxParseBytes ?? DEFAULT_PARSE_LIMITS.maxParseBytes,
+    maxParseMemory: options.maxParseMemory ?? DEFAULT_PARSE_LIMITS.maxParseMemory,
+    fileTimeoutMs: options.fileTimeoutMs ?? DEFAULT_PARSE_LIMITS.fileTimeoutMs,
+  };
+}
+
+/** Refuses a run in a process whose parser runtime aborted before: it cannot parse again. */
+function requireLiveRuntime(): void {
+  if (!runtimeAborted()) return;
+  throw new ToolError(
+    "LMA-AST-008",
+    "the parser runtime of this process aborted in an earlier run and cannot parse again",
+    { remediation: "Start a new process (a one-shot run or a fresh server)." },
+  );
+}
+
+/** `promise`, with a grammar that cannot load turned into its `LMA-AST-003` error. */
+function withGrammarError<T>(promise: Promise<T>): Promise<T> {
+  return promise.catch((error) => {
+    throw error instanceof GrammarLoadError ? grammarError(error) : error;
+  });
+}
+
+/** The files of a run split by how their outcome is found. */
+interface Triage {
+  /** Outcomes known without a parse: from the host's cache, or ruled out by their text. */
+  known: Map<Task, FileOutcome>;
+  /** The files whose outcome came from the cache (not stored again). */
+  fromCache: Set<Task>;
+  /** The files left to parse. */
+  work: Task[];
+}
+
+/** Takes the outcome of each unchanged file from the host's cache; the others are left to parse. */
+function takeCached(tasks: Task[], options: AstSearchOptions, namespace: string): Triage {
+  const triage: Triage = { known: new Map(), fromCache: new Set(), work: [] };
+  for (const task of tasks) {
+    const hit = options.cache && task.stamp
+      ? options.cache.get<CachedFile>(namespace, task.absPath, task.stamp)
+      : undefined;
+    if (hit && hit.filePath === task.filePath && hit.language === task.language) {
+      triage.known.set(task, hit.outcome);
+      triage.fromCache.add(task);
+    } else triage.work.push(task);
+  }
+  return triage;
+}
+
+/**
+ * Rules out by their text the files that cannot match (a cheap pass before the parse): only
+ * files that can match are parsed, and only their bytes decide whether workers are worth
+ * starting.
+ */
+function ruleOutByText(searcher: FileSearcher, triage: Triage): void {
+  if (!searcher.rulesOutByText) return;
+  for (const task of triage.work) {
+    let outcome: FileOutcome | undefined;
+    try {
+      outcome = searcher.outcomeWithoutParse(Deno.readFileSync(task.absPath));
+    } catch {
+      // Left to the parse, which reads the file again and reports why it cannot.
+      continue;
+    }
+    if (outcome) triage.known.set(task, outcome);
+  }
+  triage.work = triage.work.filter((task) => !triage.known.has(task));
+}
+
+/**
+ * Parses the files left, largest first (so the threads finish together), once every grammar
+ * they need is loaded: loading is asynchronous and only advances while this thread waits, so
+ * loading on first need would stall the parse once per language.
+ */
+async function parseWork(
+  work: Task[],
+  searcher: FileSearcher,
+  options: AstSearchOptions,
+): Promise<Parsed> {
+  work.sort((a, b) => b.size - a.size);
+  const languages = [...new Set(work.map((task) => task.language))];
+  await Promise.all(languages.map((language) => withGrammarError(searcher.prepare(language))));
+  return await withGrammarError(parseAll(work, searcher, options));
+}
+
+/** The notes of how the parse ran: on one thread only, or with workers that failed. */
+function parseDiagnostics(parsed: Parsed): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  if (parsed.single) {
+    diagnostics.push(
+      makeDiagnostic(
+        TOOL,
+        "LMA-PERM-001",
+        "parsed on one thread: parse workers need read access to the package",
+        {
+          level: "note",
+          note: `package: ${packageDirectory()}`,
+          remediation:
+            "For multi-core parsing, add the package directory to --allow-read (or run the package from JSR).",
+        },
+      ),
+    );
+  }
+  for (const failure of parsed.workerFailures) {
+    diagnostics.push(
+      makeDiagnostic(TOOL, "LMA-INT-001", `a parse worker failed: ${failure.message}`, {
+        level: "warning",
+        note: "Its files were parsed on the calling thread; the results are complete.",
+      }),
+    );
+  }
+  return diagnostics;
+}
+
+/** Throws the failures that end the run: a refused permission, a grammar that cannot load. */
+function throwIfFatal(task: Task, failure: WorkerFailure): void {
+  if (failure.name === "NotCapable") throw permissionError("LMA", new Error(failure.message));
+  if (failure.name === "GrammarLoadError") {
+    throw grammarError({ message: failure.message, language: task.language });
+  }
+}
+
+/** Everything the gathering of outcomes needs. */
+interface Gathering {
+  options: AstSearchOptions;
+  namespace: string;
+  fromCache: Set<Task>;
+  outcomes: Map<Task, Result>;
+}
+
+/**
+ * Gathers the outcomes in `(file_path, byte_start)` order into the data: counts, the listing cut
+ * at the limit, each file's warnings; caches what a later run can reuse. `partial` when the
+ * limit cut the listing or a file could not be searched (its matches may be missing).
+ */
+function gather(
+  tasks: Task[],
+  mode: AstSearchData["mode"],
+  gathering: Gathering,
+  diagnostics: Diagnostic[],
+): AstSearchResult {
+  const { options, namespace, fromCache, outcomes } = gathering;
+  const data: AstSearchData = {
+    count: 0,
+    mode,
+    match_count: 0,
+    files_searched: 0,
+    files_matched: 0,
+    languages: [],
+    matches: [],
+  };
+  const list = options.emit ?? ((match: AstMatch) => data.matches.push(match));
+  // A match gets its id only when it is listed.
+  const listing = new Listing<FileMatch>(
+    options.limit ?? AST_SEARCH_DEFAULTS.limit,
+    (match) => list({ match_id: newId(), ...match }),
+  );
+  let unsearched = 0;
+  const searchedLanguages = new Set<string>();
+  for (const task of tasks) {
+    const result = outcomes.get(task);
+    if (!result) continue;
+    if ("failure" in result) {
+      throwIfFatal(task, result.failure);
+      diagnostics.push(failedFile(task, result.failure));
+      unsearched++;
+      continue;
+    }
+    const { outcome } = result;
+    if (outcome.stopped) {
+      // Not cached: another run may give the file more room.
+      diagnostics.push(limitDiagnostic(task, outcome.stopped));
+      unsearched++;
+      continue;
+    }
+    if (options.cache && task.stamp && !fromCache.has(task)) {
+      options.cache.set<CachedFile>(namespace, task.absPath, task.stamp, {
+        filePath: task.filePath,
+        language: task.language,
+        outcome,
+      });
+    }
+    if (outcome.binary) {
+      if (task.explicit) diagnostics.push(skippedBinary(task));
+      continue;
+    }
+    data.files_searched++;
+    searchedLanguages.add(task.language);
+    diagnostics.push(...syntaxDiagnostics(task, outcome));
+    if (outcome.matches.length === 0) continue;
+    data.files_matched++;
+    data.match_count += outcome.matches.length;
+    for (const match of outcome.matches) listing.offer(match);
+  }
+  data.count = listing.count;
+  data.languages = [...searchedLanguages].sort();
+  const total = listing.cutTotal;
+  if (total !== undefined) data.total = total;
+  return { data, diagnostics, partial: listing.cut || unsearched > 0 };
+}
+
+/** The note of a binary file named on the command line. */
+function skippedBinary(task: Task): Diagnostic {
+  return makeDiagnostic(TOOL, "LMA-IO-002", `skipped binary file ${task.filePath}`, {
+    level: "note",
+    file: task.filePath,
+    remediation: "Binary files (a NUL byte in the first 8 KiB) are not parsed.",
+  });
+}
+
 /**
  * Runs a tree-sitter query, or a symbol search by kind and name, over files under
  * `options.cwd`. Throws a `ToolError` for a query that does not compile (`LMA-QRY-001`), an
@@ -327,18 +563,8 @@ function syntaxDiagnostics(task: Task, outcome: FileOutcome): Diagnostic[] {
  */
 export async function astSearch(options: AstSearchOptions): Promise<AstSearchResult> {
   const { spec, forced } = buildSpec(options);
-  const limits: ParseLimits = {
-    maxParseBytes: options.maxParseBytes ?? DEFAULT_PARSE_LIMITS.maxParseBytes,
-    maxParseMemory: options.maxParseMemory ?? DEFAULT_PARSE_LIMITS.maxParseMemory,
-    fileTimeoutMs: options.fileTimeoutMs ?? DEFAULT_PARSE_LIMITS.fileTimeoutMs,
-  };
-  if (runtimeAborted()) {
-    throw new ToolError(
-      "LMA-AST-008",
-      "the parser runtime of this process aborted in an earlier run and cannot parse again",
-      { remediation: "Start a new process (a one-shot run or a fresh server)." },
-    );
-  }
+  const limits = parseLimits(options);
+  requireLiveRuntime();
   setParserHeapCeiling(options.parserHeapCeiling);
   const searcher = new FileSearcher(spec, limits);
   try {
@@ -353,160 +579,33 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
     });
     const collected = collectTasks(spec, forced, walker);
     const namespace = `llm-ast-search\0${JSON.stringify(spec)}`;
-    // Outcomes known without a parse: from the host's cache, or ruled out by their text.
-    const known = new Map<Task, FileOutcome>();
-    const fromCache = new Set<Task>();
-    let work: Task[] = [];
-    for (const task of collected.tasks) {
-      const hit = options.cache && task.stamp
-        ? options.cache.get<CachedFile>(namespace, task.absPath, task.stamp)
-        : undefined;
-      if (hit && hit.filePath === task.filePath && hit.language === task.language) {
-        known.set(task, hit.outcome);
-        fromCache.add(task);
-      } else work.push(task);
-    }
+    const triage = takeCached(collected.tasks, options, namespace);
     // The query is compiled for the languages left to parse (a cached file's language compiled
     // when it was parsed). Definition queries are known to compile.
-    const languages = [...new Set(work.map((task) => task.language))].sort();
+    const languages = [...new Set(triage.work.map((task) => task.language))].sort();
     const prepared = spec.mode === "query"
       ? await prepareLanguages(searcher, languages, options, forced)
       : { ready: new Set(languages), diagnostics: [] };
-    work = work.filter((task) => prepared.ready.has(task.language));
+    triage.work = triage.work.filter((task) => prepared.ready.has(task.language));
     const tasks = collected.tasks.filter((task) =>
-      fromCache.has(task) || prepared.ready.has(task.language)
+      triage.fromCache.has(task) || prepared.ready.has(task.language)
     );
-    if (searcher.rulesOutByText) {
-      // A cheap pass over the text first: only files that can match are parsed, and only
-      // their bytes decide whether workers are worth starting.
-      for (const task of work) {
-        let outcome: FileOutcome | undefined;
-        try {
-          outcome = searcher.outcomeWithoutParse(Deno.readFileSync(task.absPath));
-        } catch {
-          // Left to the parse, which reads the file again and reports why it cannot.
-          continue;
-        }
-        if (outcome) known.set(task, outcome);
-      }
-      work = work.filter((task) => !known.has(task));
-    }
-    // Largest files first, so the threads finish together.
-    work.sort((a, b) => b.size - a.size);
-    // Every grammar the parse needs is loaded before it starts: loading is asynchronous and
-    // only advances while this thread waits, so loading on first need would stall the parse
-    // once per language.
-    await Promise.all(
-      [...new Set(work.map((task) => task.language))].map((language) =>
-        searcher.prepare(language).catch((error) => {
-          throw error instanceof GrammarLoadError ? grammarError(error) : error;
-        })
-      ),
+    ruleOutByText(searcher, triage);
+    const parsed = await parseWork(triage.work, searcher, options);
+    const outcomes = new Map<Task, Result>(parsed.results);
+    for (const [task, outcome] of triage.known) outcomes.set(task, { outcome });
+    const diagnostics = [
+      ...walker.diagnostics,
+      ...collected.diagnostics,
+      ...prepared.diagnostics,
+      ...parseDiagnostics(parsed),
+    ];
+    return gather(
+      tasks,
+      spec.mode,
+      { options, namespace, fromCache: triage.fromCache, outcomes },
+      diagnostics,
     );
-    const { results, workerFailures, single } = await parseAll(work, searcher, options).catch(
-      (error) => {
-        throw error instanceof GrammarLoadError ? grammarError(error) : error;
-      },
-    );
-    const outcomes = new Map<Task, Result>(results);
-    for (const [task, outcome] of known) outcomes.set(task, { outcome });
-    const diagnostics = [...walker.diagnostics, ...collected.diagnostics, ...prepared.diagnostics];
-    if (single) {
-      diagnostics.push(
-        makeDiagnostic(
-          TOOL,
-          "LMA-PERM-001",
-          "parsed on one thread: parse workers need read access to the package",
-          {
-            level: "note",
-            note: `package: ${fileURLToPath(new URL("../../", import.meta.url))}`,
-            remediation:
-              "For multi-core parsing, add the package directory to --allow-read (or run the package from JSR).",
-          },
-        ),
-      );
-    }
-    for (const failure of workerFailures) {
-      diagnostics.push(
-        makeDiagnostic(TOOL, "LMA-INT-001", `a parse worker failed: ${failure.message}`, {
-          level: "warning",
-          note: "Its files were parsed on the calling thread; the results are complete.",
-        }),
-      );
-    }
-    const data: AstSearchData = {
-      count: 0,
-      mode: spec.mode,
-      match_count: 0,
-      files_searched: 0,
-      files_matched: 0,
-      languages: [],
-      matches: [],
-    };
-    const limit = options.limit ?? AST_SEARCH_DEFAULTS.limit;
-    // Files a limit or a failure kept from being searched: the results may miss their matches.
-    let unsearched = 0;
-    const searchedLanguages = new Set<string>();
-    for (const task of tasks) {
-      const result = outcomes.get(task);
-      if (!result) continue;
-      if ("failure" in result) {
-        const { failure } = result;
-        if (failure.name === "NotCapable") throw permissionError("LMA", new Error(failure.message));
-        if (failure.name === "GrammarLoadError") {
-          throw new ToolError("LMA-AST-003", failure.message, {
-            note: `language: ${task.language}`,
-          });
-        }
-        diagnostics.push(failedFile(task, failure));
-        unsearched++;
-        continue;
-      }
-      const { outcome } = result;
-      if (outcome.stopped) {
-        // Not cached: another run may give the file more room.
-        diagnostics.push(limitDiagnostic(task, outcome.stopped));
-        unsearched++;
-        continue;
-      }
-      if (options.cache && task.stamp && !fromCache.has(task)) {
-        options.cache.set<CachedFile>(namespace, task.absPath, task.stamp, {
-          filePath: task.filePath,
-          language: task.language,
-          outcome,
-        });
-      }
-      if (outcome.binary) {
-        if (task.explicit) {
-          diagnostics.push(
-            makeDiagnostic(TOOL, "LMA-IO-002", `skipped binary file ${task.filePath}`, {
-              level: "note",
-              file: task.filePath,
-              remediation: "Binary files (a NUL byte in the first 8 KiB) are not parsed.",
-            }),
-          );
-        }
-        continue;
-      }
-      data.files_searched++;
-      searchedLanguages.add(task.language);
-      diagnostics.push(...syntaxDiagnostics(task, outcome));
-      if (outcome.matches.length === 0) continue;
-      data.files_matched++;
-      data.match_count += outcome.matches.length;
-      for (const match of outcome.matches) {
-        if (limit > 0 && data.count >= limit) break;
-        const listed: AstMatch = { match_id: newId(), ...match };
-        data.count++;
-        if (options.emit) options.emit(listed);
-        else data.matches.push(listed);
-      }
-    }
-    data.languages = [...searchedLanguages].sort();
-    const cut = data.match_count > data.count;
-    if (cut) data.total = data.match_count;
-    const partial = cut || unsearched > 0;
-    return { data, diagnostics, partial };
   } finally {
     searcher.dispose();
   }

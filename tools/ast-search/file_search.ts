@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Language, Node, Parser, Query, QueryMatch } from "web-tree-sitter";
+import type { Node, Parser, Query, QueryMatch } from "web-tree-sitter";
 import {
   createParser,
   loadLanguage,
@@ -16,7 +16,7 @@ import {
   runtimeAborted,
   runtimeFailure,
 } from "../../grammars/loader.ts";
-import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
+import { compileQuery, definitionQuery } from "../../grammars/query.ts";
 import { isBinary } from "../../core/walk/binary.ts";
 import { type DecodedText, decodeUtf8 } from "../../core/utf8.ts";
 import { LineIndex } from "../../schema/line_index.ts";
@@ -24,7 +24,6 @@ import { makeSpan, type Span } from "../../schema/span_build.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import type { ContextLine, SpanExtensions } from "../../schema/extensions.ts";
 import type { AstCapture, AstMatch } from "../../schema/ast_search.ts";
-import { compileQuery } from "./compile.ts";
 import { collectDefinitions, type Definition, enclosingDefinition } from "./definitions.ts";
 
 /** What to look for and what to add to each match; plain data, so it can go to a worker. */
@@ -273,23 +272,6 @@ function errorNodes(root: Node): Node[] {
   } finally {
     cursor.delete();
   }
-}
-
-const definitionQueries = new Map<string, Query>();
-
-/**
- * The compiled definition query of a language, compiled once per isolate and kept, like the
- * grammars, for the life of the process (it depends on nothing but the language).
- */
-function definitionQuery(language: string, grammar: Language): Query | undefined {
-  const source = DEFINITION_QUERIES[language];
-  if (source === undefined) return undefined;
-  let query = definitionQueries.get(language);
-  if (!query) {
-    query = compileQuery(language, grammar, source);
-    definitionQueries.set(language, query);
-  }
-  return query;
 }
 
 /**

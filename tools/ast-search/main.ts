@@ -41,7 +41,7 @@ export {
   QueryCompileError,
   type QueryProblem,
   SUPPORTED_PREDICATES,
-} from "./compile.ts";
+} from "../../grammars/query.ts";
 export { collectDefinitions, type Definition, enclosingDefinition } from "./definitions.ts";
 export {
   claimNext,
@@ -50,13 +50,8 @@ export {
   type WorkerFailure,
   type WorkerReply,
 } from "./job.ts";
-export {
-  closeSharedPool,
-  type FileListener,
-  ParsePool,
-  sharedPool,
-  workersAvailable,
-} from "./pool.ts";
+export { closeSharedPool, type FileListener, ParsePool, sharedPool } from "./pool.ts";
+export { workersAvailable } from "../../core/workers.ts";
 export { AstSearchEnvelopeSchema, astSearchTool } from "./tool.ts";
 export {
   languageByName,

@@ -11,7 +11,8 @@ import { GrammarLoadError, ParserAbortedError, runtimeAborted } from "../../gram
 import type { FileOutcome, FileSearcher, FileTask } from "./file_search.ts";
 import { claimNext, type JobMessage, stopClaims, type WorkerFailure } from "./job.ts";
 import type { AstSearchOptions } from "./options.ts";
-import { ParsePool, sharedPool, workersAvailable } from "./pool.ts";
+import { threadCount, workersAvailable } from "../../core/workers.ts";
+import { ParsePool, sharedPool } from "./pool.ts";
 
 /**
  * Below this many bytes to parse, the calling thread parses alone: a worker spends about
@@ -107,15 +108,9 @@ export async function parseAll(
   options: AstSearchOptions,
 ): Promise<Parsed> {
   const { signal } = options;
-  const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
+  const threads = threadCount(options.threads);
   const keep = options.keepWorkers ?? options.cache !== undefined;
-  // A thread whose runtime aborted in an earlier run parses nothing: workers take it all.
-  const hereDead = runtimeAborted();
-  let { shared, own } = hereDead
-    ? { shared: work, own: [] as Task[] }
-    : shareable(work, threads, options.parallelBytes ?? INLINE_BYTES);
-  const single = shared.length > 0 && !workersAvailable();
-  if (single) [shared, own] = [[], work];
+  const { shared, own, single } = divideWork(work, threads, options);
   const results = new Map<Task, Result>();
   let allDone: (() => void) | undefined;
   const settle = (task: Task, result: Result) => {
@@ -182,29 +177,57 @@ export async function parseAll(
     const reason = `the parser of the calling thread aborted on ${
       abortedOn?.filePath ?? "an earlier file"
     }`;
-    if (!workersAvailable()) {
-      for (const task of left) settle(task, { failure: notParsedHere(reason) });
-    } else {
-      const rescue = new ParsePool(1);
-      try {
-        const fresh = new Int32Array(new SharedArrayBuffer(4));
-        await Promise.race([
-          runOnPool(rescue, { ...job, counter: fresh.buffer as SharedArrayBuffer }, left, settle),
-          aborted(signal),
-        ]);
-      } finally {
-        rescue.close();
-      }
-      signal?.throwIfAborted();
-      for (const task of left) {
-        if (!results.has(task)) settle(task, { failure: notParsedHere(reason) });
-      }
+    if (workersAvailable()) await rescue(left, job, settle, signal);
+    for (const task of left) {
+      if (!results.has(task)) settle(task, { failure: notParsedHere(reason) });
     }
     return { results, workerFailures, single };
   }
   // Files a failed worker had claimed but not finished are parsed here.
   for (const task of left) await parseHere(task);
   return { results, workerFailures, single };
+}
+
+/** The work of a parse divided into what workers share and what this thread parses alone. */
+interface Division {
+  /** Files of the languages worth sharing: workers and this thread claim them from a counter. */
+  shared: Task[];
+  /** Files this thread parses first, alone. */
+  own: Task[];
+  /** Whether workers were worth starting but cannot start: everything is parsed here. */
+  single: boolean;
+}
+
+/**
+ * Divides `work` between the workers and this thread. A thread whose runtime aborted in an
+ * earlier run parses nothing: workers take it all.
+ */
+function divideWork(work: Task[], threads: number, options: AstSearchOptions): Division {
+  const { shared, own } = runtimeAborted()
+    ? { shared: work, own: [] as Task[] }
+    : shareable(work, threads, options.parallelBytes ?? INLINE_BYTES);
+  const single = shared.length > 0 && !workersAvailable();
+  return single ? { shared: [], own: work, single } : { shared, own, single };
+}
+
+/** Parses `left` on one fresh worker, after the runtime of this thread aborted. */
+async function rescue(
+  left: Task[],
+  job: Omit<JobMessage, "id" | "slot" | "current" | "languages" | "files">,
+  settle: (task: Task, result: Result) => void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const pool = new ParsePool(1);
+  try {
+    const fresh = new Int32Array(new SharedArrayBuffer(4));
+    await Promise.race([
+      runOnPool(pool, { ...job, counter: fresh.buffer as SharedArrayBuffer }, left, settle),
+      aborted(signal),
+    ]);
+  } finally {
+    pool.close();
+  }
+  signal?.throwIfAborted();
 }
 
 /** Runs `files` as one job of `pool`, settling each file's result. */

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
 import type { FileOutcome } from "./file_search.ts";
 import type { JobMessage, WorkerFailure, WorkerReply } from "./job.ts";
 
@@ -162,30 +161,6 @@ export class ParsePool {
       job.resolve(job.failures);
     }
   }
-}
-
-const WORKER_URL = new URL("./worker.ts", import.meta.url);
-/** The package root: a worker loads modules from `tools/`, `grammars/`, `core/` and `schema/`. */
-const PACKAGE_ROOT = new URL("../../", import.meta.url);
-
-/**
- * Whether parse workers can start in this process. A worker loading local modules needs read
- * permission for them (the main thread does not), so under a scoped `--allow-read` that does
- * not cover the package the run parses on the calling thread alone. A package loaded over
- * HTTP (JSR, a remote run) imports its workers under the same `--allow-import` as itself, and
- * a compiled binary reads its embedded modules without permission.
- *
- * @example
- * ```ts
- * import { workersAvailable } from "@llm/search/ast-search";
- * typeof workersAvailable(); // "boolean"
- * ```
- */
-export function workersAvailable(): boolean {
-  if (WORKER_URL.protocol !== "file:") return true;
-  const root = fileURLToPath(PACKAGE_ROOT);
-  if (root.includes("deno-compile-")) return true;
-  return Deno.permissions.querySync({ name: "read", path: root }).state === "granted";
 }
 
 let shared: ParsePool | undefined;

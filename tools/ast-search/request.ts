@@ -13,9 +13,8 @@ import {
   type LanguageInfo,
   supportedLanguageNames,
 } from "../../grammars/languages.ts";
-import type { GrammarLoadError } from "../../grammars/loader.ts";
 import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
-import type { QueryProblem } from "./compile.ts";
+import type { QueryProblem } from "../../grammars/query.ts";
 import type { SearchSpec } from "./file_search.ts";
 import type { AstSearchOptions } from "./options.ts";
 import { AST_SEARCH_DEFAULTS } from "./defaults.ts";
@@ -97,7 +96,8 @@ export function queryError(
 }
 
 /**
- * The `LMA-AST-003` error of a grammar that failed to load.
+ * The `LMA-AST-003` error of a grammar that failed to load, here or in a worker (whose failure
+ * arrives as its message and the language of its file).
  *
  * @example
  * ```ts
@@ -106,7 +106,7 @@ export function queryError(
  * grammarError(new GrammarLoadError("c", "damaged")).code; // "LMA-AST-003"
  * ```
  */
-export function grammarError(error: GrammarLoadError): ToolError {
+export function grammarError(error: { message: string; language: string }): ToolError {
   return new ToolError("LMA-AST-003", error.message, { note: `language: ${error.language}` });
 }
 

@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import { Breather } from "../../core/breather.ts";
+import { listingCut } from "../../core/listing.ts";
 import { type EngineWalkOptions, Walker } from "../../core/walk/walker.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { DiscoverData, DiscoverResult } from "../../schema/discover.ts";
@@ -124,41 +125,31 @@ function sizeOf(candidate: Candidate, path: string, diagnostics: Diagnostic[]): 
   }
 }
 
+/** What the walk found: the best candidates, and how many paths matched and were scanned. */
+interface Scan {
+  top: TopN<Candidate>;
+  total: number;
+  scanned: number;
+}
+
 /**
- * Finds the paths under `paths` that best match `query`. Throws `LMD-QRY-001` for a query over
- * `MAX_QUERY_BYTES` or `MAX_QUERY_TERMS`, `LMD-QRY-002` for one that is not text.
- *
- * @example Find the files named like "walker"
- * ```ts
- * import { discover } from "@llm/search/discover";
- * const { data } = await discover({ query: "walker", cwd: Deno.cwd(), limit: 5 });
- * data.results[0]?.reason; // e.g. "exact basename"
- * ```
+ * Walks and scores every path of the requested kind, keeping the best `limit`; lets the event
+ * loop run now and then, so that an abort of `signal` gets through.
  */
-export async function discover(options: DiscoverOptions): Promise<DiscoverOutcome> {
-  checkQuery(options.query);
-  const { signal } = options;
-  signal?.throwIfAborted();
-  const limit = options.limit ?? DISCOVER_DEFAULTS.limit;
+async function scan(
+  options: DiscoverOptions,
+  walker: Walker,
+  scorer: PathScorer,
+  limit: number,
+): Promise<Scan> {
   const kind = options.kind ?? "file";
   const keepName = extensionFilter(options.extensions ?? []);
   // Paths under the default root are already relative to it: no prefix to skip.
   const named = (options.paths ?? []).some((path) =>
     resolve(options.cwd, path) !== resolve(options.cwd)
   );
-  const scorer = new PathScorer(parseQuery(options.query, options.caseMode));
-  const walker = new Walker({
-    ...options.walk,
-    tool: TOOL,
-    prefix: "LMD",
-    cwd: options.cwd,
-    paths: options.paths,
-    includeDirs: kind === "dir",
-  });
-  const top = new TopN<Candidate>(limit);
-  let total = 0;
-  let scanned = 0;
-  const breather = new Breather(signal, YIELD_MS);
+  const found: Scan = { top: new TopN<Candidate>(limit), total: 0, scanned: 0 };
+  const breather = new Breather(options.signal, YIELD_MS);
   let entries = 0;
   for (const entry of walker.entries()) {
     if ((++entries & 255) === 0) await breather.breathe();
@@ -166,14 +157,14 @@ export async function discover(options: DiscoverOptions): Promise<DiscoverOutcom
     // A directory named on the command line is where the search happens, not a finding.
     if (entry.explicit && entry.kind === "dir") continue;
     if (keepName && !keepName(entry.name)) continue;
-    scanned++;
+    found.scanned++;
     const path = entry.filePath;
     const start = named ? relativeStart(path, entry.depth) : 0;
     const score = scorer.score(start === 0 ? path : path.slice(start), entry.depth);
     if (score < 0) continue;
-    total++;
-    if (top.admits(score, path)) {
-      top.offer(score, path, {
+    found.total++;
+    if (found.top.admits(score, path)) {
+      found.top.offer(score, path, {
         absPath: entry.absPath,
         kind: entry.kind,
         depth: entry.depth,
@@ -181,18 +172,30 @@ export async function discover(options: DiscoverOptions): Promise<DiscoverOutcom
       });
     }
   }
-  signal?.throwIfAborted();
-  const diagnostics = [...walker.diagnostics];
-  if (options.query.includes("\ufffd")) {
-    diagnostics.push(
-      makeDiagnostic(TOOL, "LMD-QRY-003", "the query holds U+FFFD, the mark of invalid UTF-8", {
-        level: "warning",
-        note: "An argument that is not valid UTF-8 reaches the tool with U+FFFD in place of " +
-          "each bad byte; it matches only names that are not valid UTF-8 either.",
-        remediation: "Give the query as UTF-8 text.",
-      }),
-    );
-  }
+  return found;
+}
+
+/** The warning of a query holding U+FFFD (an argument that was not valid UTF-8). */
+function replacementCharWarning(): Diagnostic {
+  return makeDiagnostic(
+    TOOL,
+    "LMD-QRY-003",
+    "the query holds U+FFFD, the mark of invalid UTF-8",
+    {
+      level: "warning",
+      note: "An argument that is not valid UTF-8 reaches the tool with U+FFFD in place of " +
+        "each bad byte; it matches only names that are not valid UTF-8 either.",
+      remediation: "Give the query as UTF-8 text.",
+    },
+  );
+}
+
+/** The results of the best candidates, best first: why each matched, where, and its size. */
+function explain(
+  top: TopN<Candidate>,
+  scorer: PathScorer,
+  diagnostics: Diagnostic[],
+): DiscoverResult[] {
   const results: DiscoverResult[] = [];
   for (const { path, value } of top.sorted()) {
     const match = scorer.explain(path.slice(value.start), value.depth);
@@ -208,9 +211,41 @@ export async function discover(options: DiscoverOptions): Promise<DiscoverOutcom
       positions: shift === 0 ? match.positions : match.positions.map((offset) => offset + shift),
     });
   }
+  return results;
+}
+
+/**
+ * Finds the paths under `paths` that best match `query`. Throws `LMD-QRY-001` for a query over
+ * `MAX_QUERY_BYTES` or `MAX_QUERY_TERMS`, `LMD-QRY-002` for one that is not text.
+ *
+ * @example Find the files named like "walker"
+ * ```ts
+ * import { discover } from "@llm/search/discover";
+ * const { data } = await discover({ query: "walker", cwd: Deno.cwd(), limit: 5 });
+ * data.results[0]?.reason; // e.g. "exact basename"
+ * ```
+ */
+export async function discover(options: DiscoverOptions): Promise<DiscoverOutcome> {
+  checkQuery(options.query);
+  options.signal?.throwIfAborted();
+  const limit = options.limit ?? DISCOVER_DEFAULTS.limit;
+  const scorer = new PathScorer(parseQuery(options.query, options.caseMode));
+  const walker = new Walker({
+    ...options.walk,
+    tool: TOOL,
+    prefix: "LMD",
+    cwd: options.cwd,
+    paths: options.paths,
+    includeDirs: options.kind === "dir",
+  });
+  const { top, total, scanned } = await scan(options, walker, scorer, limit);
+  options.signal?.throwIfAborted();
+  const diagnostics = [...walker.diagnostics];
+  if (options.query.includes("\ufffd")) diagnostics.push(replacementCharWarning());
+  const results = explain(top, scorer, diagnostics);
   return {
     data: { count: results.length, query: options.query, total, scanned, results },
     diagnostics,
-    partial: results.length < total,
+    partial: listingCut(results.length, total),
   };
 }

@@ -28,7 +28,7 @@ import { ToolError } from "../../schema/diagnostic.ts";
 import { EXIT } from "../../schema/error_codes.ts";
 import { field } from "../../schema/fields.ts";
 import { TOOLS } from "../registry.ts";
-import { workersAvailable } from "../ast-search/pool.ts";
+import { packageDirectory, workersAvailable } from "../../core/workers.ts";
 import { warmCache } from "./call_protocol.ts";
 import { InProcessRunner, type ToolRunner, WorkerRunner } from "./calls.ts";
 import { DEFAULT_LOG_MAX_BYTES, ExecutionLog, storeDirectory } from "../../core/execution_log.ts";
@@ -216,10 +216,9 @@ export function createServer(options: McpServerOptions): ToolServer {
  */
 function callRunner(root: string, debug: boolean): ToolRunner {
   if (workersAvailable()) return new WorkerRunner(root, debug);
-  const modules = new URL("../../", import.meta.url);
   warn(
     `MCP-PERM-011: calls run on the main thread, so a slow call delays the others: the server ` +
-      `cannot read its modules to start call workers — add ${modules.pathname} to --allow-read.`,
+      `cannot read its modules to start call workers — add ${packageDirectory()} to --allow-read.`,
   );
   return new InProcessRunner(root, warmCache(), debug);
 }

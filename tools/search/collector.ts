@@ -5,10 +5,20 @@
  *
  * @module
  */
+import { Listing } from "../../core/listing.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { FileCount, SearchData, SearchMatch } from "../../schema/search.ts";
 import type { BatchFileResult } from "./batch.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
+
+/** One listed result: a match, a file name (`files` mode) or a file's counts (`counts` mode). */
+type Listed = SearchMatch | string | FileCount;
+
+/** A listed result as a stream item: a match as it is, a file or counts with their `type`. */
+function streamed(item: Listed): unknown {
+  if (typeof item === "string") return { type: "file", file_path: item };
+  return "match_id" in item ? item : { type: "count", ...item };
+}
 
 /** What the collector lists. */
 export type SearchMode = SearchData["mode"];
@@ -17,14 +27,10 @@ export type SearchMode = SearchData["mode"];
 export class ResultCollector {
   readonly data: SearchData;
   readonly diagnostics: Diagnostic[] = [];
-  #total = 0;
-  readonly #limit: number;
-  readonly #emit?: (item: unknown) => void;
+  readonly #listing: Listing<Listed>;
 
   /** A collector listing at most `limit` results (0: all), streaming them to `emit` when given. */
   constructor(patterns: string[], mode: SearchMode, limit: number, emit?: (item: unknown) => void) {
-    this.#limit = limit;
-    this.#emit = emit;
     this.data = {
       count: 0,
       patterns,
@@ -36,26 +42,20 @@ export class ResultCollector {
     };
     if (mode === "files") this.data.files = [];
     if (mode === "counts") this.data.counts = [];
+    this.#listing = new Listing<Listed>(limit, (item) => {
+      this.data.count++;
+      if (emit) emit(streamed(item));
+      else this.#keep(item);
+    });
   }
 
   /** Whether the listing was cut by the limit. */
   get partial(): boolean {
-    return this.#total > this.data.count;
+    return this.#listing.cut;
   }
 
-  #list(item: SearchMatch | string | FileCount): void {
-    this.#total++;
-    if (this.#limit > 0 && this.data.count >= this.#limit) return;
-    this.data.count++;
-    if (this.#emit) {
-      this.#emit(
-        typeof item === "string"
-          ? { type: "file", file_path: item }
-          : "match_id" in item
-          ? item
-          : { type: "count", ...item },
-      );
-    } else if (typeof item === "string") this.data.files?.push(item);
+  #keep(item: Listed): void {
+    if (typeof item === "string") this.data.files?.push(item);
     else if ("match_id" in item) this.data.matches.push(item);
     else this.data.counts?.push(item);
   }
@@ -94,20 +94,21 @@ export class ResultCollector {
       if (!result) continue;
       this.data.files_matched++;
       this.data.match_count += result.matchCount;
-      if (this.data.mode === "files") this.#list(file.filePath);
+      if (this.data.mode === "files") this.#listing.offer(file.filePath);
       else if (this.data.mode === "counts") {
-        this.#list({
+        this.#listing.offer({
           file_path: file.filePath,
           lines: result.lineCount,
           matches: result.matchCount,
         });
-      } else for (const match of result.matches) this.#list(match);
+      } else for (const match of result.matches) this.#listing.offer(match);
     }
   }
 
   /** The final data: `total` is set when the limit cut the listing. */
   finish(): SearchData {
-    if (this.partial) this.data.total = this.#total;
+    const total = this.#listing.cutTotal;
+    if (total !== undefined) this.data.total = total;
     return this.data;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { type EngineWalkOptions, type WalkEntry, Walker } from "../../core/walk/walker.ts";
 import { permissionError } from "../../core/permissions.ts";
+import { threadCount, workersAvailable } from "../../core/workers.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { SearchData } from "../../schema/search.ts";
 import { type BatchFile, type BatchFileResult, BatchSearcher } from "./batch.ts";
@@ -89,16 +90,6 @@ const BATCHES_IN_FLIGHT = 3;
 const TIMED_BATCHES_IN_FLIGHT = 32;
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url);
-
-/**
- * Whether worker threads can be started: a local worker module must be readable, which a run
- * scoped to the searched tree (`--allow-read=<root>`) may not allow; remote modules (JSR) and
- * compiled binaries need no read permission. Without workers the search runs inline.
- */
-function canStartWorkers(): boolean {
-  if (WORKER_URL.protocol !== "file:") return true;
-  return Deno.permissions.querySync({ name: "read", path: WORKER_URL }).state === "granted";
-}
 
 function toBatchFile(entry: WalkEntry): BatchFile {
   return { absPath: entry.absPath, filePath: entry.filePath, explicit: entry.explicit };
@@ -367,11 +358,11 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
   );
   const entries = walker.entries();
   const first = takeFiles(entries, INLINE_FILES);
-  const threads = Math.max(1, options.threads ?? navigator.hardwareConcurrency ?? 1);
+  const threads = threadCount(options.threads);
   const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
   const small = first.length < INLINE_FILES || threads === 1;
   const timeDiagnostics: Diagnostic[] = [];
-  if (!canStartWorkers() || (small && deadline === undefined)) {
+  if (!workersAvailable() || (small && deadline === undefined)) {
     const searcher = new BatchSearcher(spec, fileOptions);
     for (let files = first; files.length > 0; files = takeFiles(entries, BATCH_FILES)) {
       options.signal?.throwIfAborted();

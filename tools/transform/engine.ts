@@ -305,6 +305,174 @@ function oldSpanOf(edit: PlannedEdit, index: LineIndex | undefined): Span | unde
   }
 }
 
+/** What applying the edits in memory gave: the problems found, and each file's old lines. */
+interface InMemory {
+  /** The errors of unreadable files and of edits that do not apply. */
+  diagnostics: Diagnostic[];
+  /** The line index of each file read. */
+  oldIndexes: Map<FileState, LineIndex>;
+  /** The problem of each edit that does not apply. */
+  editProblems: Map<PlannedEdit, Problem>;
+}
+
+/** Applies each readable file's edits in memory (into `file.applied`), gathering the problems. */
+function applyInMemory(files: FileState[]): InMemory {
+  const applied: InMemory = { diagnostics: [], oldIndexes: new Map(), editProblems: new Map() };
+  for (const file of files) {
+    if (file.bytes) applied.oldIndexes.set(file, new LineIndex(file.bytes));
+    if (file.problem) {
+      applied.diagnostics.push(diagnostic(file.problem.code, file.problem.message, {
+        file: file.display,
+        ...(file.problem.note ? { note: file.problem.note } : {}),
+      }));
+      continue;
+    }
+    file.applied = applySpanEdits(file.bytes!, file.edits);
+    const byIndex = new Map(file.edits.map((edit) => [edit.index, edit]));
+    for (const problem of file.applied.problems) {
+      const edit = byIndex.get(problem.index)!;
+      applied.editProblems.set(edit, problem);
+      const span = oldSpanOf(edit, applied.oldIndexes.get(file));
+      applied.diagnostics.push(diagnostic(problem.code, `edit ${edit.index}: ${problem.message}`, {
+        file: file.display,
+        ...(span ? { span } : {}),
+        ...(problem.note ? { note: problem.note } : {}),
+      }));
+    }
+  }
+  return applied;
+}
+
+/** The bytes each file would hold once edited, and the changes of the files that differ. */
+function changesOf(files: FileState[]): {
+  changes: FileChange[];
+  newBytes: Map<FileState, Uint8Array>;
+} {
+  const changes: FileChange[] = [];
+  const newBytes = new Map<FileState, Uint8Array>();
+  for (const file of files) {
+    const after = file.applied!.bytes;
+    newBytes.set(file, after);
+    // Equal checksums mean equal bytes (the contract's premise); both are needed anyway.
+    if (checksumOf(after) !== file.checksum) {
+      changes.push({ file_path: file.display, path: file.path, before: file.bytes!, after });
+    }
+  }
+  return { changes, newBytes };
+}
+
+/** What writing (or previewing) the changes gave. */
+interface Written {
+  /** The journal of the commit, as a workspace path. */
+  journal?: string;
+  /** The unified diff of a dry run. */
+  diff?: string;
+  /** Why the commit was refused (nothing was changed). */
+  failure?: Diagnostic;
+}
+
+/** Writes the changes all or none through the transaction, or diffs them for a dry run. */
+async function writeOrPreview(
+  workspace: Workspace,
+  files: FileState[],
+  changes: FileChange[],
+  operationType: "edit" | "replace",
+  options: TransformOptions,
+  executionId: string,
+): Promise<Written> {
+  if (options.dryRun) {
+    const changedPaths = new Set(changes.map((change) => change.path));
+    const diff = files.filter((file) => changedPaths.has(file.path)).map((file) =>
+      unifiedDiff(file.display, file.bytes!, file.applied!.bytes, regionsOf(file.applied!))
+    ).join("");
+    return { diff };
+  }
+  try {
+    const report = await commitChanges(changes, {
+      root: workspace.real,
+      executionId,
+      tool: TOOL_NAME,
+      operationType,
+      prefix: "LMT",
+      codes: TRANSACTION_CODES,
+    });
+    return { journal: workspace.display(report.journal) };
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return { failure: error.toDiagnostic(TOOL_NAME) };
+  }
+}
+
+/** Where each applied edit landed in its file's new bytes. */
+function placedEditsOf(files: FileState[]): Map<PlannedEdit, PlacedEdit> {
+  const placedEdits = new Map<PlannedEdit, PlacedEdit>();
+  for (const file of files) {
+    const byIndex = new Map(file.edits.map((edit) => [edit.index, edit]));
+    for (const placed of file.applied!.placed) {
+      placedEdits.set(byIndex.get(placed.index)!, placed);
+    }
+  }
+  return placedEdits;
+}
+
+/** How a run ended, as each file's outcome needs it. */
+interface RunEnd {
+  failure: Diagnostic | undefined;
+  dryRun: boolean;
+  editProblems: Map<PlannedEdit, Problem>;
+  changedPaths: Set<string>;
+  newBytes: Map<FileState, Uint8Array>;
+}
+
+/** A file's outcome: its status, its checksums before and after, and how far its bytes moved. */
+function fileOutcomeOf(file: FileState, end: RunEnd): FileOutcome {
+  const { failure } = end;
+  const outcome: FileOutcome = {
+    file_path: file.display,
+    status: file.problem || file.edits.some((edit) => end.editProblems.has(edit))
+      ? "error"
+      : failure
+      ? "skipped"
+      : !end.changedPaths.has(file.path)
+      ? "unchanged"
+      : end.dryRun
+      ? "pending"
+      : "changed",
+    edit_count: file.edits.length,
+    total_byte_shift: 0,
+  };
+  if (file.checksum) outcome.file_checksum_before = file.checksum;
+  const after = end.newBytes.get(file);
+  if (after && !failure) {
+    outcome.final_checksum = checksumOf(after);
+    outcome.total_byte_shift = after.length - file.bytes!.length;
+  }
+  return outcome;
+}
+
+/** The result: the counts of the edits by status, and every file's and edit's outcome. */
+function resultOf(
+  fileOutcomes: FileOutcome[],
+  editOutcomes: EditOutcome[],
+  end: RunEnd,
+  written: Written,
+): TransformResult {
+  const count = (status: EditOutcome["status"]) =>
+    editOutcomes.filter((edit) => edit.status === status).length;
+  const result: TransformResult = {
+    dry_run: end.dryRun,
+    applied_count: count("applied"),
+    pending_count: count("pending"),
+    skipped_count: count("skipped") + count("unchanged"),
+    error_count: count("error") + (end.failure && editOutcomes.length === 0 ? 1 : 0),
+    files: fileOutcomes,
+    edits: editOutcomes,
+  };
+  if (written.diff !== undefined) result.diff = written.diff;
+  if (written.journal !== undefined) result.journal = written.journal;
+  return result;
+}
+
 /**
  * Validates and applies every file's edits, then writes them (or, for a dry run, diffs them),
  * and builds the report. `files` must be sorted by display path.
@@ -317,81 +485,24 @@ async function finish(
   options: TransformOptions,
   executionId: string,
 ): Promise<TransformReport> {
-  const diagnostics: Diagnostic[] = [];
-  const oldIndexes = new Map<FileState, LineIndex>();
-  const editProblems = new Map<PlannedEdit, Problem>();
-  for (const file of files) {
-    if (file.bytes) oldIndexes.set(file, new LineIndex(file.bytes));
-    if (file.problem) {
-      diagnostics.push(diagnostic(file.problem.code, file.problem.message, {
-        file: file.display,
-        ...(file.problem.note ? { note: file.problem.note } : {}),
-      }));
-      continue;
-    }
-    file.applied = applySpanEdits(file.bytes!, file.edits);
-    const byIndex = new Map(file.edits.map((edit) => [edit.index, edit]));
-    for (const problem of file.applied.problems) {
-      const edit = byIndex.get(problem.index)!;
-      editProblems.set(edit, problem);
-      const span = oldSpanOf(edit, oldIndexes.get(file));
-      diagnostics.push(diagnostic(problem.code, `edit ${edit.index}: ${problem.message}`, {
-        file: file.display,
-        ...(span ? { span } : {}),
-        ...(problem.note ? { note: problem.note } : {}),
-      }));
-    }
-  }
-  let failure = diagnostics[0];
-  const changes: FileChange[] = [];
-  const newBytes = new Map<FileState, Uint8Array>();
-  if (!failure) {
-    for (const file of files) {
-      const after = file.applied!.bytes;
-      newBytes.set(file, after);
-      // Equal checksums mean equal bytes (the contract's premise); both are needed anyway.
-      if (checksumOf(after) !== file.checksum) {
-        changes.push({ file_path: file.display, path: file.path, before: file.bytes!, after });
-      }
-    }
-  }
-  const changedPaths = new Set(changes.map((change) => change.path));
-  const changed = (file: FileState) => changedPaths.has(file.path);
-  let journal: string | undefined;
-  let diff: string | undefined;
-  if (!failure && changes.length) {
-    if (options.dryRun) {
-      diff = files.filter((file) => changed(file)).map((file) =>
-        unifiedDiff(file.display, file.bytes!, file.applied!.bytes, regionsOf(file.applied!))
-      ).join("");
-    } else {
-      try {
-        const report = await commitChanges(changes, {
-          root: workspace.real,
-          executionId,
-          tool: TOOL_NAME,
-          operationType,
-          prefix: "LMT",
-          codes: TRANSACTION_CODES,
-        });
-        journal = workspace.display(report.journal);
-      } catch (error) {
-        if (!(error instanceof ToolError)) throw error;
-        failure = error.toDiagnostic(TOOL_NAME);
-        diagnostics.push(failure);
-      }
-    }
+  const { diagnostics, oldIndexes, editProblems } = applyInMemory(files);
+  let failure: Diagnostic | undefined = diagnostics[0];
+  const { changes, newBytes } = failure
+    ? { changes: [], newBytes: new Map<FileState, Uint8Array>() }
+    : changesOf(files);
+  const written: Written = !failure && changes.length
+    ? await writeOrPreview(workspace, files, changes, operationType, options, executionId)
+    : {};
+  if (written.failure) {
+    failure = written.failure;
+    diagnostics.push(failure);
   }
   const state = failure ? "failed" : options.dryRun ? "dry" : "written";
   const newIndexes = new Map<FileState, LineIndex>();
-  const placedEdits = new Map<PlannedEdit, PlacedEdit>();
+  const placedEdits = failure ? new Map<PlannedEdit, PlacedEdit>() : placedEditsOf(files);
   if (!failure) {
-    for (const [file, bytes] of newBytes) newIndexes.set(file, new LineIndex(bytes));
-    for (const file of files) {
-      const byIndex = new Map(file.edits.map((edit) => [edit.index, edit]));
-      for (const placed of file.applied!.placed) {
-        placedEdits.set(byIndex.get(placed.index)!, placed);
-      }
+    for (const [file, bytes] of newBytes) {
+      newIndexes.set(file, new LineIndex(bytes));
     }
   }
   const editOutcomes = edits.map((edit) =>
@@ -399,42 +510,19 @@ async function finish(
   ).sort((a, b) =>
     compareText(a.file_path, b.file_path) || a.byte_start - b.byte_start || a.index - b.index
   );
-  const fileOutcomes = files.map((file): FileOutcome => {
-    const outcome: FileOutcome = {
-      file_path: file.display,
-      status: file.problem || file.edits.some((edit) => editProblems.has(edit))
-        ? "error"
-        : failure
-        ? "skipped"
-        : !changed(file)
-        ? "unchanged"
-        : options.dryRun
-        ? "pending"
-        : "changed",
-      edit_count: file.edits.length,
-      total_byte_shift: 0,
-    };
-    if (file.checksum) outcome.file_checksum_before = file.checksum;
-    const after = newBytes.get(file);
-    if (after && !failure) {
-      outcome.final_checksum = checksumOf(after);
-      outcome.total_byte_shift = after.length - file.bytes!.length;
-    }
-    return outcome;
-  });
-  const count = (status: EditOutcome["status"]) =>
-    editOutcomes.filter((edit) => edit.status === status).length;
-  const result: TransformResult = {
-    dry_run: options.dryRun,
-    applied_count: count("applied"),
-    pending_count: count("pending"),
-    skipped_count: count("skipped") + count("unchanged"),
-    error_count: count("error") + (failure && edits.length === 0 ? 1 : 0),
-    files: fileOutcomes,
-    edits: editOutcomes,
+  const end: RunEnd = {
+    failure,
+    dryRun: options.dryRun,
+    editProblems,
+    changedPaths: new Set(changes.map((change) => change.path)),
+    newBytes,
   };
-  if (diff !== undefined) result.diff = diff;
-  if (journal !== undefined) result.journal = journal;
+  const result = resultOf(
+    files.map((file) => fileOutcomeOf(file, end)),
+    editOutcomes,
+    end,
+    written,
+  );
   diagnostics.push(...await interruptedWarnings(workspace));
   const report: TransformReport = {
     operation_type: operationType,

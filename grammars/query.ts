@@ -1,13 +1,16 @@
 /**
  * Compiling tree-sitter queries, and explaining the ones that do not compile: where (byte
  * offset, line, column) and what the grammar expected there, with the closest node or field
- * names when a name is wrong.
+ * names when a name is wrong; and the compiled definition query of each language, kept for the
+ * life of the process. Every tool that runs tree-sitter queries (ast-search, the coming
+ * symbols) compiles them here.
  *
  * This module imports no zod, so workers can use it.
  *
  * @module
  */
 import { type Language, Query } from "web-tree-sitter";
+import { DEFINITION_QUERIES } from "./wasm/queries.ts";
 
 /** Predicates web-tree-sitter 0.25 evaluates; any other `#…` would be silently ignored. */
 export const SUPPORTED_PREDICATES: readonly string[] = [
@@ -242,6 +245,32 @@ export function compileQuery(languageName: string, language: Language, source: s
         expected: `one of ${SUPPORTED_PREDICATES.map((p) => `#${p}`).join(" ")}`,
       });
     }
+  }
+  return query;
+}
+
+const definitionQueries = new Map<string, Query>();
+
+/**
+ * The compiled definition query of `language` (`undefined` for a language without one),
+ * compiled once per isolate and kept, like the grammars, for the life of the process: it
+ * depends on nothing but the language.
+ *
+ * @example
+ * ```ts
+ * import { definitionQuery } from "./query.ts";
+ * import { loadLanguage } from "./loader.ts";
+ * const query = definitionQuery("c", await loadLanguage("c"));
+ * query === definitionQuery("c", await loadLanguage("c")); // true
+ * ```
+ */
+export function definitionQuery(language: string, grammar: Language): Query | undefined {
+  const source = DEFINITION_QUERIES[language];
+  if (source === undefined) return undefined;
+  let query = definitionQueries.get(language);
+  if (!query) {
+    query = compileQuery(language, grammar, source);
+    definitionQueries.set(language, query);
   }
   return query;
 }

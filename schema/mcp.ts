@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from "zod";
+import { COMPACT_TOOLS, type CompactEnvelope, compactEnvelopeSchemaOf } from "./compact.ts";
 import {
   type EmptyData,
   type Envelope,
@@ -50,13 +51,17 @@ export interface ExecutionRecord {
    * `MCP-QRY-010` error).
    */
   status: ExecutionStatus;
-  /** The full envelope the run produced (a page of it when returned by `get_execution`). */
-  envelope: Envelope;
+  /**
+   * The full envelope the run produced (a page of it when returned by `get_execution`, in
+   * compact form unless `detail: "full"` was asked for).
+   */
+  envelope: Envelope | CompactEnvelope;
 }
 
-const LoggedEnvelopeSchema: z.ZodType<Envelope> = z.union([
+const LoggedEnvelopeSchema: z.ZodType<Envelope | CompactEnvelope> = z.union([
   queryEnvelopeSchema(z.looseObject({ count: z.number() }) as z.ZodType<QueryData>),
   mutationEnvelopeSchema(z.unknown()),
+  ...COMPACT_TOOLS.map((tool) => compactEnvelopeSchemaOf(tool)!),
 ]);
 
 /** zod schema of {@linkcode ExecutionRecord}. */

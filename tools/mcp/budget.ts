@@ -7,8 +7,12 @@
  *
  * @module
  */
+import { type CompactEnvelope, isCompact, summariseDiagnostics } from "../../schema/compact.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { Envelope } from "../../schema/envelope.ts";
+
+/** What a call answers: an envelope, in full or in compact form. */
+export type Answer = Envelope | CompactEnvelope;
 
 /** Room kept for the JSON-RPC frame around a result (`jsonrpc`, a long string `id`, newline). */
 const FRAME_BYTES = 160;
@@ -32,7 +36,7 @@ function utf8Length(text: string): number {
 /** What a `tools/call` response holds besides the envelope. */
 export interface ToolResultParts {
   /** The envelope, returned as `structuredContent` and, serialised, as text. */
-  envelope: Envelope;
+  envelope: Answer;
   /** Whether the result is the tool's own failure. */
   isError: boolean;
 }
@@ -77,7 +81,7 @@ export function toolResult(parts: ToolResultParts): {
  * responseBytes(queryEnvelope("llm-x", { count: 0 }, []), false) > 0; // true
  * ```
  */
-export function responseBytes(envelope: Envelope, isError: boolean): number {
+export function responseBytes(envelope: Answer, isError: boolean): number {
   const json = JSON.stringify(envelope);
   // The text block is the JSON serialised again as a JSON string (quotes and escapes grow it).
   const asText = JSON.stringify(json);
@@ -88,10 +92,6 @@ export function responseBytes(envelope: Envelope, isError: boolean): number {
 
 /** How the next page of a cut list is asked for, for the hint in the paging diagnostic. */
 export interface PageRequest {
-  /** MCP tool to call again, e.g. `search` or `get_execution`. */
-  tool: string;
-  /** Argument that carries the offset, e.g. `offset`. */
-  offsetArgument: string;
   /** Execution id of the full result, which `get_execution` pages without re-running. */
   executionId: string;
 }
@@ -101,13 +101,13 @@ export interface Pageable {
   /** Number of items in the full list. */
   total: number;
   /** The envelope showing `count` items from `start`, with `note` added to the diagnostics. */
-  view(start: number, count: number, note: Diagnostic | undefined): Envelope;
+  view(start: number, count: number, note: Diagnostic | undefined): Answer;
 }
 
 /** An envelope cut to the budget. */
 export interface FittedEnvelope {
   /** The envelope to return. */
-  envelope: Envelope;
+  envelope: Answer;
   /** Offset of the next page, when items remain after this one. */
   nextOffset?: number;
 }
@@ -126,20 +126,17 @@ function pageNote(
   if (start === 0 && end >= total) return undefined;
   const range = shown === 0 ? "no items" : `items ${start + 1}–${end} of ${total}`;
   const more = end < total;
+  const next = `get_execution {"execution_id": "${request.executionId}", "offset": ${end}}`;
   const message = more
-    ? `Output budget: showing ${range} of data.${listKey}; call ${request.tool} again with the ` +
-      `same arguments and "${request.offsetArgument}": ${end} for the next page.`
+    ? `Output budget: showing ${range} of data.${listKey}; ${next} returns the next page of ` +
+      "this stored result in milliseconds, without running the query again."
     : `Output budget: showing ${range} of data.${listKey} (the last page).`;
   const details: Record<string, unknown> = { offset: start, shown, total };
   if (more) details.next_offset = end;
   return makeDiagnostic(SERVER, "MCP-QRY-001", message, {
     level: more ? "warning" : "note",
-    note: JSON.stringify(details) +
-      ` — get_execution {"execution_id": "${request.executionId}", "offset": N} pages this ` +
-      "exact result without running the tool again.",
-    remediation: more
-      ? `Call ${request.tool} with "${request.offsetArgument}": ${end}, or narrow the query.`
-      : undefined,
+    note: JSON.stringify(details),
+    remediation: more ? `Call ${next}, or narrow the query.` : undefined,
   });
 }
 
@@ -157,7 +154,7 @@ function pageNote(
  *   view: (start: number, count: number) =>
  *     queryEnvelope("llm-x", { count, items: items.slice(start, start + count) }, []),
  * };
- * const request = { tool: "x", offsetArgument: "offset", executionId: crypto.randomUUID() };
+ * const request = { executionId: crypto.randomUUID() };
  * fitPage(pageable, "items", 0, 4000, request, false).nextOffset! > 0; // true
  * ```
  */
@@ -271,10 +268,13 @@ function halve(target: Candidate): "string" | "list" {
  * responseBytes(shrinkToFit(big, 8000, false), false) <= 8000; // true
  * ```
  */
-export function shrinkToFit(envelope: Envelope, maxBytes: number, isError: boolean): Envelope {
+export function shrinkToFit<A extends Answer>(envelope: A, maxBytes: number, isError: boolean): A {
   if (responseBytes(envelope, isError) <= maxBytes) return envelope;
   const copy = structuredClone(envelope) as unknown as Record<string, Json>;
-  const diagnostics = copy.diagnostics as Diagnostic[];
+  const diagnostics = copy.diagnostics as Json[];
+  // A compact answer lists its diagnostics summarised; the warning joins them in that form.
+  const entry = (diagnostic: Diagnostic): Json =>
+    isCompact(envelope) ? summariseDiagnostics([diagnostic])[0] : diagnostic;
   const isQuery = "data" in copy;
   let strings = 0;
   let lists = 0;
@@ -294,8 +294,8 @@ export function shrinkToFit(envelope: Envelope, maxBytes: number, isError: boole
       },
     );
   const size = () => {
-    const withWarning = { ...copy, diagnostics: [...diagnostics, warning()] };
-    return responseBytes(withWarning as unknown as Envelope, isError);
+    const withWarning = { ...copy, diagnostics: [...diagnostics, entry(warning())] };
+    return responseBytes(withWarning as unknown as Answer, isError);
   };
   while (size() > maxBytes) {
     const target = largest(copy);
@@ -315,10 +315,10 @@ export function shrinkToFit(envelope: Envelope, maxBytes: number, isError: boole
       break;
     }
   }
-  copy.diagnostics = [...diagnostics, warning()];
+  copy.diagnostics = [...diagnostics, entry(warning())];
   if (isQuery) {
     if (copy.status === "ok") copy.status = "partial";
     copy.partial = true;
   }
-  return copy as unknown as Envelope;
+  return copy as unknown as A;
 }

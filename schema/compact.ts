@@ -96,7 +96,7 @@ export interface CompactEnvelope<D = unknown> {
 function compactEnvelopeSchema<D>(data: z.ZodType<D>): z.ZodType<CompactEnvelope<D>> {
   return z.object({
     schema_version: z.string(),
-    execution_id: z.uuid(),
+    execution_id: z.string(),
     tool: z.string(),
     form: z.literal("compact"),
     status: z.enum(["ok", "error", "partial"]),
@@ -120,6 +120,29 @@ export interface FileRows<R> {
 
 function fileRowsSchema<R>(row: z.ZodType<R>): z.ZodType<FileRows<R>> {
   return z.object({ file_path: z.string(), rows: z.array(row) });
+}
+
+/** Any value of a row; each cell's own schema checks its position. */
+const ROW_VALUE = z.union([z.number(), z.string(), z.null()]);
+
+/**
+ * The schema of a row: an array of exactly `cells.length` values, each checked against its
+ * cell. (Not a zod tuple: its JSON Schema, `prefixItems` with `items: false`, reads as "no
+ * items" to the draft-07 validators MCP clients use.)
+ */
+function rowSchema<R extends unknown[]>(cells: z.ZodType[]): z.ZodType<R> {
+  return z.array(ROW_VALUE).length(cells.length).refine(
+    (row) => cells.every((cell, i) => cell.safeParse(row[i]).success),
+    "a value does not fit its column",
+  ) as unknown as z.ZodType<R>;
+}
+
+/** The schema of a `columns` header: exactly `names`, in order. */
+function columnsSchema<C extends readonly [string, ...string[]]>(names: C): z.ZodType<C> {
+  return z.array(z.enum(names)).refine(
+    (given) => given.length === names.length && given.every((name, i) => name === names[i]),
+    `expected ${names.join(", ")}`,
+  ) as unknown as z.ZodType<C>;
 }
 
 /** Columns of a compact search row. */
@@ -169,14 +192,8 @@ export const CompactSearchDataSchema: z.ZodType<CompactSearchData> = z.object({
   files_searched: count,
   files_matched: count,
   total: count.optional(),
-  columns: z.tuple(SEARCH_COLUMNS.map((name) => z.literal(name)) as [
-    z.ZodLiteral<"start_line">,
-    z.ZodLiteral<"start_col">,
-    z.ZodLiteral<"byte_start">,
-    z.ZodLiteral<"byte_end">,
-    z.ZodLiteral<"line_text">,
-  ]),
-  by_file: z.array(fileRowsSchema(z.tuple([line, count, count, count, z.string()]))),
+  columns: columnsSchema(SEARCH_COLUMNS),
+  by_file: z.array(fileRowsSchema(rowSchema<SearchRow>([line, count, count, count, z.string()]))),
   files: z.array(z.string()).optional(),
   counts: z.array(FileCountSchema).optional(),
 }).meta({ id: "CompactSearchData" });
@@ -229,17 +246,11 @@ export const CompactAstSearchDataSchema: z.ZodType<CompactAstSearchData> = z.obj
   files_matched: count,
   languages: z.array(z.string()),
   total: count.optional(),
-  columns: z.tuple(AST_COLUMNS.map((name) => z.literal(name)) as [
-    z.ZodLiteral<"name">,
-    z.ZodLiteral<"kind">,
-    z.ZodLiteral<"start_line">,
-    z.ZodLiteral<"end_line">,
-    z.ZodLiteral<"byte_start">,
-    z.ZodLiteral<"byte_end">,
-    z.ZodLiteral<"first_line">,
-  ]),
+  columns: columnsSchema(AST_COLUMNS),
   by_file: z.array(
-    fileRowsSchema(z.tuple([z.string(), z.string(), line, line, count, count, z.string()])),
+    fileRowsSchema(
+      rowSchema<AstRow>([z.string(), z.string(), line, line, count, count, z.string()]),
+    ),
   ),
 }).meta({ id: "CompactAstSearchData" });
 
@@ -271,15 +282,15 @@ export const CompactDiscoverDataSchema: z.ZodType<CompactDiscoverData> = z.objec
   query: z.string(),
   total: count,
   scanned: count,
-  columns: z.tuple(DISCOVER_COLUMNS.map((name) => z.literal(name)) as [
-    z.ZodLiteral<"path">,
-    z.ZodLiteral<"kind">,
-    z.ZodLiteral<"size">,
-    z.ZodLiteral<"score">,
-    z.ZodLiteral<"reason">,
-  ]),
+  columns: columnsSchema(DISCOVER_COLUMNS),
   rows: z.array(
-    z.tuple([z.string(), z.enum(["file", "dir"]), count.nullable(), z.number(), z.string()]),
+    rowSchema<DiscoverRow>([
+      z.string(),
+      z.enum(["file", "dir"]),
+      count.nullable(),
+      z.number(),
+      z.string(),
+    ]),
   ),
 }).meta({ id: "CompactDiscoverData" });
 

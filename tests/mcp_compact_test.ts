@@ -112,10 +112,12 @@ Deno.test("mcp compact: the default answer, the CLI's --format compact, pages by
     });
 
     await t.step("a wrong detail is refused, naming the values", async () => {
-      await assert.rejects(
-        () => server.client.callTool({ name: "search", arguments: { ...args, detail: "all" } }),
-        /compact, full/,
-      );
+      const refused = await server.client.callTool({
+        name: "search",
+        arguments: { ...args, detail: "all" },
+      }) as CallOutcome;
+      assert.equal(refused.isError, true);
+      assert.match(JSON.stringify(refused.structuredContent), /compact, full/);
     });
   } finally {
     await server.close();

@@ -211,7 +211,7 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
       async () => {
         const result = await server.client.callTool({
           name: "search",
-          arguments: { pattern: "greet", path: "src", globs: "*.ts" },
+          arguments: { pattern: "greet", path: "src", globs: "*.ts", detail: "full" },
         }) as CallOutcome;
         assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
         const matches =

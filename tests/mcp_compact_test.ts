@@ -3,7 +3,7 @@
  * against the tool's listed output schema): rows grouped by file, the same as the CLI's
  * `--format compact`; a cut answer pages through the stored result with `get_execution`
  * (`next_page`), the pages adding up to the full result; definitions come without bodies; many
- * diagnostics are summarised and do not crowd out the results.
+ * diagnostics are summarised (compact) or bounded (full) and do not crowd out the results.
  */
 import assert from "node:assert/strict";
 import type { CompactEnvelope, NextPage } from "../schema/mod.ts";
@@ -153,6 +153,22 @@ Deno.test("mcp compact: definitions without bodies; many warnings summarised, no
     const skipped = envelope.diagnostics.filter((summary) => summary.level === "warning");
     assert.equal(skipped.reduce((sum, summary) => sum + summary.count, 0), 40);
     for (const summary of skipped) assert.ok(summary.examples.length <= 3);
+
+    const full = await server.client.callTool({
+      name: "ast_search",
+      arguments: { kind: ["function"], max_parse_bytes: 100, limit: 0, detail: "full" },
+    }) as CallOutcome;
+    const data = full.structuredContent.data as { matches: unknown[] };
+    // Unbounded, the 40 warnings alone would fill the budget (one match a page).
+    assert.ok(data.matches.length >= 5, `the full form shows ${data.matches.length} matches`);
+    const codes = (full.structuredContent.diagnostics as { code: string }[]).map((d) => d.code);
+    assert.deepEqual(codes, [
+      "LMA-AST-005",
+      "LMA-AST-005",
+      "LMA-AST-005",
+      "MCP-QRY-001",
+      "MCP-QRY-003",
+    ]);
   } finally {
     await server.close();
     await Deno.remove(root, { recursive: true });

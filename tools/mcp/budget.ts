@@ -140,6 +140,48 @@ function pageNote(
   });
 }
 
+/** Diagnostics of each code kept by {@linkcode boundDiagnostics}. */
+const KEPT_PER_CODE = 3;
+
+/**
+ * `envelope` with its diagnostics bounded, so that they never crowd out the results of a full
+ * answer: when they serialise to more than `maxBytes`, only the first three of each code are
+ * kept, followed by an `MCP-QRY-003` note counting what was left out (the log keeps them all).
+ *
+ * @example
+ * ```ts
+ * import { boundDiagnostics } from "@llm/search/mcp";
+ * import { makeDiagnostic, queryEnvelope } from "@llm/search/schema";
+ * const many = Array.from({ length: 500 }, (_, i) =>
+ *   makeDiagnostic("llm-x", "LMA-AST-005", `not parsed: f${i}.c`, { level: "warning" }));
+ * boundDiagnostics(queryEnvelope("llm-x", { count: 0 }, many), 2000).diagnostics.length; // 4
+ * ```
+ */
+export function boundDiagnostics(envelope: Envelope, maxBytes: number): Envelope {
+  const diagnostics = envelope.diagnostics;
+  if (utf8Length(JSON.stringify(diagnostics)) <= maxBytes) return envelope;
+  const seen = new Map<string, number>();
+  const kept = diagnostics.filter((diagnostic) => {
+    const count = (seen.get(diagnostic.code) ?? 0) + 1;
+    seen.set(diagnostic.code, count);
+    return count <= KEPT_PER_CODE;
+  });
+  const left = [...seen].filter(([, count]) => count > KEPT_PER_CODE)
+    .map(([code, count]) => `${code} ×${count - KEPT_PER_CODE}`);
+  const note = makeDiagnostic(
+    SERVER,
+    "MCP-QRY-003",
+    `${diagnostics.length - kept.length} diagnostics left out of this answer so they do not ` +
+      `crowd out the results (${left.join(", ")}); three of each code are shown.`,
+    {
+      level: "note",
+      note: `All of them: \`llm-mcp log show ${envelope.execution_id} --log-dir DIR\`; the ` +
+        "compact form counts them by code.",
+    },
+  );
+  return { ...envelope, diagnostics: [...kept, note] } as Envelope;
+}
+
 /**
  * Cuts the list of `pageable` to the largest page from `offset` whose response fits `maxBytes`;
  * a page always holds at least one item while items remain (shortened if it alone is too big).

@@ -17,6 +17,7 @@ import type { Tool } from "../../core/tool.ts";
 import { InProcessRunner, type ToolRunner } from "./calls.ts";
 import {
   type Answer,
+  boundDiagnostics,
   fitPage,
   type Pageable,
   type PageRequest,
@@ -422,7 +423,7 @@ export class ToolServer {
     isError: boolean,
     detail: Detail,
   ): Answer {
-    const shape = answerShape(detail);
+    const shape = this.#answerShape(detail);
     const pages = listPages(envelope, listKey);
     if (!pages) return shrinkToFit(shape(envelope), this.#maxOutputBytes, isError);
     const whole = shape(envelope);
@@ -433,6 +434,15 @@ export class ToolServer {
         withNextPage(shape(pages.view(start, count, note)), request, start + count, pages.total),
     };
     return fitPage(shaped, pages.key, offset, this.#maxOutputBytes, request, isError).envelope;
+  }
+
+  /**
+   * The function giving an envelope the form `detail` asks for: compact, or full with its
+   * diagnostics bounded to a quarter of the budget (they never crowd out the results).
+   */
+  #answerShape(detail: Detail): (envelope: Envelope) => Answer {
+    if (detail !== "full") return compactEnvelope;
+    return (envelope) => boundDiagnostics(envelope, this.#maxOutputBytes / 4);
   }
 
   /** Pages the list of the envelope inside a `get_execution` result, in the form asked for. */
@@ -448,7 +458,7 @@ export class ToolServer {
     }
     const record = (envelope.data as unknown as { execution: ExecutionRecord }).execution;
     const stored = record.envelope as Envelope; // the log keeps full envelopes
-    const shape = answerShape(detail);
+    const shape = this.#answerShape(detail);
     const wrap = (page: Answer): Envelope => ({
       ...envelope,
       data: { ...envelope.data, execution: { ...record, envelope: page } },
@@ -467,11 +477,6 @@ export class ToolServer {
     return fitPage(pages, inner.key, offset, this.#maxOutputBytes, request, isError)
       .envelope as Envelope;
   }
-}
-
-/** The function giving an envelope the form `detail` asks for. */
-function answerShape(detail: Detail): (envelope: Envelope) => Answer {
-  return detail === "full" ? (envelope) => envelope : compactEnvelope;
 }
 
 /** A compact page ending at `end` of `total` items, with its `next_page` when items remain. */

@@ -380,20 +380,9 @@ function searchRow(match: SearchMatch): SearchRow {
  * ```
  */
 export function compactSearchData(data: SearchData): CompactSearchData {
-  const compact: CompactSearchData = {
-    count: data.count,
-    patterns: data.patterns,
-    mode: data.mode,
-    match_count: data.match_count,
-    files_searched: data.files_searched,
-    files_matched: data.files_matched,
-    columns: SEARCH_COLUMNS,
-    by_file: groupByFile(data.matches, (match) => match.span.file_path, searchRow),
-  };
-  if (data.total !== undefined) compact.total = data.total;
-  if (data.files) compact.files = data.files;
-  if (data.counts) compact.counts = data.counts;
-  return compact;
+  const { matches, ...summary } = data; // every field but the matches is already compact
+  const by_file = groupByFile(matches, (match) => match.span.file_path, searchRow);
+  return { ...summary, columns: SEARCH_COLUMNS, by_file };
 }
 
 function astRow(match: AstMatch): AstRow {
@@ -425,18 +414,9 @@ function astRow(match: AstMatch): AstRow {
  * ```
  */
 export function compactAstSearchData(data: AstSearchData): CompactAstSearchData {
-  const compact: CompactAstSearchData = {
-    count: data.count,
-    mode: data.mode,
-    match_count: data.match_count,
-    files_searched: data.files_searched,
-    files_matched: data.files_matched,
-    languages: data.languages,
-    columns: AST_COLUMNS,
-    by_file: groupByFile(data.matches, (match) => match.span.file_path, astRow),
-  };
-  if (data.total !== undefined) compact.total = data.total;
-  return compact;
+  const { matches, ...summary } = data; // every field but the matches is already compact
+  const by_file = groupByFile(matches, (match) => match.span.file_path, astRow);
+  return { ...summary, columns: AST_COLUMNS, by_file };
 }
 
 /**

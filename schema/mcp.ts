@@ -51,21 +51,27 @@ export interface ExecutionRecord {
    * `MCP-QRY-010` error).
    */
   status: ExecutionStatus;
-  /**
-   * The full envelope the run produced (a page of it when returned by `get_execution`, in
-   * compact form unless `detail: "full"` was asked for).
-   */
+  /** The full envelope the run produced. */
+  envelope: Envelope;
+}
+
+/** A record as `get_execution` returns it: its envelope one page, compact unless asked in full. */
+export interface ExecutionPage extends Omit<ExecutionRecord, "envelope"> {
+  /** A page of the envelope, in the form the call asked for. */
   envelope: Envelope | CompactEnvelope;
 }
 
-const LoggedEnvelopeSchema: z.ZodType<Envelope | CompactEnvelope> = z.union([
+const LoggedEnvelopeSchema: z.ZodType<Envelope> = z.union([
   queryEnvelopeSchema(z.looseObject({ count: z.number() }) as z.ZodType<QueryData>),
   mutationEnvelopeSchema(z.unknown()),
+]);
+
+const PageEnvelopeSchema: z.ZodType<Envelope | CompactEnvelope> = z.union([
+  LoggedEnvelopeSchema,
   ...COMPACT_TOOLS.map((tool) => compactEnvelopeSchemaOf(tool)!),
 ]);
 
-/** zod schema of {@linkcode ExecutionRecord}. */
-export const ExecutionRecordSchema: z.ZodType<ExecutionRecord> = z.object({
+const recordShape = {
   execution_id: z.uuid(),
   tool: z.string(),
   origin: z.enum(["cli", "mcp"]).optional(),
@@ -74,21 +80,32 @@ export const ExecutionRecordSchema: z.ZodType<ExecutionRecord> = z.object({
   timestamp: z.iso.datetime(),
   duration_ms: z.number().nonnegative(),
   status: z.enum(["ok", "error", "partial", "approved", "rejected", "cancelled"]),
+};
+
+/** zod schema of {@linkcode ExecutionRecord}. */
+export const ExecutionRecordSchema: z.ZodType<ExecutionRecord> = z.object({
+  ...recordShape,
   envelope: LoggedEnvelopeSchema,
 }).meta({ id: "ExecutionRecord", title: "ExecutionRecord" });
+
+/** zod schema of {@linkcode ExecutionPage}. */
+export const ExecutionPageSchema: z.ZodType<ExecutionPage> = z.object({
+  ...recordShape,
+  envelope: PageEnvelopeSchema,
+});
 
 /** Data of the `get_execution` tool: the one record asked for. */
 export interface GetExecutionData {
   /** Always 1. */
   count: number;
   /** The record, its envelope paged to the output budget. */
-  execution: ExecutionRecord;
+  execution: ExecutionPage;
 }
 
 /** zod schema of {@linkcode GetExecutionData}. */
 export const GetExecutionDataSchema: z.ZodType<GetExecutionData> = z.object({
   count: z.number().int().nonnegative(),
-  execution: ExecutionRecordSchema,
+  execution: ExecutionPageSchema,
 });
 
 /** Envelope schema of `get_execution` (and `llm-log show`). */

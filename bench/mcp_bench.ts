@@ -21,7 +21,12 @@ import { CONFIG, median, ms, REPO, runOnce, runsOption } from "./measure.ts";
 const TARGET = 10;
 
 /** Every C function definition is parsed; the name filter keeps the answer small. */
-const QUERY = { kind: ["function"], name: "^(copy_process|sched_fork|bench_marker_fn)$", limit: 0 };
+const QUERY = {
+  kind: ["function"],
+  name: "^(copy_process|sched_fork|bench_marker_fn)$",
+  limit: 0,
+  detail: "full",
+};
 const CHANGED = "sched/core.c";
 const MARKER = "\nint bench_marker_fn(void)\n{\n\treturn 0;\n}\n";
 

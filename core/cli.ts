@@ -1,6 +1,6 @@
 /**
  * The command-line adapter derived from a tool definition: flags from the input schema,
- * `--help`, `--explain CODE`, `--format json|jsonl|text`, and the contract's exit codes.
+ * `--help`, `--explain CODE`, `--format json|jsonl|text|compact`, and the contract's exit codes.
  * Stdout carries exactly one JSON document (or JSONL) whatever happens; help goes to stdout
  * only when asked for, messages to stderr.
  *
@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { ToolError } from "../schema/diagnostic.ts";
 import type { Envelope, QueryEnvelope } from "../schema/envelope.ts";
+import { compactEnvelope } from "../schema/compact.ts";
 import { EXIT, explainCode } from "../schema/error_codes.ts";
 import { newId } from "../schema/ids.ts";
 import { logCliRun } from "./cli_log.ts";
@@ -18,8 +19,10 @@ import { fieldMeta, unwrapField } from "../schema/fields.ts";
 import type { CommandSpec, RunContext, Tool, ToolOutcome } from "./tool.ts";
 import { VERSION } from "./version.ts";
 
-/** Output formats every CLI accepts. */
-export type OutputFormat = "json" | "jsonl" | "text";
+/** Output formats every CLI accepts (`compact`: the contract's compact form, as MCP answers). */
+export type OutputFormat = "json" | "jsonl" | "text" | "compact";
+
+const FORMATS: readonly OutputFormat[] = ["json", "jsonl", "text", "compact"];
 
 type FlagKind = "boolean" | "string" | "number" | "strings" | "enum";
 
@@ -241,7 +244,7 @@ function flagRow(spec: FlagSpec): [string, string] {
 }
 
 const OUTPUT_ROWS: [string, string][] = [
-  ["--format <json|jsonl|text>", 'Output format [default: "json"]'],
+  ["--format <json|jsonl|text|compact>", 'Output format [default: "json"]'],
   ["--explain <CODE>", "Print the registry entry of an error code and exit"],
   ["-E, --error-codes", "Accepted for compatibility: codes are always present"],
   ["--debug", "Add stack traces to internal errors"],
@@ -347,14 +350,14 @@ export function parseCommandLine(command: CommandSpec, args: string[]): ParsedCo
   }
   const values = parsed.values as Record<string, unknown>;
   const requested = values.format ?? "json";
-  if (requested !== "json" && requested !== "jsonl" && requested !== "text") {
-    throw argError(command, `--format takes json, jsonl or text, got '${requested}'`);
+  if (!FORMATS.includes(requested as OutputFormat)) {
+    throw argError(command, `--format takes ${FORMATS.join(", ")}, got '${requested}'`);
   }
   return {
     help: values.help === true,
     version: values.version === true,
     explain: typeof values.explain === "string" ? values.explain : undefined,
-    format: requested,
+    format: requested as OutputFormat,
     debug: values.debug === true,
     log: values.log === true,
     input: () => inputFromFlags(command, specs, values, parsed.positionals),
@@ -448,7 +451,9 @@ function writeJsonl(tool: Tool, envelope: Envelope): void {
 function writeOutcome(tool: Tool, format: OutputFormat, outcome: ToolOutcome): void {
   if (format === "jsonl") writeJsonl(tool, outcome.envelope);
   else if (format === "text") writeStdout(tool.renderText(outcome.envelope));
-  else writeStdout(JSON.stringify(outcome.envelope) + "\n");
+  else if (format === "compact") {
+    writeStdout(JSON.stringify(compactEnvelope(outcome.envelope)) + "\n");
+  } else writeStdout(JSON.stringify(outcome.envelope) + "\n");
 }
 
 /** Streaming line writer for JSONL items, flushing in blocks to keep syscalls few. */

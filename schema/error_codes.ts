@@ -529,6 +529,14 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Read the full result with `llm-log show ID` (the store of the root), or narrow the request.",
     exit: EXIT.ok,
   },
+  "MCP-QRY-003": {
+    meaning: "Diagnostics beyond three of each code were left out of a full answer.",
+    cause: "The diagnostics alone would have taken more than a quarter of --max-output-bytes, " +
+      "crowding out the results.",
+    remediation: "Read them all with `llm-mcp log show ID --log-dir DIR`; the compact form " +
+      "(the default) counts them by code.",
+    exit: EXIT.ok,
+  },
   "MCP-QRY-010": {
     meaning: "The call was cancelled by the client; its work was stopped.",
     cause:

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { compactEnvelopeSchemaOf } from "./compact.ts";
 import { DiagnosticSchema } from "./diagnostic.ts";
 import { EditPlanSchema } from "./edit_plan.ts";
 import { JournalManifestSchema } from "./journal.ts";
@@ -42,4 +43,7 @@ export const SHARED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "mcp-execution-record": ExecutionRecordSchema,
   "mcp-get-execution.output": GetExecutionEnvelopeSchema,
   "llm-log.output": LogEnvelopeSchema,
+  "llm-search.compact.output": compactEnvelopeSchemaOf("llm-search")!,
+  "llm-ast-search.compact.output": compactEnvelopeSchemaOf("llm-ast-search")!,
+  "llm-discover.compact.output": compactEnvelopeSchemaOf("llm-discover")!,
 };

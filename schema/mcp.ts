@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from "zod";
+import { COMPACT_TOOLS, type CompactEnvelope, compactEnvelopeSchemaOf } from "./compact.ts";
 import {
   type EmptyData,
   type Envelope,
@@ -50,8 +51,14 @@ export interface ExecutionRecord {
    * `MCP-QRY-010` error).
    */
   status: ExecutionStatus;
-  /** The full envelope the run produced (a page of it when returned by `get_execution`). */
+  /** The full envelope the run produced. */
   envelope: Envelope;
+}
+
+/** A record as `get_execution` returns it: its envelope one page, compact unless asked in full. */
+export interface ExecutionPage extends Omit<ExecutionRecord, "envelope"> {
+  /** A page of the envelope, in the form the call asked for. */
+  envelope: Envelope | CompactEnvelope;
 }
 
 const LoggedEnvelopeSchema: z.ZodType<Envelope> = z.union([
@@ -59,8 +66,12 @@ const LoggedEnvelopeSchema: z.ZodType<Envelope> = z.union([
   mutationEnvelopeSchema(z.unknown()),
 ]);
 
-/** zod schema of {@linkcode ExecutionRecord}. */
-export const ExecutionRecordSchema: z.ZodType<ExecutionRecord> = z.object({
+const PageEnvelopeSchema: z.ZodType<Envelope | CompactEnvelope> = z.union([
+  LoggedEnvelopeSchema,
+  ...COMPACT_TOOLS.map((tool) => compactEnvelopeSchemaOf(tool)!),
+]);
+
+const recordShape = {
   execution_id: z.uuid(),
   tool: z.string(),
   origin: z.enum(["cli", "mcp"]).optional(),
@@ -69,21 +80,32 @@ export const ExecutionRecordSchema: z.ZodType<ExecutionRecord> = z.object({
   timestamp: z.iso.datetime(),
   duration_ms: z.number().nonnegative(),
   status: z.enum(["ok", "error", "partial", "approved", "rejected", "cancelled"]),
+};
+
+/** zod schema of {@linkcode ExecutionRecord}. */
+export const ExecutionRecordSchema: z.ZodType<ExecutionRecord> = z.object({
+  ...recordShape,
   envelope: LoggedEnvelopeSchema,
 }).meta({ id: "ExecutionRecord", title: "ExecutionRecord" });
+
+/** zod schema of {@linkcode ExecutionPage}. */
+export const ExecutionPageSchema: z.ZodType<ExecutionPage> = z.object({
+  ...recordShape,
+  envelope: PageEnvelopeSchema,
+});
 
 /** Data of the `get_execution` tool: the one record asked for. */
 export interface GetExecutionData {
   /** Always 1. */
   count: number;
   /** The record, its envelope paged to the output budget. */
-  execution: ExecutionRecord;
+  execution: ExecutionPage;
 }
 
 /** zod schema of {@linkcode GetExecutionData}. */
 export const GetExecutionDataSchema: z.ZodType<GetExecutionData> = z.object({
   count: z.number().int().nonnegative(),
-  execution: ExecutionRecordSchema,
+  execution: ExecutionPageSchema,
 });
 
 /** Envelope schema of `get_execution` (and `llm-log show`). */

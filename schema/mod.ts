@@ -30,3 +30,4 @@ export * from "./journal.ts";
 export * from "./transform.ts";
 export * from "./discover.ts";
 export * from "./ast_search.ts";
+export * from "./compact.ts";

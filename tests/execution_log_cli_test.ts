@@ -185,7 +185,7 @@ Deno.test("log: the MCP server's get_execution finds a command-line run of its r
     try {
       const fetched = await server.client.callTool({
         name: "get_execution",
-        arguments: { execution_id: id },
+        arguments: { execution_id: id, detail: "full" },
       }) as { isError?: boolean; structuredContent: { data: GetExecutionData } };
       assert.ok(!fetched.isError, JSON.stringify(fetched.structuredContent));
       assert.equal(fetched.structuredContent.data.execution.origin, "cli");

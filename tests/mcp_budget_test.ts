@@ -85,7 +85,7 @@ Deno.test("mcp budget: pages fit on the wire and add up to the full result", asy
   });
   try {
     await initialize(server);
-    const args = { patterns: ["needle"], limit: 0 };
+    const args = { patterns: ["needle"], limit: 0, detail: "full" };
     let firstId = "";
 
     await t.step("re-running with the named offset pages through every match once", async () => {
@@ -120,7 +120,11 @@ Deno.test("mcp budget: pages fit on the wire and add up to the full result", asy
       const seen: string[] = [];
       let offset: number | undefined = 0;
       while (offset !== undefined) {
-        const answer = await call(server, "get_execution", { execution_id: firstId, offset });
+        const answer = await call(server, "get_execution", {
+          execution_id: firstId,
+          offset,
+          detail: "full",
+        });
         assert.ok(answer.bytes <= BUDGET, `page of ${answer.bytes} bytes`);
         const inner = answer.envelope.data.execution!.envelope as unknown as {
           data: { matches: Match[] };
@@ -142,14 +146,14 @@ Deno.test("mcp budget: pages fit on the wire and add up to the full result", asy
       const small = spawnRaw({
         root,
         permissions: [`--allow-read=${root}`],
-        args: ["--max-output-bytes", "12000"],
+        args: ["--max-output-bytes", "16000"],
       });
       await initialize(small);
       const names: string[] = [];
       let cursor: string | undefined;
       do {
         const { message, bytes } = await small.request("tools/list", cursor ? { cursor } : {});
-        assert.ok(bytes <= 12_000, `tools/list page of ${bytes} bytes`);
+        assert.ok(bytes <= 16_000, `tools/list page of ${bytes} bytes`);
         const result = message.result as { tools: { name: string }[]; nextCursor?: string };
         names.push(...result.tools.map((tool) => tool.name));
         cursor = result.nextCursor;

@@ -208,7 +208,7 @@ Deno.test("mcp concurrency: the call time limit stops a call with a coded result
     );
     const again = await server.client.callTool({
       name: "search",
-      arguments: { patterns: ["greet"] },
+      arguments: { patterns: ["greet"], detail: "full" },
     }) as { structuredContent: Record<string, unknown> };
     SAMPLES.search.check(again.structuredContent);
   } finally {
@@ -313,7 +313,7 @@ Deno.test("mcp concurrency: a change made through one call worker is seen by the
   const files = async () => {
     const found = await server.client.callTool({
       name: "search",
-      arguments: { patterns: ["hello "] },
+      arguments: { patterns: ["hello "], detail: "full" },
     }) as Found;
     return found.structuredContent.data.matches.map((match) => match.span.file_path);
   };

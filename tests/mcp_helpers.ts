@@ -177,7 +177,7 @@ export interface Sample {
  */
 export const SAMPLES: Record<string, Sample> = {
   search: {
-    args: { patterns: ["greet"] },
+    args: { patterns: ["greet"], detail: "full" },
     check(envelope) {
       const data = envelope.data as { count: number; matches: { span: { file_path: string } }[] };
       if (data.count < 4) throw new Error(`search found ${data.count} matches, expected ≥ 4`);
@@ -186,7 +186,7 @@ export const SAMPLES: Record<string, Sample> = {
     },
   },
   ast_search: {
-    args: { kind: ["function"], name: "^greet$" },
+    args: { kind: ["function"], name: "^greet$", detail: "full" },
     check(envelope) {
       const data = envelope.data as { matches: { name?: string; span: { file_path: string } }[] };
       const found = data.matches.map((match) => `${match.span.file_path}:${match.name}`);
@@ -196,7 +196,7 @@ export const SAMPLES: Record<string, Sample> = {
     },
   },
   discover: {
-    args: { query: "greet" },
+    args: { query: "greet", detail: "full" },
     check(envelope) {
       const data = envelope.data as { results: { path: string }[] };
       const paths = data.results.map((result) => result.path);

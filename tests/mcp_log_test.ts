@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  compactEnvelope,
   type Diagnostic,
+  type Envelope,
   type ExecutionRecord,
   ExecutionRecordSchema,
   GetExecutionEnvelopeSchema,
@@ -118,7 +120,8 @@ Deno.test("mcp log: server writes the log, llm-mcp log show reads it", async () 
     assert.deepEqual(records[2].envelope, fetched.structuredContent, "the page it returned");
     assert.equal(records[1].envelope.diagnostics[0].code, "MCP-ARG-010");
     assert.deepEqual(records[0].arguments, { patterns: ["greet"], paths: ["src"] });
-    assert.deepEqual(records[0].envelope, result.structuredContent);
+    // The log keeps the full envelope; the default answer is its compact form.
+    assert.deepEqual(compactEnvelope(records[0].envelope as Envelope), result.structuredContent);
 
     const id = result.structuredContent.execution_id;
     const shown = await runEntry("tools/mcp/main.ts", ["log", "show", id, "--log-dir", logDir], {

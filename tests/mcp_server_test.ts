@@ -126,7 +126,7 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
       for (const [name, envelope] of executions) {
         const result = await server.client.callTool({
           name: "get_execution",
-          arguments: { execution_id: envelope.execution_id },
+          arguments: { execution_id: envelope.execution_id, detail: "full" },
         }) as CallOutcome;
         const parsed = GetExecutionEnvelopeSchema.parse(result.structuredContent);
         assert.equal(parsed.status, "ok");
@@ -211,7 +211,7 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
       async () => {
         const result = await server.client.callTool({
           name: "search",
-          arguments: { pattern: "greet", path: "src", globs: "*.ts" },
+          arguments: { pattern: "greet", path: "src", globs: "*.ts", detail: "full" },
         }) as CallOutcome;
         assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
         const matches =

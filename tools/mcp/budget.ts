@@ -7,8 +7,12 @@
  *
  * @module
  */
+import { type CompactEnvelope, isCompact, summariseDiagnostics } from "../../schema/compact.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { Envelope } from "../../schema/envelope.ts";
+
+/** What a call answers: an envelope, in full or in compact form. */
+export type Answer = Envelope | CompactEnvelope;
 
 /** Room kept for the JSON-RPC frame around a result (`jsonrpc`, a long string `id`, newline). */
 const FRAME_BYTES = 160;
@@ -32,7 +36,7 @@ function utf8Length(text: string): number {
 /** What a `tools/call` response holds besides the envelope. */
 export interface ToolResultParts {
   /** The envelope, returned as `structuredContent` and, serialised, as text. */
-  envelope: Envelope;
+  envelope: Answer;
   /** Whether the result is the tool's own failure. */
   isError: boolean;
 }
@@ -77,7 +81,7 @@ export function toolResult(parts: ToolResultParts): {
  * responseBytes(queryEnvelope("llm-x", { count: 0 }, []), false) > 0; // true
  * ```
  */
-export function responseBytes(envelope: Envelope, isError: boolean): number {
+export function responseBytes(envelope: Answer, isError: boolean): number {
   const json = JSON.stringify(envelope);
   // The text block is the JSON serialised again as a JSON string (quotes and escapes grow it).
   const asText = JSON.stringify(json);
@@ -88,10 +92,6 @@ export function responseBytes(envelope: Envelope, isError: boolean): number {
 
 /** How the next page of a cut list is asked for, for the hint in the paging diagnostic. */
 export interface PageRequest {
-  /** MCP tool to call again, e.g. `search` or `get_execution`. */
-  tool: string;
-  /** Argument that carries the offset, e.g. `offset`. */
-  offsetArgument: string;
   /** Execution id of the full result, which `get_execution` pages without re-running. */
   executionId: string;
 }
@@ -101,13 +101,13 @@ export interface Pageable {
   /** Number of items in the full list. */
   total: number;
   /** The envelope showing `count` items from `start`, with `note` added to the diagnostics. */
-  view(start: number, count: number, note: Diagnostic | undefined): Envelope;
+  view(start: number, count: number, note: Diagnostic | undefined): Answer;
 }
 
 /** An envelope cut to the budget. */
 export interface FittedEnvelope {
   /** The envelope to return. */
-  envelope: Envelope;
+  envelope: Answer;
   /** Offset of the next page, when items remain after this one. */
   nextOffset?: number;
 }
@@ -126,21 +126,60 @@ function pageNote(
   if (start === 0 && end >= total) return undefined;
   const range = shown === 0 ? "no items" : `items ${start + 1}–${end} of ${total}`;
   const more = end < total;
+  const next = `get_execution {"execution_id": "${request.executionId}", "offset": ${end}}`;
   const message = more
-    ? `Output budget: showing ${range} of data.${listKey}; call ${request.tool} again with the ` +
-      `same arguments and "${request.offsetArgument}": ${end} for the next page.`
+    ? `Output budget: showing ${range} of data.${listKey}; ${next} returns the next page of ` +
+      "this stored result in milliseconds, without running the query again."
     : `Output budget: showing ${range} of data.${listKey} (the last page).`;
   const details: Record<string, unknown> = { offset: start, shown, total };
   if (more) details.next_offset = end;
   return makeDiagnostic(SERVER, "MCP-QRY-001", message, {
     level: more ? "warning" : "note",
-    note: JSON.stringify(details) +
-      ` — get_execution {"execution_id": "${request.executionId}", "offset": N} pages this ` +
-      "exact result without running the tool again.",
-    remediation: more
-      ? `Call ${request.tool} with "${request.offsetArgument}": ${end}, or narrow the query.`
-      : undefined,
+    note: JSON.stringify(details),
+    remediation: more ? `Call ${next}, or narrow the query.` : undefined,
   });
+}
+
+/** Diagnostics of each code kept by {@linkcode boundDiagnostics}. */
+const KEPT_PER_CODE = 3;
+
+/**
+ * `envelope` with its diagnostics bounded, so that they never crowd out the results of a full
+ * answer: when they serialise to more than `maxBytes`, only the first three of each code are
+ * kept, followed by an `MCP-QRY-003` note counting what was left out (the log keeps them all).
+ *
+ * @example
+ * ```ts
+ * import { boundDiagnostics } from "@llm/search/mcp";
+ * import { makeDiagnostic, queryEnvelope } from "@llm/search/schema";
+ * const many = Array.from({ length: 500 }, (_, i) =>
+ *   makeDiagnostic("llm-x", "LMA-AST-005", `not parsed: f${i}.c`, { level: "warning" }));
+ * boundDiagnostics(queryEnvelope("llm-x", { count: 0 }, many), 2000).diagnostics.length; // 4
+ * ```
+ */
+export function boundDiagnostics(envelope: Envelope, maxBytes: number): Envelope {
+  const diagnostics = envelope.diagnostics;
+  if (utf8Length(JSON.stringify(diagnostics)) <= maxBytes) return envelope;
+  const seen = new Map<string, number>();
+  const kept = diagnostics.filter((diagnostic) => {
+    const count = (seen.get(diagnostic.code) ?? 0) + 1;
+    seen.set(diagnostic.code, count);
+    return count <= KEPT_PER_CODE;
+  });
+  const left = [...seen].filter(([, count]) => count > KEPT_PER_CODE)
+    .map(([code, count]) => `${code} ×${count - KEPT_PER_CODE}`);
+  const note = makeDiagnostic(
+    SERVER,
+    "MCP-QRY-003",
+    `${diagnostics.length - kept.length} diagnostics left out of this answer so they do not ` +
+      `crowd out the results (${left.join(", ")}); three of each code are shown.`,
+    {
+      level: "note",
+      note: `All of them: \`llm-mcp log show ${envelope.execution_id} --log-dir DIR\`; the ` +
+        "compact form counts them by code.",
+    },
+  );
+  return { ...envelope, diagnostics: [...kept, note] } as Envelope;
 }
 
 /**
@@ -157,7 +196,7 @@ function pageNote(
  *   view: (start: number, count: number) =>
  *     queryEnvelope("llm-x", { count, items: items.slice(start, start + count) }, []),
  * };
- * const request = { tool: "x", offsetArgument: "offset", executionId: crypto.randomUUID() };
+ * const request = { executionId: crypto.randomUUID() };
  * fitPage(pageable, "items", 0, 4000, request, false).nextOffset! > 0; // true
  * ```
  */
@@ -271,10 +310,13 @@ function halve(target: Candidate): "string" | "list" {
  * responseBytes(shrinkToFit(big, 8000, false), false) <= 8000; // true
  * ```
  */
-export function shrinkToFit(envelope: Envelope, maxBytes: number, isError: boolean): Envelope {
+export function shrinkToFit<A extends Answer>(envelope: A, maxBytes: number, isError: boolean): A {
   if (responseBytes(envelope, isError) <= maxBytes) return envelope;
   const copy = structuredClone(envelope) as unknown as Record<string, Json>;
-  const diagnostics = copy.diagnostics as Diagnostic[];
+  const diagnostics = copy.diagnostics as Json[];
+  // A compact answer lists its diagnostics summarised; the warning joins them in that form.
+  const entry = (diagnostic: Diagnostic): Json =>
+    isCompact(envelope) ? summariseDiagnostics([diagnostic])[0] : diagnostic;
   const isQuery = "data" in copy;
   let strings = 0;
   let lists = 0;
@@ -294,8 +336,8 @@ export function shrinkToFit(envelope: Envelope, maxBytes: number, isError: boole
       },
     );
   const size = () => {
-    const withWarning = { ...copy, diagnostics: [...diagnostics, warning()] };
-    return responseBytes(withWarning as unknown as Envelope, isError);
+    const withWarning = { ...copy, diagnostics: [...diagnostics, entry(warning())] };
+    return responseBytes(withWarning as unknown as Answer, isError);
   };
   while (size() > maxBytes) {
     const target = largest(copy);
@@ -315,10 +357,10 @@ export function shrinkToFit(envelope: Envelope, maxBytes: number, isError: boole
       break;
     }
   }
-  copy.diagnostics = [...diagnostics, warning()];
+  copy.diagnostics = [...diagnostics, entry(warning())];
   if (isQuery) {
     if (copy.status === "ok") copy.status = "partial";
     copy.partial = true;
   }
-  return copy as unknown as Envelope;
+  return copy as unknown as A;
 }

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { FIELD_ALIASES, normalizeAliases } from "../../schema/aliases.ts";
+import { compactEnvelopeSchemaOf, type Detail, DETAILS } from "../../schema/compact.ts";
 import { fieldMeta, unwrapField } from "../../schema/fields.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { type JsonSchema, toJsonSchema } from "../../schema/json_schema.ts";
@@ -44,6 +45,28 @@ export interface CatalogEntry {
   offsetArgument?: string;
 }
 
+/**
+ * The argument the server adds, next to the paging offset, to every tool with a result list:
+ * how much of each result to show. It is the server's, like the offset, because it shapes the
+ * answer, not the run: the engines never see it, and the CLI says the same with `--format`.
+ */
+export const DETAIL_ARGUMENT = "detail";
+
+const DETAIL_SCHEMA = {
+  type: "string",
+  enum: [...DETAILS],
+  default: "compact",
+  description: 'How much to show: "compact" (default) gives rows grouped by file (line, ' +
+    'column, byte span, line text or first line); "full" adds ids, span ids, matched text, ' +
+    "captures and whole node text, as the command line prints with --format json.",
+};
+
+/** The tool's envelope schema, or, when it has a compact form, either form. */
+function answerSchema(tool: Tool): z.ZodType {
+  const compact = compactEnvelopeSchemaOf(tool.name);
+  return compact ? z.union([compact, tool.output]) : tool.output;
+}
+
 /** JSON Schema for MCP: the 2020-12 dialect MCP assumes by default, without `$schema`. */
 function mcpSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema & { type: "object" } {
   const { $schema: _dialect, ...rest } = toJsonSchema(schema, io);
@@ -63,7 +86,7 @@ function offsetName(tool: Tool): string {
  * ```ts
  * import { catalogEntry, getExecutionTool } from "@llm/search/mcp";
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
- * entry.descriptor.inputSchema.properties; // { execution_id: …, offset: … }
+ * entry.descriptor.inputSchema.properties; // { execution_id: …, offset: …, detail: … }
  * ```
  */
 export function catalogEntry(
@@ -81,7 +104,7 @@ export function catalogEntry(
         ? `${tool.description}\nExample: ${JSON.stringify(tool.example)}`
         : tool.description,
       inputSchema,
-      outputSchema: mcpSchema(tool.output, "output"),
+      outputSchema: mcpSchema(pageable ? answerSchema(tool) : tool.output, "output"),
       annotations: {
         title: tool.title,
         ...tool.annotations,
@@ -99,8 +122,10 @@ export function catalogEntry(
         minimum: 0,
         default: 0,
         description: "Paging by the MCP server: skip this many result items. A result cut to " +
-          "fit the output budget names the offset of the next page in an MCP-QRY-001 diagnostic.",
+          "fit the output budget is marked partial and names its next page: get_execution " +
+          "with its execution_id and offset pages the stored result without a re-run.",
       },
+      [DETAIL_ARGUMENT]: DETAIL_SCHEMA,
     };
     entry.offsetArgument = name;
   }
@@ -125,6 +150,8 @@ export interface PreparedCall {
   input: Record<string, unknown>;
   /** Items to skip in the result list. */
   offset: number;
+  /** How much of the result to show. */
+  detail: Detail;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -198,7 +225,7 @@ function unknownArgument(entry: CatalogEntry, key: string, names: Map<string, st
   const tool = entry.tool;
   const fields = [
     ...Object.keys(tool.input.shape),
-    ...(entry.offsetArgument ? [entry.offsetArgument] : []),
+    ...(entry.offsetArgument ? [entry.offsetArgument, DETAIL_ARGUMENT] : []),
   ];
   const closest = [...names.keys()].map((name) => ({ name, far: distance(key, name) }))
     .filter(({ far }) => far <= Math.max(1, Math.floor(key.length / 3)))
@@ -230,7 +257,7 @@ function exampleRemediation(tool: Tool): { remediation?: string } {
  * ```ts
  * import { catalogEntry, getExecutionTool, prepareCall } from "@llm/search/mcp";
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
- * prepareCall(entry, { operation_id: "x", offset: 5 }); // { input: { execution_id: "x" }, offset: 5 }
+ * prepareCall(entry, { operation_id: "x", offset: 5 }); // { input: { execution_id: "x" }, offset: 5, detail: "compact" }
  * ```
  */
 export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {
@@ -252,6 +279,18 @@ export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {
     }
     offset = value as number;
   }
+  let detail: Detail = "compact";
+  if (entry.offsetArgument !== undefined && DETAIL_ARGUMENT in args) {
+    const value = args[DETAIL_ARGUMENT];
+    delete args[DETAIL_ARGUMENT];
+    if (!DETAILS.includes(value as Detail)) {
+      throw new ToolError(
+        `${prefix}-ARG-002`,
+        `invalid input: $.${DETAIL_ARGUMENT}: expected one of ${DETAILS.join(", ")}`,
+      );
+    }
+    detail = value as Detail;
+  }
   const names = argumentNames(tool);
   const { input, unknown } = canonicalArguments(tool, args, names);
   if (unknown.length) throw unknownArgument(entry, unknown[0], names);
@@ -263,5 +302,5 @@ export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {
       ...exampleRemediation(tool),
     });
   }
-  return { input, offset };
+  return { input, offset, detail };
 }

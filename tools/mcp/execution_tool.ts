@@ -22,7 +22,8 @@ const DESCRIPTION = "Returns a past run by its execution_id (a call of this serv
   "llm-* command line logged in the workspace's .llm/log): the tool, the " +
   "arguments, the time, the status and the result envelope exactly as the tool produced it. " +
   "Use it to re-read a result after your context was compacted instead of running the tool " +
-  "again; a long result list comes in pages (pass `offset`).";
+  "again; a long result list comes in pages (pass `offset`, as a cut answer's `next_page` " +
+  'says), compact unless `detail: "full"` is asked for.';
 
 const executionId = z.string().min(1).describe(
   "execution_id of an earlier result (UUID; `operation_id` is accepted too)",

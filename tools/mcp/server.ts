@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { compactEnvelope, type Detail, isCompact } from "../../schema/compact.ts";
 import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { Envelope, QueryEnvelope } from "../../schema/envelope.ts";
 import { newId } from "../../schema/ids.ts";
@@ -15,6 +16,8 @@ import { failureEnvelope, failureOutcome } from "../../core/failure.ts";
 import type { Tool } from "../../core/tool.ts";
 import { InProcessRunner, type ToolRunner } from "./calls.ts";
 import {
+  type Answer,
+  boundDiagnostics,
   fitPage,
   type Pageable,
   type PageRequest,
@@ -132,9 +135,13 @@ function pagedKey(data: Record<string, unknown>, listKey: string | undefined): s
 }
 
 /** A list paged out of a query envelope. */
-interface ListPages extends Pageable {
+interface ListPages {
   /** Field of `data` holding the list. */
   key: string;
+  /** Number of items in the full list. */
+  total: number;
+  /** The envelope showing `count` items from `start`, with `note` added to the diagnostics. */
+  view(start: number, count: number, note: Diagnostic | undefined): Envelope;
 }
 
 /**
@@ -316,17 +323,25 @@ export class ToolServer {
     if (tool.kind === "mutation" || !tool.annotations.readOnlyHint) this.#invalidate(envelope);
     const isError = envelope.status === "error";
     const request: PageRequest = {
-      tool: name,
-      offsetArgument: entry.offsetArgument ?? "offset",
       executionId: name === GET_EXECUTION ? executionOf(envelope) ?? executionId : executionId,
     };
-    const fitted = name === GET_EXECUTION
-      ? this.#fitExecution(envelope, prepared.offset, request, isError)
-      : this.#fit(envelope, tool.listKey, prepared.offset, request, isError);
-    // A tool's full result is logged; a get_execution call logs the page it returned (the full
-    // record it read is in the log already).
-    record(name === GET_EXECUTION ? fitted : envelope);
-    return toolResult({ envelope: fitted, isError });
+    if (name === GET_EXECUTION) {
+      // It logs the page it returned (the full record it read is in the log already).
+      const page = this.#fitExecution(envelope, prepared.offset, request, isError, prepared.detail);
+      record(page);
+      return toolResult({ envelope: page, isError });
+    }
+    // A tool's full result is logged, whatever form the answer takes.
+    record(envelope);
+    const answer = this.#fit(
+      envelope,
+      tool.listKey,
+      prepared.offset,
+      request,
+      isError,
+      prepared.detail,
+    );
+    return toolResult({ envelope: answer, isError });
   }
 
   /**
@@ -396,44 +411,83 @@ export class ToolServer {
     this.#runner.invalidate(changedPaths(this.#scope.root, result));
   }
 
+  /**
+   * The answer to a call: its envelope in the form `detail` asks for, cut to the budget. A cut
+   * compact answer names its next page (`next_page`: `get_execution` on the stored result).
+   */
   #fit(
     envelope: Envelope,
     listKey: string | undefined,
     offset: number,
     request: PageRequest,
     isError: boolean,
-  ): Envelope {
+    detail: Detail,
+  ): Answer {
+    const shape = this.#answerShape(detail);
     const pages = listPages(envelope, listKey);
-    if (!pages) return shrinkToFit(envelope, this.#maxOutputBytes, isError);
-    if (offset === 0 && responseBytes(envelope, isError) <= this.#maxOutputBytes) return envelope;
-    return fitPage(pages, pages.key, offset, this.#maxOutputBytes, request, isError).envelope;
+    if (!pages) return shrinkToFit(shape(envelope), this.#maxOutputBytes, isError);
+    const whole = shape(envelope);
+    if (offset === 0 && responseBytes(whole, isError) <= this.#maxOutputBytes) return whole;
+    const shaped: Pageable = {
+      total: pages.total,
+      view: (start, count, note) =>
+        withNextPage(shape(pages.view(start, count, note)), request, start + count, pages.total),
+    };
+    return fitPage(shaped, pages.key, offset, this.#maxOutputBytes, request, isError).envelope;
   }
 
-  /** Pages the list of the envelope inside a `get_execution` result. */
+  /**
+   * The function giving an envelope the form `detail` asks for: compact, or full with its
+   * diagnostics bounded to a quarter of the budget (they never crowd out the results).
+   */
+  #answerShape(detail: Detail): (envelope: Envelope) => Answer {
+    if (detail !== "full") return compactEnvelope;
+    return (envelope) => boundDiagnostics(envelope, this.#maxOutputBytes / 4);
+  }
+
+  /** Pages the list of the envelope inside a `get_execution` result, in the form asked for. */
   #fitExecution(
     envelope: Envelope,
     offset: number,
     request: PageRequest,
     isError: boolean,
+    detail: Detail,
   ): Envelope {
     if (!isQuery(envelope) || !("execution" in envelope.data)) {
       return shrinkToFit(envelope, this.#maxOutputBytes, isError);
     }
     const record = (envelope.data as unknown as { execution: ExecutionRecord }).execution;
-    const listKey = this.#listKeys.get(record.tool);
-    const inner = listPages(record.envelope, listKey);
-    if (!inner) return shrinkToFit(envelope, this.#maxOutputBytes, isError);
-    const wrap = (page: Envelope): Envelope => ({
+    const stored = record.envelope as Envelope; // the log keeps full envelopes
+    const shape = this.#answerShape(detail);
+    const wrap = (page: Answer): Envelope => ({
       ...envelope,
       data: { ...envelope.data, execution: { ...record, envelope: page } },
     } as QueryEnvelope);
+    const inner = listPages(stored, this.#listKeys.get(record.tool));
+    if (!inner) return shrinkToFit(wrap(shape(stored)), this.#maxOutputBytes, isError);
+    const whole = wrap(shape(stored));
+    if (offset === 0 && responseBytes(whole, isError) <= this.#maxOutputBytes) return whole;
     const pages: Pageable = {
       total: inner.total,
-      view: (start, count, note) => wrap(inner.view(start, count, note)),
+      view: (start, count, note) =>
+        wrap(
+          withNextPage(shape(inner.view(start, count, note)), request, start + count, inner.total),
+        ),
     };
-    if (offset === 0 && responseBytes(envelope, isError) <= this.#maxOutputBytes) return envelope;
-    return fitPage(pages, inner.key, offset, this.#maxOutputBytes, request, isError).envelope;
+    return fitPage(pages, inner.key, offset, this.#maxOutputBytes, request, isError)
+      .envelope as Envelope;
   }
+}
+
+/** A compact page ending at `end` of `total` items, with its `next_page` when items remain. */
+function withNextPage(answer: Answer, request: PageRequest, end: number, total: number): Answer {
+  if (end >= total || !isCompact(answer)) return answer;
+  const { diagnostics, ...head } = answer;
+  const next_page = {
+    tool: "get_execution" as const,
+    arguments: { execution_id: request.executionId, offset: end },
+  };
+  return { ...head, next_page, diagnostics };
 }
 
 function executionOf(envelope: Envelope): string | undefined {

@@ -24,9 +24,11 @@ import type { ToolServer } from "./server.ts";
 import { LLM_MCP } from "../../schema/tool_names.ts";
 
 const INSTRUCTIONS = "Code search and editing tools of @llm/search. Every result is one JSON " +
-  "envelope (status, data or result, diagnostics with codes and remediation). Results are cut " +
-  "to fit an output budget: a diagnostic MCP-QRY-001 then names the `offset` of the next page. " +
-  "Every call gets an execution_id; get_execution returns a past result by that id.";
+  "envelope (status, data or result, diagnostics with codes and remediation). Result lists are " +
+  'compact by default (rows under a `columns` header, grouped by file; `detail: "full"` adds ' +
+  "ids, matched text and whole nodes) and cut to fit an output budget: a cut answer is partial " +
+  "and its `next_page` names the get_execution call (execution_id and offset) that returns the " +
+  "next page of the stored result, without running the query again.";
 
 interface CallRequest {
   params: {

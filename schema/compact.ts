@@ -1,0 +1,526 @@
+/**
+ * The compact form of query results (contract §9): what an agent reads by default (the MCP
+ * answer, and `--format compact` on the command line). Results come first, as rows under a
+ * `columns` header, grouped by file; ids, checksums, captures and whole node text are left out
+ * (the full envelope has them). Diagnostics follow, summarised by code: a count and up to three
+ * examples each. One builder per tool family turns a full envelope into its compact form.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { AstMatch, AstSearchData } from "./ast_search.ts";
+import { type Diagnostic, type DiagnosticLevel } from "./diagnostic.ts";
+import type { DiscoverData, DiscoverResult } from "./discover.ts";
+import type { Envelope, QueryEnvelope, QueryStatus } from "./envelope.ts";
+import { type FileCount, FileCountSchema, type SearchData, type SearchMatch } from "./search.ts";
+
+/** How much an answer shows: `compact` (the default of agents) or `full` (the whole envelope). */
+export type Detail = "compact" | "full";
+
+/** The values of {@linkcode Detail}. */
+export const DETAILS: readonly Detail[] = ["compact", "full"];
+
+/** Longest line text or first line a compact row carries, in characters (then `…`). */
+export const COMPACT_TEXT_CHARS = 160;
+
+/** Examples a {@linkcode DiagnosticSummary} keeps. */
+export const SUMMARY_EXAMPLES = 3;
+
+/** One diagnostic shown as an example of its code. */
+export interface DiagnosticExample {
+  /** Its message. */
+  message: string;
+  /** The file concerned. */
+  file?: string;
+  /** 1-based line concerned. */
+  line?: number;
+}
+
+/** Every diagnostic of one code and level, counted, with a few examples. */
+export interface DiagnosticSummary {
+  /** Registry code (`--explain CODE` says what it means and what to do). */
+  code: string;
+  /** Severity. */
+  level: DiagnosticLevel;
+  /** How many diagnostics had this code and level. */
+  count: number;
+  /** The first {@linkcode SUMMARY_EXAMPLES} of them. */
+  examples: DiagnosticExample[];
+}
+
+const count = z.number().int().nonnegative();
+const line = z.number().int().positive();
+
+/** zod schema of {@linkcode DiagnosticSummary}. */
+export const DiagnosticSummarySchema: z.ZodType<DiagnosticSummary> = z.object({
+  code: z.string(),
+  level: z.enum(["error", "warning", "note"]),
+  count: z.number().int().positive(),
+  examples: z.array(z.object({
+    message: z.string(),
+    file: z.string().optional(),
+    line: line.optional(),
+  })),
+}).meta({ id: "DiagnosticSummary" });
+
+/** Where the next page of a cut answer is: call `tool` with `arguments` (no re-run). */
+export interface NextPage {
+  /** Always `get_execution`: it pages the stored result. */
+  tool: "get_execution";
+  /** Its arguments. */
+  arguments: { execution_id: string; offset: number };
+}
+
+/** A query envelope in compact form. */
+export interface CompactEnvelope<D = unknown> {
+  /** Contract version. */
+  schema_version: string;
+  /** UUID v4 of the run: `get_execution` returns its full result. */
+  execution_id: string;
+  /** Tool name. */
+  tool: string;
+  /** Always `compact`; `detail: "full"` (`--format json`) gives the whole envelope. */
+  form: "compact";
+  /** `partial` when a limit, timeout or the output budget cut the results. */
+  status: QueryStatus;
+  /** Present and true when results were cut. */
+  partial?: true;
+  /** The results. */
+  data: D;
+  /** Where the next page is, when the output budget cut the list. */
+  next_page?: NextPage;
+  /** Diagnostics summarised by code, after the results. */
+  diagnostics: DiagnosticSummary[];
+}
+
+function compactEnvelopeSchema<D>(data: z.ZodType<D>): z.ZodType<CompactEnvelope<D>> {
+  return z.object({
+    schema_version: z.string(),
+    execution_id: z.string(),
+    tool: z.string(),
+    form: z.literal("compact"),
+    status: z.enum(["ok", "error", "partial"]),
+    partial: z.literal(true).optional(),
+    data,
+    next_page: z.object({
+      tool: z.literal("get_execution"),
+      arguments: z.object({ execution_id: z.string(), offset: count }),
+    }).optional(),
+    diagnostics: z.array(DiagnosticSummarySchema),
+  });
+}
+
+/** A file's rows. */
+export interface FileRows<R> {
+  /** The file. */
+  file_path: string;
+  /** Its results in file order, one row each, laid out as `columns` says. */
+  rows: R[];
+}
+
+function fileRowsSchema<R>(row: z.ZodType<R>): z.ZodType<FileRows<R>> {
+  return z.object({ file_path: z.string(), rows: z.array(row) });
+}
+
+/** Any value of a row; each cell's own schema checks its position. */
+const ROW_VALUE = z.union([z.number(), z.string(), z.null()]);
+
+/**
+ * The schema of a row: an array of exactly `cells.length` values, each checked against its
+ * cell. (Not a zod tuple: its JSON Schema, `prefixItems` with `items: false`, reads as "no
+ * items" to the draft-07 validators MCP clients use.)
+ */
+function rowSchema<R extends unknown[]>(cells: z.ZodType[]): z.ZodType<R> {
+  return z.array(ROW_VALUE).length(cells.length).refine(
+    (row) => cells.every((cell, i) => cell.safeParse(row[i]).success),
+    "a value does not fit its column",
+  ) as unknown as z.ZodType<R>;
+}
+
+/** The schema of a `columns` header: exactly `names`, in order. */
+function columnsSchema<C extends readonly [string, ...string[]]>(names: C): z.ZodType<C> {
+  return z.array(z.enum(names)).refine(
+    (given) => given.length === names.length && given.every((name, i) => name === names[i]),
+    `expected ${names.join(", ")}`,
+  ) as unknown as z.ZodType<C>;
+}
+
+/** Columns of a compact search row. */
+export const SEARCH_COLUMNS = [
+  "start_line",
+  "start_col",
+  "byte_start",
+  "byte_end",
+  "line_text",
+] as const;
+
+/** A search match: `[start_line, start_col, byte_start, byte_end, line_text]`. */
+export type SearchRow = [number, number, number, number, string];
+
+/** Compact `data` of `llm-search`. */
+export interface CompactSearchData {
+  /** Results in this answer. */
+  count: number;
+  /** The patterns as given. */
+  patterns: string[];
+  /** What `count` counts. */
+  mode: SearchData["mode"];
+  /** Every match found (also those not shown). */
+  match_count: number;
+  /** Files searched. */
+  files_searched: number;
+  /** Files with at least one match. */
+  files_matched: number;
+  /** Results before `limit` cut them; present only when cut. */
+  total?: number;
+  /** Names of the row fields. */
+  columns: typeof SEARCH_COLUMNS;
+  /** Matches grouped by file (mode `matches`). */
+  by_file: FileRows<SearchRow>[];
+  /** Files with matches (mode `files`). */
+  files?: string[];
+  /** Per-file counts (mode `counts`). */
+  counts?: FileCount[];
+}
+
+/** zod schema of {@linkcode CompactSearchData}. */
+export const CompactSearchDataSchema: z.ZodType<CompactSearchData> = z.object({
+  count,
+  patterns: z.array(z.string()),
+  mode: z.enum(["matches", "files", "counts"]),
+  match_count: count,
+  files_searched: count,
+  files_matched: count,
+  total: count.optional(),
+  columns: columnsSchema(SEARCH_COLUMNS),
+  by_file: z.array(fileRowsSchema(rowSchema<SearchRow>([line, count, count, count, z.string()]))),
+  files: z.array(z.string()).optional(),
+  counts: z.array(FileCountSchema).optional(),
+}).meta({ id: "CompactSearchData" });
+
+/** Columns of a compact ast-search row. */
+export const AST_COLUMNS = [
+  "name",
+  "kind",
+  "start_line",
+  "end_line",
+  "byte_start",
+  "byte_end",
+  "first_line",
+] as const;
+
+/**
+ * An ast-search match: `[name, kind, start_line, end_line, byte_start, byte_end, first_line]`;
+ * for a query match, `name` and `kind` are those of its first capture (its capture name as kind).
+ */
+export type AstRow = [string, string, number, number, number, number, string];
+
+/** Compact `data` of `llm-ast-search`. */
+export interface CompactAstSearchData {
+  /** Matches in this answer. */
+  count: number;
+  /** `query` or `kind`. */
+  mode: AstSearchData["mode"];
+  /** Every match found (also those not shown). */
+  match_count: number;
+  /** Files parsed and searched. */
+  files_searched: number;
+  /** Files with at least one match. */
+  files_matched: number;
+  /** Languages of the files searched. */
+  languages: string[];
+  /** Matches before `limit` cut them; present only when cut. */
+  total?: number;
+  /** Names of the row fields. */
+  columns: typeof AST_COLUMNS;
+  /** Matches grouped by file. */
+  by_file: FileRows<AstRow>[];
+}
+
+/** zod schema of {@linkcode CompactAstSearchData}. */
+export const CompactAstSearchDataSchema: z.ZodType<CompactAstSearchData> = z.object({
+  count,
+  mode: z.enum(["query", "kind"]),
+  match_count: count,
+  files_searched: count,
+  files_matched: count,
+  languages: z.array(z.string()),
+  total: count.optional(),
+  columns: columnsSchema(AST_COLUMNS),
+  by_file: z.array(
+    fileRowsSchema(
+      rowSchema<AstRow>([z.string(), z.string(), line, line, count, count, z.string()]),
+    ),
+  ),
+}).meta({ id: "CompactAstSearchData" });
+
+/** Columns of a compact discover row. */
+export const DISCOVER_COLUMNS = ["path", "kind", "size", "score", "reason"] as const;
+
+/** A found path: `[path, kind, size, score, reason]`. */
+export type DiscoverRow = [string, DiscoverResult["kind"], number | null, number, string];
+
+/** Compact `data` of `llm-discover`. */
+export interface CompactDiscoverData {
+  /** Results in this answer. */
+  count: number;
+  /** The query as given. */
+  query: string;
+  /** Paths that matched. */
+  total: number;
+  /** Entries the query was tried on. */
+  scanned: number;
+  /** Names of the row fields. */
+  columns: typeof DISCOVER_COLUMNS;
+  /** Best first. */
+  rows: DiscoverRow[];
+}
+
+/** zod schema of {@linkcode CompactDiscoverData}. */
+export const CompactDiscoverDataSchema: z.ZodType<CompactDiscoverData> = z.object({
+  count,
+  query: z.string(),
+  total: count,
+  scanned: count,
+  columns: columnsSchema(DISCOVER_COLUMNS),
+  rows: z.array(
+    rowSchema<DiscoverRow>([
+      z.string(),
+      z.enum(["file", "dir"]),
+      count.nullable(),
+      z.number(),
+      z.string(),
+    ]),
+  ),
+}).meta({ id: "CompactDiscoverData" });
+
+/**
+ * Summarises diagnostics by code and level, in order of first appearance: a count and the
+ * first {@linkcode SUMMARY_EXAMPLES} messages each.
+ *
+ * @example
+ * ```ts
+ * import { makeDiagnostic, summariseDiagnostics } from "@llm/search/schema";
+ * const skipped = makeDiagnostic("llm-ast-search", "LAS-IO-001", "cannot parse a.c", { level: "warning" });
+ * summariseDiagnostics([skipped, skipped])[0].count; // 2
+ * ```
+ */
+export function summariseDiagnostics(diagnostics: readonly Diagnostic[]): DiagnosticSummary[] {
+  const byKey = new Map<string, DiagnosticSummary>();
+  for (const diagnostic of diagnostics) {
+    const key = `${diagnostic.level} ${diagnostic.code}`;
+    let summary = byKey.get(key);
+    if (!summary) {
+      summary = { code: diagnostic.code, level: diagnostic.level, count: 0, examples: [] };
+      byKey.set(key, summary);
+    }
+    summary.count++;
+    if (summary.examples.length < SUMMARY_EXAMPLES) summary.examples.push(exampleOf(diagnostic));
+  }
+  return [...byKey.values()];
+}
+
+function exampleOf(diagnostic: Diagnostic): DiagnosticExample {
+  const example: DiagnosticExample = { message: diagnostic.message };
+  const file = diagnostic.file ?? diagnostic.span?.file_path;
+  const at = diagnostic.line ?? diagnostic.span?.start_line;
+  if (file !== undefined) example.file = file;
+  if (at !== undefined) example.line = at;
+  return example;
+}
+
+/** `text` cut to {@linkcode COMPACT_TEXT_CHARS} characters, with `…` when cut. */
+function cut(text: string): string {
+  if (text.length <= COMPACT_TEXT_CHARS) return text;
+  let end = COMPACT_TEXT_CHARS;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--; // never split a surrogate pair
+  return text.slice(0, end) + "…";
+}
+
+/** The first line of `text`, trailing blanks removed, cut. */
+function firstLine(text: string): string {
+  const end = text.indexOf("\n");
+  return cut((end < 0 ? text : text.slice(0, end)).trimEnd());
+}
+
+/** Groups items by file, keeping their order (the lists are in file order). */
+function groupByFile<T, R>(
+  items: readonly T[],
+  fileOf: (item: T) => string,
+  rowOf: (item: T) => R,
+): FileRows<R>[] {
+  const groups: FileRows<R>[] = [];
+  for (const item of items) {
+    const file = fileOf(item);
+    const last = groups.at(-1);
+    if (last?.file_path === file) last.rows.push(rowOf(item));
+    else groups.push({ file_path: file, rows: [rowOf(item)] });
+  }
+  return groups;
+}
+
+function searchRow(match: SearchMatch): SearchRow {
+  const span = match.span;
+  return [span.start_line, span.start_col, span.byte_start, span.byte_end, cut(match.line_text)];
+}
+
+/**
+ * The compact data of an `llm-search` result: matches as rows grouped by file, without ids,
+ * matched text or context.
+ *
+ * @example
+ * ```ts
+ * import { compactSearchData } from "@llm/search/schema";
+ * const data = compactSearchData({
+ *   count: 0, patterns: ["x"], mode: "matches", match_count: 0, files_searched: 1,
+ *   files_matched: 0, matches: [],
+ * });
+ * data.by_file; // []
+ * ```
+ */
+export function compactSearchData(data: SearchData): CompactSearchData {
+  const { matches, ...summary } = data; // every field but the matches is already compact
+  const by_file = groupByFile(matches, (match) => match.span.file_path, searchRow);
+  return { ...summary, columns: SEARCH_COLUMNS, by_file };
+}
+
+function astRow(match: AstMatch): AstRow {
+  const span = match.span;
+  const capture = match.captures[0];
+  return [
+    match.name ?? capture?.text ?? "",
+    match.kind ?? capture?.name ?? "",
+    span.start_line,
+    span.end_line,
+    span.byte_start,
+    span.byte_end,
+    firstLine(match.text),
+  ];
+}
+
+/**
+ * The compact data of an `llm-ast-search` result: name, kind, span and first line (a
+ * definition's signature) of each match, grouped by file; no bodies, captures or ids.
+ *
+ * @example
+ * ```ts
+ * import { compactAstSearchData } from "@llm/search/schema";
+ * const data = compactAstSearchData({
+ *   count: 0, mode: "kind", match_count: 0, files_searched: 1, files_matched: 0,
+ *   languages: ["c"], matches: [],
+ * });
+ * data.columns[0]; // "name"
+ * ```
+ */
+export function compactAstSearchData(data: AstSearchData): CompactAstSearchData {
+  const { matches, ...summary } = data; // every field but the matches is already compact
+  const by_file = groupByFile(matches, (match) => match.span.file_path, astRow);
+  return { ...summary, columns: AST_COLUMNS, by_file };
+}
+
+/**
+ * The compact data of an `llm-discover` result: path, kind, size, score and reason per row,
+ * without the raw score and match positions.
+ *
+ * @example
+ * ```ts
+ * import { compactDiscoverData } from "@llm/search/schema";
+ * compactDiscoverData({ count: 0, query: "x", total: 0, scanned: 3, results: [] }).rows; // []
+ * ```
+ */
+export function compactDiscoverData(data: DiscoverData): CompactDiscoverData {
+  return {
+    count: data.count,
+    query: data.query,
+    total: data.total,
+    scanned: data.scanned,
+    columns: DISCOVER_COLUMNS,
+    rows: data.results.map((
+      result,
+    ) => [result.path, result.kind, result.size, result.score, result.reason]),
+  };
+}
+
+/** A tool family's compact form: its data schema and the builder from the full data. */
+interface CompactForm {
+  /** Field of the full data the builder needs (absent in the `{ count: 0 }` of a failed run). */
+  listKey: string;
+  /** zod schema of the compact data. */
+  data: z.ZodType;
+  /** Builds the compact data from the full data. */
+  build(data: unknown): unknown;
+}
+
+/** The compact form of each query tool, by tool name (the `tool` of its envelope). */
+const COMPACT_FORMS: Readonly<Record<string, CompactForm>> = {
+  "llm-search": {
+    listKey: "matches",
+    data: CompactSearchDataSchema,
+    build: (data) => compactSearchData(data as SearchData),
+  },
+  "llm-ast-search": {
+    listKey: "matches",
+    data: CompactAstSearchDataSchema,
+    build: (data) => compactAstSearchData(data as AstSearchData),
+  },
+  "llm-discover": {
+    listKey: "results",
+    data: CompactDiscoverDataSchema,
+    build: (data) => compactDiscoverData(data as DiscoverData),
+  },
+};
+
+/** Names of the tools that have a compact form. */
+export const COMPACT_TOOLS: readonly string[] = Object.keys(COMPACT_FORMS);
+
+/**
+ * The schema of a tool's compact envelope, or undefined when the tool has no compact form (its
+ * full envelope is its only form).
+ *
+ * @example
+ * ```ts
+ * import { compactEnvelopeSchemaOf } from "@llm/search/schema";
+ * compactEnvelopeSchemaOf("llm-search") !== undefined; // true
+ * ```
+ */
+export function compactEnvelopeSchemaOf(tool: string): z.ZodType<CompactEnvelope> | undefined {
+  const form = COMPACT_FORMS[tool];
+  return form ? compactEnvelopeSchema(form.data) : undefined;
+}
+
+/** Whether `envelope` is in compact form. */
+export function isCompact(envelope: object): envelope is CompactEnvelope {
+  return (envelope as { form?: unknown }).form === "compact";
+}
+
+/**
+ * The compact form of an envelope: its results as rows, its diagnostics summarised. An
+ * envelope of a tool without a compact form, or of a run that produced no result list (a
+ * failure), is returned unchanged, in full.
+ *
+ * @example
+ * ```ts
+ * import { compactEnvelope, queryEnvelope } from "@llm/search/schema";
+ * const full = queryEnvelope("llm-discover", { count: 0, query: "x", total: 0, scanned: 0, results: [] }, []);
+ * "form" in compactEnvelope(full); // true
+ * ```
+ */
+export function compactEnvelope(envelope: Envelope): Envelope | CompactEnvelope {
+  const form = COMPACT_FORMS[envelope.tool];
+  if (!form || !("data" in envelope)) return envelope;
+  const query = envelope as QueryEnvelope;
+  const data = query.data as unknown as Record<string, unknown>;
+  if (!Array.isArray(data[form.listKey])) return envelope;
+  const compact: CompactEnvelope = {
+    schema_version: query.schema_version,
+    execution_id: query.execution_id,
+    tool: query.tool,
+    form: "compact",
+    status: query.status,
+    ...(query.partial ? { partial: true as const } : {}),
+    data: form.build(data),
+    diagnostics: summariseDiagnostics(query.diagnostics),
+  };
+  return compact;
+}

@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import {
+  AST_COLUMNS,
+  COMPACT_TEXT_CHARS,
+  compactEnvelope,
+  compactEnvelopeSchemaOf,
+  summariseDiagnostics,
+} from "./compact.ts";
+import { makeDiagnostic } from "./diagnostic.ts";
+import { mutationEnvelope, queryEnvelope } from "./envelope.ts";
+import { LineIndex } from "./line_index.ts";
+import { makeSpan } from "./span.ts";
+import type { AstMatch } from "./ast_search.ts";
+import type { SearchData, SearchMatch } from "./search.ts";
+
+const TEXT = "int main(void)\n{\n\treturn FOO_SUSPEND;\n}\n" + "x".repeat(300) + "\n";
+const index = LineIndex.fromText(TEXT);
+
+function searchMatch(file: string, start: number, end: number): SearchMatch {
+  const span = makeSpan(file, index, start, end);
+  const lineStart = TEXT.lastIndexOf("\n", start - 1) + 1;
+  const lineEnd = TEXT.indexOf("\n", start);
+  return {
+    match_id: crypto.randomUUID(),
+    span,
+    matched_text: TEXT.slice(start, end),
+    line_text: TEXT.slice(lineStart, lineEnd),
+  };
+}
+
+function searchData(matches: SearchMatch[]): SearchData {
+  return {
+    count: matches.length,
+    patterns: ["[A-Z]+_SUSPEND"],
+    mode: "matches",
+    match_count: matches.length,
+    files_searched: 2,
+    files_matched: 2,
+    matches,
+  };
+}
+
+const suspend = TEXT.indexOf("FOO_SUSPEND");
+const longLine = TEXT.indexOf("x");
+
+Deno.test("compact search: rows grouped by file, in order, without ids or matched text", () => {
+  const matches = [
+    searchMatch("a.c", suspend, suspend + 11),
+    searchMatch("a.c", longLine, longLine + 3),
+    searchMatch("b.c", suspend, suspend + 11),
+  ];
+  const full = queryEnvelope("llm-search", searchData(matches), []);
+  const compact = compactEnvelope(full);
+  assert.ok(compactEnvelopeSchemaOf("llm-search")!.safeParse(compact).success);
+  const data = (compact as { data: { by_file: { file_path: string; rows: unknown[][] }[] } }).data;
+  assert.deepEqual(data.by_file.map((file) => [file.file_path, file.rows.length]), [
+    ["a.c", 2],
+    ["b.c", 1],
+  ]);
+  assert.deepEqual(data.by_file[0].rows[0], [3, 8, suspend, suspend + 11, "\treturn FOO_SUSPEND;"]);
+  const cut = data.by_file[0].rows[1][4] as string;
+  assert.equal(cut, "x".repeat(COMPACT_TEXT_CHARS) + "…");
+  const text = JSON.stringify(compact);
+  for (const match of matches) assert.ok(!text.includes(match.match_id));
+  assert.ok(!text.includes("span_id"));
+});
+
+Deno.test("compact ast-search: name, kind, span and the first line, not the body", () => {
+  const span = makeSpan("a.c", index, 0, TEXT.indexOf("}") + 1);
+  const match: AstMatch = {
+    match_id: crypto.randomUUID(),
+    span,
+    pattern_index: 0,
+    text: TEXT.slice(0, TEXT.indexOf("}") + 1),
+    name: "main",
+    kind: "function",
+    captures: [{ name: "name", span: makeSpan("a.c", index, 4, 8), text: "main" }],
+  };
+  const full = queryEnvelope("llm-ast-search", {
+    count: 1,
+    mode: "kind" as const,
+    match_count: 1,
+    files_searched: 1,
+    files_matched: 1,
+    languages: ["c"],
+    matches: [match],
+  }, []);
+  const compact = compactEnvelope(full) as {
+    data: { columns: readonly string[]; by_file: { rows: unknown[][] }[] };
+  };
+  assert.ok(compactEnvelopeSchemaOf("llm-ast-search")!.safeParse(compact).success);
+  assert.deepEqual(compact.data.columns, AST_COLUMNS);
+  assert.deepEqual(compact.data.by_file[0].rows[0], [
+    "main",
+    "function",
+    1,
+    4,
+    0,
+    span.byte_end,
+    "int main(void)",
+  ]);
+  assert.ok(!JSON.stringify(compact).includes("return"));
+});
+
+Deno.test("diagnostics are summarised by code with three examples, after the results", () => {
+  const warnings = Array.from(
+    { length: 1074 },
+    (_, i) =>
+      makeDiagnostic("llm-ast-search", "LAS-IO-004", `cannot parse f${i}.c`, {
+        level: "warning",
+        file: `f${i}.c`,
+      }),
+  );
+  const note = makeDiagnostic("llm-ast-search", "LAS-QRY-001", "cut", { level: "note" });
+  const summary = summariseDiagnostics([...warnings, note, warnings[5]]);
+  assert.deepEqual(summary.map((entry) => [entry.code, entry.count]), [
+    ["LAS-IO-004", 1075],
+    ["LAS-QRY-001", 1],
+  ]);
+  assert.deepEqual(summary[0].examples.map((example) => example.file), ["f0.c", "f1.c", "f2.c"]);
+  const full = queryEnvelope("llm-search", searchData([]), warnings);
+  const keys = Object.keys(compactEnvelope(full));
+  assert.ok(keys.indexOf("data") < keys.indexOf("diagnostics"));
+  assert.ok(JSON.stringify(compactEnvelope(full)).length < 1000);
+});
+
+Deno.test("envelopes without a compact form, and failed runs, stay in full", () => {
+  const mutation = mutationEnvelope("llm-transform", {
+    operation_type: "edit",
+    status: "ok",
+    message: "1 edit",
+  });
+  assert.equal(compactEnvelope(mutation), mutation);
+  const failed = queryEnvelope("llm-search", { count: 0 }, [
+    makeDiagnostic("llm-search", "LMS-ARG-002", "bad", { level: "error" }),
+  ]);
+  assert.equal(compactEnvelope(failed), failed);
+});

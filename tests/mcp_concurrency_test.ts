@@ -198,12 +198,17 @@ Deno.test("mcp concurrency: the call time limit stops a call with a coded result
     // naming the file it was matching (LMS-QRY-003).
     const budgeted = await server.client.callTool(SLOW_SEARCH) as {
       isError?: boolean;
-      structuredContent: { status: string; diagnostics: { code: string; file?: string }[] };
+      structuredContent: {
+        status: string;
+        diagnostics: { code: string; examples?: { file?: string }[] }[];
+      };
     };
     assert.notEqual(budgeted.isError, true);
     assert.equal(budgeted.structuredContent.status, "partial");
     assert.ok(
-      budgeted.structuredContent.diagnostics.some((d) => d.code === "LMS-QRY-003" && d.file),
+      budgeted.structuredContent.diagnostics.some((d) =>
+        d.code === "LMS-QRY-003" && d.examples?.[0]?.file === "slow.txt"
+      ),
       JSON.stringify(budgeted.structuredContent.diagnostics),
     );
     const again = await server.client.callTool({

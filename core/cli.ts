@@ -10,7 +10,6 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { ToolError } from "../schema/diagnostic.ts";
 import type { Envelope, QueryEnvelope } from "../schema/envelope.ts";
-import { compactEnvelope } from "../schema/compact.ts";
 import { EXIT, explainCode } from "../schema/error_codes.ts";
 import { newId } from "../schema/ids.ts";
 import { logCliRun } from "./cli_log.ts";
@@ -448,10 +447,13 @@ function writeJsonl(tool: Tool, envelope: Envelope): void {
   writeStdout(text + JSON.stringify({ type: "summary", ...query, data }) + "\n");
 }
 
-function writeOutcome(tool: Tool, format: OutputFormat, outcome: ToolOutcome): void {
+async function writeOutcome(tool: Tool, format: OutputFormat, outcome: ToolOutcome) {
   if (format === "jsonl") writeJsonl(tool, outcome.envelope);
   else if (format === "text") writeStdout(tool.renderText(outcome.envelope));
   else if (format === "compact") {
+    // Loaded only when asked for: it builds every tool's result schemas, which a run's start-up
+    // should not pay for (each CLI builds only its own).
+    const { compactEnvelope } = await import("../schema/compact.ts");
     writeStdout(JSON.stringify(compactEnvelope(outcome.envelope)) + "\n");
   } else writeStdout(JSON.stringify(outcome.envelope) + "\n");
 }
@@ -542,14 +544,14 @@ export async function runCli(
     const outcome = await tool.execute(input, context);
     stream?.flush();
     log(outcome);
-    writeOutcome(tool, format, outcome);
+    await writeOutcome(tool, format, outcome);
     reportErrors(tool, outcome);
     return exitCodeOf(outcome);
   } catch (thrown) {
     const outcome = failureOutcome(tool, thrown, executionId, debug);
     if (debug && thrown instanceof Error && thrown.stack) console.error(thrown.stack);
     log(outcome);
-    writeOutcome(tool, format === "text" ? "json" : format, outcome);
+    await writeOutcome(tool, format === "text" ? "json" : format, outcome);
     reportErrors(tool, outcome);
     return exitCodeOf(outcome);
   }

@@ -16,7 +16,7 @@ import {
   type LogOwner,
   storeDirectory,
   unwritableStore,
-} from "./execution_log.ts";
+} from "./execution_store.ts";
 import type { Tool, ToolOutcome } from "./tool.ts";
 import { type Diagnostic, ToolError } from "../schema/diagnostic.ts";
 

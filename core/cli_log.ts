@@ -102,6 +102,9 @@ export function logCliRun(run: CliRun): void {
     const cut = logExecution(dir, recordOf(run), owner);
     if (cut) note(cut);
   } catch (error) {
+    // A run that was not meant to be logged stays silent: a read-only run scoped to another
+    // folder may not even resolve its working directory.
+    if (!meant) return;
     if (error instanceof ToolError) note(error.toDiagnostic(owner.name));
     else note(unwritableStore(owner, dir, error instanceof Error ? error.message : String(error)));
   }

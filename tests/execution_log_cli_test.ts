@@ -77,6 +77,22 @@ Deno.test("log: a read-only run with --allow-read only succeeds and logs nothing
   }
 });
 
+Deno.test("log: a read-only run with read scoped to a sub-folder prints nothing about the log", async () => {
+  const root = await makeTree({ "examples/a.ts": "// TODO: x\n" });
+  try {
+    // The README's first set-up command: read covers examples/, not the working directory.
+    const result = await runEntry("mod.ts", ["TODO", "examples"], {
+      cwd: root,
+      permissions: [`--allow-read=${join(root, "examples")}`],
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(parseJson(result).status, "ok");
+    assert.equal(result.stderr, "");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("log: a read-only run logs when --allow-write=.llm is given; llm-log shows it", async () => {
   const root = await makeTree(FILES);
   try {

@@ -88,7 +88,10 @@ function note(diagnostic: Diagnostic): void {
  */
 export function logCliRun(run: CliRun): void {
   const owner: LogOwner = { name: run.tool.name, prefix: run.tool.prefix };
-  const meant = run.requested || run.tool.kind === "mutation";
+  // Logging is meant when asked for, for a mutator, or when write permission for the store is
+  // granted; otherwise the run stays silent about the log (a read-only run scoped to another
+  // folder may not even resolve its working directory).
+  let meant = run.requested || run.tool.kind === "mutation";
   let dir = storeDirectory(rootOf(run));
   try {
     dir = storeDirectory(realRoot(rootOf(run)));
@@ -98,12 +101,11 @@ export function logCliRun(run: CliRun): void {
       }
       return;
     }
+    meant = true;
     checkStore(dir, owner.prefix, true);
     const cut = logExecution(dir, recordOf(run), owner);
     if (cut) note(cut);
   } catch (error) {
-    // A run that was not meant to be logged stays silent: a read-only run scoped to another
-    // folder may not even resolve its working directory.
     if (!meant) return;
     if (error instanceof ToolError) note(error.toDiagnostic(owner.name));
     else note(unwritableStore(owner, dir, error instanceof Error ? error.message : String(error)));

@@ -14,16 +14,9 @@ import {
   randomTree,
   type SearchFlags,
 } from "./search_regex_gen.ts";
-import { runEntry } from "./helpers.ts";
+import { hasCommand, runEntry } from "./helpers.ts";
 
-const hasRg = (() => {
-  try {
-    return new Deno.Command("rg", { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-})();
+const hasRg = hasCommand("rg");
 
 const CASES = Number(Deno.env.get("RG_CASES") ?? 600);
 

@@ -91,7 +91,17 @@ function buildUnitMap(bytes: Uint8Array, units: number): Uint32Array {
   return map;
 }
 
-function lowerBound(map: Uint32Array, value: number): number {
+/**
+ * Index of the first entry of the ascending `map` that is not below `value` (the last index
+ * when none is): the code unit at a byte offset.
+ *
+ * @example
+ * ```ts
+ * import { lowerBound } from "./utf8.ts";
+ * lowerBound(new Uint32Array([0, 1, 3, 4]), 3); // 2
+ * ```
+ */
+export function lowerBound(map: Uint32Array, value: number): number {
   let low = 0;
   let high = map.length - 1;
   while (low < high) {

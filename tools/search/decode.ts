@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type DecodedText, decodeUtf8 } from "../../core/utf8.ts";
+import { type DecodedText, decodeUtf8, lowerBound } from "../../core/utf8.ts";
 
 /** Code point of the valid UTF-8 sequence at `i` and its width, or width 0 when invalid. */
 function codePointAt(bytes: Uint8Array, i: number): [number, number] {
@@ -72,16 +72,7 @@ function decodeEscaping(bytes: Uint8Array): DecodedText {
   return {
     text: unitsToString(units.subarray(0, unit)),
     byteOffset: (index) => map[index],
-    unitIndex: (offset) => {
-      let low = 0;
-      let high = map.length - 1;
-      while (low < high) {
-        const mid = (low + high) >> 1;
-        if (map[mid] < offset) low = mid + 1;
-        else high = mid;
-      }
-      return low;
-    },
+    unitIndex: (offset) => lowerBound(map, offset),
   };
 }
 

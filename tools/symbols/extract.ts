@@ -143,6 +143,11 @@ export class Enclosures {
     this.#containers = containers;
   }
 
+  /** A fresh tracker over the same containers, to visit another series of positions. */
+  fork(): Enclosures {
+    return new Enclosures(this.#containers);
+  }
+
   /** Qualified name of the innermost container holding `[start, end)`; call in start order. */
   at(start: number, end: number): string | undefined {
     const containers = this.#containers;

@@ -1,6 +1,6 @@
 /**
- * The reference and import queries of each language, compiled once per isolate (through
- * `grammars/query.ts`, the one place queries are compiled) and kept.
+ * The reference and import queries of each language, compiled together once per isolate
+ * (through `grammars/query.ts`, the one place queries are compiled) and kept.
  *
  * Reference queries capture `@call` (the called name) with an optional `@qualifier` (its
  * receiver or scope) in the same pattern, and `@reference` (any other use of a name). Import
@@ -41,6 +41,11 @@ const C_REFERENCES = `
   function: (field_expression argument: (_) @qualifier field: (field_identifier) @call))
 (call_expression
   function: (parenthesized_expression (pointer_expression argument: (identifier) @call)))
+; A macro invoked as a declaration (\`static DEFINE_MUTEX(lock);\`) or as a loop head with a
+; body (\`for_each_cpu(cpu) {…}\`), which tree-sitter reads as a type and a declarator.
+(declaration type: (type_identifier) @call declarator: (parenthesized_declarator))
+(compound_statement
+  (function_definition type: (type_identifier) @call declarator: (parenthesized_declarator)))
 (type_identifier) @reference
 (identifier) @reference
 ${C_LOCALS}`;
@@ -334,44 +339,24 @@ ${C_IMPORTS}`,
 
 const compiled = new Map<string, Query | undefined>();
 
-function cached(
-  kind: string,
-  sources: Readonly<Record<string, string>>,
-  language: string,
-  grammar: Language,
-): Query | undefined {
-  const key = `${kind}:${language}`;
-  if (compiled.has(key)) return compiled.get(key);
-  const source = sources[language];
-  const query = source === undefined ? undefined : compileQuery(language, grammar, source);
-  compiled.set(key, query);
+/**
+ * The compiled facts query of `language`: its reference patterns and its import patterns in
+ * one query, so one pass over the tree finds both (each pass costs a walk of the whole tree).
+ * `undefined` for a language with neither.
+ *
+ * @example
+ * ```ts
+ * import { loadLanguage } from "../../grammars/loader.ts";
+ * import { factsQuery } from "./extract_queries.ts";
+ * const names = factsQuery("c", await loadLanguage("c"))?.captureNames ?? [];
+ * names.includes("call") && names.includes("include"); // true
+ * ```
+ */
+export function factsQuery(language: string, grammar: Language): Query | undefined {
+  if (compiled.has(language)) return compiled.get(language);
+  const sources = [REFERENCE_QUERIES[language], IMPORT_QUERIES[language]]
+    .filter((source) => source !== undefined);
+  const query = sources.length ? compileQuery(language, grammar, sources.join("\n")) : undefined;
+  compiled.set(language, query);
   return query;
-}
-
-/**
- * The compiled reference query of `language` (`undefined` when it has none).
- *
- * @example
- * ```ts
- * import { loadLanguage } from "../../grammars/loader.ts";
- * import { compiledReferenceQuery } from "./extract_queries.ts";
- * compiledReferenceQuery("c", await loadLanguage("c"))?.captureNames.includes("call"); // true
- * ```
- */
-export function compiledReferenceQuery(language: string, grammar: Language): Query | undefined {
-  return cached("references", REFERENCE_QUERIES, language, grammar);
-}
-
-/**
- * The compiled import query of `language` (`undefined` when it has none).
- *
- * @example
- * ```ts
- * import { loadLanguage } from "../../grammars/loader.ts";
- * import { compiledImportQuery } from "./extract_queries.ts";
- * compiledImportQuery("c", await loadLanguage("c"))?.captureNames.includes("include"); // true
- * ```
- */
-export function compiledImportQuery(language: string, grammar: Language): Query | undefined {
-  return cached("imports", IMPORT_QUERIES, language, grammar);
 }

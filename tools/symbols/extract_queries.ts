@@ -302,10 +302,10 @@ ${C_IMPORTS}`,
   php: `
 (namespace_use_clause [(name) (qualified_name)] @target) @import
 [
-  (require_expression (string) @target)
-  (require_once_expression (string) @target)
-  (include_expression (string) @target)
-  (include_once_expression (string) @target)
+  (require_expression [(string) (encapsed_string)] @target)
+  (require_once_expression [(string) (encapsed_string)] @target)
+  (include_expression [(string) (encapsed_string)] @target)
+  (include_once_expression [(string) (encapsed_string)] @target)
 ] @import
 `,
   python: `

@@ -124,9 +124,17 @@ function signatureOf(text: string, definition: Definition): string {
 interface OpenContainer {
   start: number;
   end: number;
+  kind: string;
   name: string;
   qualified: string;
 }
+
+/**
+ * Languages whose variable patterns match file-scope declarations only: a "variable" inside a
+ * function there is the tree misreading a header full of macros (`__init` in
+ * `static int __init f(void)`, which the token scan reads right), so it is left out.
+ */
+const FILE_SCOPE_VARIABLES = new Set(["c", "cpp"]);
 
 /**
  * Tracks the innermost enclosing container of positions visited in document order: the
@@ -171,11 +179,13 @@ export class Enclosures {
  * C++ `A::f`), then its name.
  */
 function symbolsOf(
+  language: string,
   text: string,
   definitions: Definition[],
-  separator: string,
   mapper: ExtentMapper,
 ): { symbols: SymbolFact[]; containers: OpenContainer[] } {
+  const separator = separatorOf(language);
+  const fileScopeVariables = FILE_SCOPE_VARIABLES.has(language);
   const symbols: SymbolFact[] = [];
   const containers: OpenContainer[] = [];
   const open: OpenContainer[] = [];
@@ -188,6 +198,9 @@ function symbolsOf(
         enclosing = container;
         break;
       }
+    }
+    if (fileScopeVariables && definition.kind === "variable" && enclosing?.kind === "function") {
+      continue;
     }
     const prefix = qualifierOf(enclosing, definition.parent, separator);
     const qualified = prefix === undefined
@@ -207,6 +220,7 @@ function symbolsOf(
       const container = {
         start: definition.start,
         end: definition.end,
+        kind: definition.kind,
         name: definition.name,
         qualified,
       };
@@ -252,12 +266,7 @@ export async function extractFacts(language: string, text: string): Promise<File
       const root = tree.rootNode;
       const mapper = new ExtentMapper(text);
       const definitions = state.definitions ? collectDefinitions(state.definitions, root) : [];
-      const { symbols, containers } = symbolsOf(
-        text,
-        definitions,
-        separatorOf(language),
-        mapper,
-      );
+      const { symbols, containers } = symbolsOf(language, text, definitions, mapper);
       const matches: QueryMatch[] = state.facts ? state.facts.matches(root) : [];
       const enclosures = new Enclosures(containers);
       const references = collectReferences(matches, definitions, enclosures, mapper);

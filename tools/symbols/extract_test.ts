@@ -86,6 +86,13 @@ Deno.test("extractFacts: C functions, calls with their callers, references, incl
   assertExtents(text, facts);
 });
 
+Deno.test("extractFacts: a C macro in a function header is no variable", async () => {
+  const text = "static int __init early(void)\n{\n\treturn probe();\n}\n";
+  const facts = await extractFacts("c", text);
+  assert.deepEqual(qualifiedNames(facts), ["function early"]);
+  assert.deepEqual(calls(facts), ["probe@early"]);
+});
+
 Deno.test("extractFacts: C++ qualified names with ::, scoped and member calls, using", async () => {
   const text = [
     "#include <vector>",

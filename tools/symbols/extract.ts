@@ -1,8 +1,8 @@
 /**
- * Extraction of one file's facts for the symbol index: one parse, then the language's
- * definition query (the one `llm-ast-search --kind` runs, `grammars/query.ts`), its reference
- * query and its import query (`extract_queries.ts`), each compiled once per language and
- * kept. Tree-sitter positions are UTF-16 indices of the parsed string; every extent here is
+ * Extraction of one file's facts for the symbol index: one parse, then one pass of the
+ * language's facts query (`extract_queries.ts`: the definition query `llm-ast-search --kind`
+ * runs, read by the same code, with reference and import patterns after it), compiled once
+ * per language and kept. Tree-sitter positions are UTF-16 indices of the parsed string; every extent here is
  * converted to UTF-8 byte offsets with lines and byte columns.
  *
  * It needs no permission (the grammars are embedded) and runs alike on the main thread and in
@@ -10,12 +10,11 @@
  *
  * @module
  */
-import type { Parser, Query, QueryMatch } from "web-tree-sitter";
+import type { Parser, Query } from "web-tree-sitter";
 import { createParser, loadLanguage, runtimeFailure } from "../../grammars/loader.ts";
-import { definitionQuery } from "../../grammars/query.ts";
 import { decodeUtf8 } from "../../core/utf8.ts";
 import { LineIndex } from "../../schema/line_index.ts";
-import { collectDefinitions, CONTAINER_KINDS, type Definition } from "../ast-search/definitions.ts";
+import { CONTAINER_KINDS, type Definition, definitionsOf } from "../ast-search/definitions.ts";
 import { errorNodes } from "../ast-search/file_search.ts";
 import type { Extent, FileFacts, SymbolFact } from "./facts.ts";
 import { factsQuery } from "./extract_queries.ts";
@@ -25,8 +24,7 @@ import { collectImports } from "./extract_imports.ts";
 /** A language's parser and compiled queries, made once per isolate. */
 interface LanguageState {
   parser: Parser;
-  definitions?: Query;
-  /** References and imports, in one query. */
+  /** Definitions, references and imports, in one query. */
   facts?: Query;
 }
 
@@ -40,7 +38,6 @@ function languageState(language: string): Promise<LanguageState> {
       const parser = await createParser(language);
       return {
         parser,
-        definitions: definitionQuery(language, grammar),
         facts: factsQuery(language, grammar),
       };
     })();
@@ -265,9 +262,9 @@ export async function extractFacts(language: string, text: string): Promise<File
     try {
       const root = tree.rootNode;
       const mapper = new ExtentMapper(text);
-      const definitions = state.definitions ? collectDefinitions(state.definitions, root) : [];
+      const matches = state.facts ? state.facts.matches(root) : [];
+      const definitions = definitionsOf(matches);
       const { symbols, containers } = symbolsOf(language, text, definitions, mapper);
-      const matches: QueryMatch[] = state.facts ? state.facts.matches(root) : [];
       const enclosures = new Enclosures(containers);
       const references = collectReferences(matches, definitions, enclosures, mapper);
       const imports = collectImports(matches, mapper);

@@ -266,7 +266,7 @@ export async function extractFacts(language: string, text: string): Promise<File
       const definitions = definitionsOf(matches);
       const { symbols, containers } = symbolsOf(language, text, definitions, mapper);
       const enclosures = new Enclosures(containers);
-      const references = collectReferences(matches, definitions, enclosures, mapper);
+      const references = collectReferences(text, matches, definitions, enclosures, mapper);
       const imports = collectImports(matches, mapper);
       return {
         language,

@@ -111,10 +111,17 @@ async function run(command: string, args: string[], cwd: string): Promise<string
   return decoder.decode(output.stdout).split("\n").filter((line) => line.trim() !== "");
 }
 
+/** One generated file: its name, text and the functions it defines. */
+interface GeneratedFile {
+  file: string;
+  text: string;
+  names: string[];
+}
+
 /** Writes a generated tree of `files` files under `dir`; returns each file's text and names. */
-function generateTree(seed: number, dir: string, files: number) {
+function generateTree(seed: number, dir: string, files: number): GeneratedFile[] {
   const random = new Random(seed);
-  const tree: { file: string; text: string; names: string[] }[] = [];
+  const tree: GeneratedFile[] = [];
   const known: string[] = [];
   for (let i = 0; i < files; i++) {
     const file = `f${i}.c`;
@@ -126,54 +133,63 @@ function generateTree(seed: number, dir: string, files: number) {
   return tree;
 }
 
+/** Runs `check` on a generated tree of three files in a temporary directory, per seed. */
+async function forEachTree(
+  seeds: number[],
+  check: (seed: number, dir: string, tree: GeneratedFile[]) => Promise<void>,
+): Promise<void> {
+  for (const seed of seeds) {
+    const dir = await Deno.makeTempDir({ prefix: "symbols-peer-" });
+    try {
+      await check(seed, dir, generateTree(seed, dir, 3));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+}
+
 Deno.test({
   name: "extractFacts: callers and callees agree with cscope on generated C (needs cscope)",
   ignore: !hasCscope,
   async fn() {
     let compared = 0;
-    for (let seed = 1; seed <= 6; seed++) {
-      const dir = await Deno.makeTempDir({ prefix: "symbols-peer-" });
-      try {
-        const tree = generateTree(seed, dir, 3);
-        const ours: CallSite[] = [];
-        for (const { file, text } of tree) {
-          const facts = await extractFacts("c", text);
-          for (const reference of facts.references) {
-            if (reference.kind !== "call") continue;
-            ours.push({
-              file,
-              line: reference.extent.start_line,
-              caller: reference.enclosing ?? "<global>",
-              callee: reference.name,
-            });
-          }
+    await forEachTree([1, 2, 3, 4, 5, 6], async (seed, dir, tree) => {
+      const ours: CallSite[] = [];
+      for (const { file, text } of tree) {
+        const facts = await extractFacts("c", text);
+        for (const reference of facts.references) {
+          if (reference.kind !== "call") continue;
+          ours.push({
+            file,
+            line: reference.extent.start_line,
+            caller: reference.enclosing ?? "<global>",
+            callee: reference.name,
+          });
         }
-        const db = join(dir, "cscope.out");
-        await run("cscope", ["-b", "-k", "-f", db, ...tree.map((t) => t.file)], dir);
-        for (const name of tree.flatMap((t) => t.names)) {
-          const callers = (await run("cscope", ["-d", "-k", "-f", db, "-L", "-3", name], dir))
-            .map((line) => line.split(" "))
-            .map(([file, caller, at]) => key({ file, caller, line: Number(at), callee: name }));
-          const callees = (await run("cscope", ["-d", "-k", "-f", db, "-L", "-2", name], dir))
-            .map((line) => line.split(" "))
-            .map(([file, callee, at]) => key({ file, caller: name, line: Number(at), callee }));
-          const unique = (keys: string[]) => [...new Set(keys)].sort();
-          compared += callers.length + callees.length;
-          assert.deepEqual(
-            unique(ours.filter((site) => site.callee === name).map(key)),
-            unique(callers),
-            `seed ${seed}: callers of ${name}`,
-          );
-          assert.deepEqual(
-            unique(ours.filter((site) => site.caller === name).map(key)),
-            unique(callees),
-            `seed ${seed}: callees of ${name}`,
-          );
-        }
-      } finally {
-        await Deno.remove(dir, { recursive: true });
       }
-    }
+      const db = join(dir, "cscope.out");
+      await run("cscope", ["-b", "-k", "-f", db, ...tree.map((t) => t.file)], dir);
+      for (const name of tree.flatMap((t) => t.names)) {
+        const callers = (await run("cscope", ["-d", "-k", "-f", db, "-L", "-3", name], dir))
+          .map((line) => line.split(" "))
+          .map(([file, caller, at]) => key({ file, caller, line: Number(at), callee: name }));
+        const callees = (await run("cscope", ["-d", "-k", "-f", db, "-L", "-2", name], dir))
+          .map((line) => line.split(" "))
+          .map(([file, callee, at]) => key({ file, caller: name, line: Number(at), callee }));
+        const unique = (keys: string[]) => [...new Set(keys)].sort();
+        compared += callers.length + callees.length;
+        assert.deepEqual(
+          unique(ours.filter((site) => site.callee === name).map(key)),
+          unique(callers),
+          `seed ${seed}: callers of ${name}`,
+        );
+        assert.deepEqual(
+          unique(ours.filter((site) => site.caller === name).map(key)),
+          unique(callees),
+          `seed ${seed}: callees of ${name}`,
+        );
+      }
+    });
     // Enough call sites that an extractor finding none, or few, fails.
     assert.ok(compared > 200, `${compared} call sites compared`);
   },
@@ -183,34 +199,28 @@ Deno.test({
   name: "extractFacts: function definitions agree with ctags on generated C (needs ctags)",
   ignore: !hasCtags,
   async fn() {
-    for (let seed = 11; seed <= 16; seed++) {
-      const dir = await Deno.makeTempDir({ prefix: "symbols-peer-" });
-      try {
-        const tree = generateTree(seed, dir, 3);
-        const ours: string[] = [];
-        for (const { file, text } of tree) {
-          for (const symbol of (await extractFacts("c", text)).symbols) {
-            if (symbol.kind === "function") {
-              ours.push(`${file}:${symbol.name_extent.start_line} ${symbol.name}`);
-            }
+    await forEachTree([11, 12, 13, 14, 15, 16], async (seed, dir, tree) => {
+      const ours: string[] = [];
+      for (const { file, text } of tree) {
+        for (const symbol of (await extractFacts("c", text)).symbols) {
+          if (symbol.kind === "function") {
+            ours.push(`${file}:${symbol.name_extent.start_line} ${symbol.name}`);
           }
         }
-        const peer = (await run("ctags", [
-          "--options=NONE",
-          "--languages=C",
-          "--kinds-C=f",
-          "--fields=+n",
-          "--output-format=json",
-          "-f",
-          "-",
-          ...tree.map((t) => t.file),
-        ], dir)).map((line) => JSON.parse(line))
-          .filter((tag) => tag._type === "tag")
-          .map((tag) => `${tag.path}:${tag.line} ${tag.name}`);
-        assert.deepEqual(ours.sort(), peer.sort(), `seed ${seed}`);
-      } finally {
-        await Deno.remove(dir, { recursive: true });
       }
-    }
+      const peer = (await run("ctags", [
+        "--options=NONE",
+        "--languages=C",
+        "--kinds-C=f",
+        "--fields=+n",
+        "--output-format=json",
+        "-f",
+        "-",
+        ...tree.map((t) => t.file),
+      ], dir)).map((line) => JSON.parse(line))
+        .filter((tag) => tag._type === "tag")
+        .map((tag) => `${tag.path}:${tag.line} ${tag.name}`);
+      assert.deepEqual(ours.sort(), peer.sort(), `seed ${seed}`);
+    });
   },
 });

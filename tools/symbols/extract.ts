@@ -117,8 +117,8 @@ function signatureOf(text: string, definition: Definition): string {
   return cutUtf8(head.replace(/\s+/g, " ").trim(), SIGNATURE_BYTES);
 }
 
-/** A container definition with its qualified name, while its range is open. */
-interface OpenContainer {
+/** A definition that encloses others (a function, a class…), with its qualified name. */
+export interface Container {
   start: number;
   end: number;
   kind: string;
@@ -134,36 +134,42 @@ interface OpenContainer {
 const FILE_SCOPE_VARIABLES = new Set(["c", "cpp"]);
 
 /**
- * Tracks the innermost enclosing container of positions visited in document order: the
- * definitions are entered as the positions pass their starts and left past their ends.
+ * Tracks the innermost enclosing container of ranges visited in document order: containers are
+ * entered as the ranges pass their starts and left past their ends. The list may grow while it
+ * is read, as long as each container added starts at or after the ranges visited so far.
  */
 export class Enclosures {
-  readonly #containers: { start: number; end: number; qualified: string }[];
-  readonly #open: { end: number; qualified: string }[] = [];
+  readonly #containers: readonly Container[];
+  readonly #open: Container[] = [];
   #next = 0;
 
   /** Enclosures of `containers`, sorted by start (outer first at equal starts). */
-  constructor(containers: { start: number; end: number; qualified: string }[]) {
+  constructor(containers: readonly Container[]) {
     this.#containers = containers;
   }
 
-  /** A fresh tracker over the same containers, to visit another series of positions. */
+  /** A fresh tracker over the same containers, to visit another series of ranges. */
   fork(): Enclosures {
     return new Enclosures(this.#containers);
   }
 
-  /** Qualified name of the innermost container holding `[start, end)`; call in start order. */
-  at(start: number, end: number): string | undefined {
+  /**
+   * The innermost container that holds `[start, end)` and is not that very range; call in
+   * order of `start`.
+   */
+  innermost(start: number, end: number): Container | undefined {
     const containers = this.#containers;
+    const open = this.#open;
     while (this.#next < containers.length && containers[this.#next].start <= start) {
       const container = containers[this.#next++];
-      while (this.#open.length && this.#open[this.#open.length - 1].end < container.end) {
-        this.#open.pop();
-      }
-      this.#open.push(container);
+      while (open.length && open[open.length - 1].end < container.end) open.pop();
+      open.push(container);
     }
-    for (let i = this.#open.length - 1; i >= 0; i--) {
-      if (this.#open[i].end >= end) return this.#open[i].qualified;
+    for (let i = open.length - 1; i >= 0; i--) {
+      const container = open[i];
+      if (container.end >= end && (container.start < start || container.end > end)) {
+        return container;
+      }
     }
     return undefined;
   }
@@ -180,22 +186,14 @@ function symbolsOf(
   text: string,
   definitions: Definition[],
   mapper: ExtentMapper,
-): { symbols: SymbolFact[]; containers: OpenContainer[] } {
+): { symbols: SymbolFact[]; containers: Container[] } {
   const separator = separatorOf(language);
   const fileScopeVariables = FILE_SCOPE_VARIABLES.has(language);
   const symbols: SymbolFact[] = [];
-  const containers: OpenContainer[] = [];
-  const open: OpenContainer[] = [];
+  const containers: Container[] = [];
+  const enclosures = new Enclosures(containers);
   for (const definition of definitions) {
-    while (open.length && open[open.length - 1].end < definition.end) open.pop();
-    let enclosing: OpenContainer | undefined;
-    for (let i = open.length - 1; i >= 0; i--) {
-      const container = open[i];
-      if (container.start < definition.start || container.end > definition.end) {
-        enclosing = container;
-        break;
-      }
-    }
+    const enclosing = enclosures.innermost(definition.start, definition.end);
     if (fileScopeVariables && definition.kind === "variable" && enclosing?.kind === "function") {
       continue;
     }
@@ -214,15 +212,13 @@ function symbolsOf(
     if (prefix !== undefined) symbol.parent = prefix;
     symbols.push(symbol);
     if (CONTAINER_KINDS.has(definition.kind)) {
-      const container = {
+      containers.push({
         start: definition.start,
         end: definition.end,
         kind: definition.kind,
         name: definition.name,
         qualified,
-      };
-      open.push(container);
-      containers.push(container);
+      });
     }
   }
   return { symbols, containers };
@@ -230,7 +226,7 @@ function symbolsOf(
 
 /** The qualified name a definition's own name is appended to, if any. */
 function qualifierOf(
-  enclosing: OpenContainer | undefined,
+  enclosing: Container | undefined,
   parent: string | undefined,
   separator: string,
 ): string | undefined {

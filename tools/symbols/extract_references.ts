@@ -119,7 +119,7 @@ export function collectReferences(
     // An empty name is a token error recovery invented (a missing identifier).
     if (use.name === "" || definitionNames.has(use.start)) continue;
     if (!use.call && localStarts.has(use.start)) continue;
-    const enclosing = enclosures.at(use.start, use.end);
+    const enclosing = enclosures.innermost(use.start, use.end)?.qualified;
     if (!use.call && enclosing !== undefined && localsByScope.get(enclosing)?.has(use.name)) {
       continue;
     }
@@ -145,7 +145,7 @@ function localNames(
   locals.sort((a, b) => a.start - b.start);
   const scopes = enclosures.fork();
   for (const local of locals) {
-    const scope = scopes.at(local.start, local.start + local.name.length);
+    const scope = scopes.innermost(local.start, local.start + local.name.length)?.qualified;
     if (scope === undefined) continue;
     let names = byScope.get(scope);
     if (!names) byScope.set(scope, names = new Set());

@@ -2,8 +2,8 @@
  * Extraction of one file's facts for the symbol index: one parse, then one pass of the
  * language's facts query (`extract_queries.ts`: the definition query `llm-ast-search --kind`
  * runs, read by the same code, with reference and import patterns after it), compiled once
- * per language and kept. Tree-sitter positions are UTF-16 indices of the parsed string; every extent here is
- * converted to UTF-8 byte offsets with lines and byte columns.
+ * per language and kept. Tree-sitter positions are UTF-16 indices of the parsed string; every
+ * extent here is converted to UTF-8 byte offsets with lines and byte columns.
  *
  * It needs no permission (the grammars are embedded) and runs alike on the main thread and in
  * workers.
@@ -36,10 +36,12 @@ function languageState(language: string): Promise<LanguageState> {
     state = (async () => {
       const grammar = await loadLanguage(language);
       const parser = await createParser(language);
-      return {
-        parser,
-        facts: factsQuery(language, grammar),
-      };
+      try {
+        return { parser, facts: factsQuery(language, grammar) };
+      } catch (error) {
+        parser.delete();
+        throw error;
+      }
     })();
     // A failed load is not kept, so a later call can retry (and report the error again).
     state.catch(() => states.delete(language));
@@ -241,7 +243,9 @@ function qualifierOf(
  * `text`: its definitions with qualified names and signatures, its calls and other references
  * with their enclosing definitions, its imports, and how many syntax errors its tree has. A
  * file that does not parse cleanly gives what its tree holds. Throws a `GrammarLoadError` for
- * a language without a grammar.
+ * a language without a grammar, and a `ParserAbortedError` once the parser runtime of this
+ * thread has aborted (out of memory on a huge file: only a fresh worker can parse again). It
+ * sets no limit of its own on a file's size or time: the caller chooses which files to give.
  *
  * @example
  * ```ts

@@ -81,8 +81,13 @@ export { TOOLS } from "./tools/registry.ts";
 export {
   type CliSpec,
   defineTool,
+  type InputSchema,
   type PositionalMapper,
   type RunContext,
+  type Schema,
+  type SchemaIssue,
+  type SchemaResult,
+  type StandardSchema,
   type Tool,
   type ToolAnnotations,
   type ToolDefinition,

@@ -11,7 +11,7 @@ import { compactEnvelopeSchemaOf, type Detail, DETAILS } from "../../schema/comp
 import { fieldMeta, unwrapField } from "../../schema/fields.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { type JsonSchema, toJsonSchema } from "../../schema/json_schema.ts";
-import { inputError, type Tool } from "../../core/tool.ts";
+import { inputError, type Tool, zodSchemas } from "../../core/tool.ts";
 
 /** A `tools/list` entry. */
 export interface McpToolDescriptor {
@@ -64,7 +64,8 @@ const DETAIL_SCHEMA = {
 /** The tool's envelope schema, or, when it has a compact form, either form. */
 function answerSchema(tool: Tool): z.ZodType {
   const compact = compactEnvelopeSchemaOf(tool.name);
-  return compact ? z.union([compact, tool.output]) : tool.output;
+  const { output } = zodSchemas(tool);
+  return compact ? z.union([compact, output]) : output;
 }
 
 /** JSON Schema for MCP: the 2020-12 dialect MCP assumes by default, without `$schema`. */
@@ -93,7 +94,8 @@ export function catalogEntry(
   tool: Tool,
   pageable: boolean = tool.listKey !== undefined,
 ): CatalogEntry {
-  const inputSchema = mcpSchema(tool.input, "input");
+  const schemas = zodSchemas(tool);
+  const inputSchema = mcpSchema(schemas.input, "input");
   mentionAliases(tool, inputSchema);
   const entry: CatalogEntry = {
     tool,
@@ -104,7 +106,7 @@ export function catalogEntry(
         ? `${tool.description}\nExample: ${JSON.stringify(tool.example)}`
         : tool.description,
       inputSchema,
-      outputSchema: mcpSchema(pageable ? answerSchema(tool) : tool.output, "output"),
+      outputSchema: mcpSchema(pageable ? answerSchema(tool) : schemas.output, "output"),
       annotations: {
         title: tool.title,
         ...tool.annotations,

@@ -51,6 +51,7 @@ export {
   type AstSearchResult,
   type AstSearchWalkOptions,
 } from "./tools/ast-search/engine.ts";
+export { closeSharedPool } from "./tools/ast-search/pool.ts";
 export {
   discover,
   type DiscoverOptions,

@@ -85,7 +85,8 @@ function offsetName(tool: Tool): string {
  *
  * @example
  * ```ts
- * import { catalogEntry, getExecutionTool } from "@llm/search/mcp";
+ * import { catalogEntry } from "./catalog.ts";
+ * import { getExecutionTool } from "./execution_tool.ts";
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
  * entry.descriptor.inputSchema.properties; // { execution_id: …, offset: …, detail: … }
  * ```
@@ -257,7 +258,8 @@ function exampleRemediation(tool: Tool): { remediation?: string } {
  *
  * @example
  * ```ts
- * import { catalogEntry, getExecutionTool, prepareCall } from "@llm/search/mcp";
+ * import { catalogEntry, prepareCall } from "./catalog.ts";
+ * import { getExecutionTool } from "./execution_tool.ts";
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
  * prepareCall(entry, { operation_id: "x", offset: 5 }); // { input: { execution_id: "x" }, offset: 5, detail: "compact" }
  * ```

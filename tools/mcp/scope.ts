@@ -63,7 +63,7 @@ export function queryScope(root: string): Scope {
  *
  * @example
  * ```ts
- * import { allows } from "@llm/search/mcp";
+ * import { allows } from "./scope.ts";
  * allows({ root: "/repo", granted: new Set(["read"]) }, { permissions: ["read", "write"] }); // false
  * ```
  */
@@ -157,7 +157,7 @@ export function confineToRoot(root: string, input: z.ZodType, args: unknown): vo
  *
  * @example
  * ```ts
- * import { changedPaths } from "@llm/search/mcp";
+ * import { changedPaths } from "./scope.ts";
  * changedPaths("/repo", { files: [{ file_path: "a.ts" }] }); // ["/repo/a.ts"]
  * ```
  */

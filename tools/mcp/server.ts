@@ -77,6 +77,7 @@ export interface CallResult {
   structuredContent: Record<string, unknown>;
   /** Present and true when the tool failed. */
   isError?: boolean;
+  /** Other members an MCP result may carry (`_meta`). */
   [key: string]: unknown;
 }
 
@@ -86,6 +87,7 @@ export interface ListResult {
   tools: McpToolDescriptor[];
   /** Cursor of the next page, when the list did not fit the budget. */
   nextCursor?: string;
+  /** Other members an MCP result may carry (`_meta`). */
   [key: string]: unknown;
 }
 

@@ -50,7 +50,7 @@ export interface QueryProblem {
  *
  * @example
  * ```ts
- * import { QueryCompileError } from "@llm/search/ast-search";
+ * import { QueryCompileError } from "./query.ts";
  * new QueryCompileError({ language: "c", message: "bad", expected: "a pattern" }).problem.language; // "c"
  * ```
  */
@@ -111,7 +111,7 @@ function distance(a: string, b: string): number {
  *
  * @example
  * ```ts
- * import { closestNames } from "@llm/search/ast-search";
+ * import { closestNames } from "./query.ts";
  * closestNames("function_defintion", ["function_definition", "struct_specifier"]); // ["function_definition"]
  * ```
  */
@@ -213,7 +213,8 @@ function explainPredicateError(error: Error, source: string, languageName: strin
  *
  * @example
  * ```ts
- * import { compileQuery, loadLanguage } from "@llm/search/ast-search";
+ * import { compileQuery } from "./query.ts";
+ * import { loadLanguage } from "./loader.ts";
  * const query = compileQuery("c", await loadLanguage("c"), "(function_definition) @fn");
  * query.captureNames; // ["fn"]
  * ```

@@ -190,7 +190,7 @@ function contextLines(file: FileContext, first: number, last: number, max: numbe
  *
  * @example
  * ```ts
- * import { namePrefilter } from "@llm/search/ast-search";
+ * import { namePrefilter } from "./file_search.ts";
  * namePrefilter("^parse_")?.source; // "parse_"
  * namePrefilter("(?<=x)y"); // undefined
  * ```
@@ -284,7 +284,7 @@ export function errorNodes(root: Node): Node[] {
  *
  * @example
  * ```ts
- * import { FileSearcher } from "@llm/search/ast-search";
+ * import { FileSearcher } from "./file_search.ts";
  * const searcher = new FileSearcher({
  *   mode: "kind", query: "", kinds: ["function"], semantics: false, contextLines: 0,
  *   checksums: false, maxColumns: 500,

@@ -4,8 +4,9 @@
  * kept.
  *
  * Reference queries capture `@call` (the called name) with an optional `@qualifier` (its
- * receiver or scope) in the same pattern, `@reference` (any other use of a name) and `@local`
- * (a name a function declares: a parameter, a local variable). Import queries capture
+ * receiver or scope) in the same pattern, `@reference` (any other use of a name), `@local`
+ * (a name a function declares: a parameter, a local variable) and `@ignore` (a name that is
+ * no use, such as a keyword argument's). Import queries capture
  * `@import` (the whole declaration) with `@target` (what it imports; quotes and angle brackets
  * are stripped) and optional `@imported` (each name it lists), or `@include` for a C/C++
  * `#include`. No capture name is one the definition queries use.
@@ -76,6 +77,7 @@ ${C_REFERENCES}`;
 const PYTHON_REFERENCES = `
 (call function: (identifier) @call)
 (call function: (attribute object: (_) @qualifier attribute: (identifier) @call))
+(keyword_argument name: (identifier) @ignore)
 (identifier) @reference
 (parameters (identifier) @local)
 (default_parameter name: (identifier) @local)

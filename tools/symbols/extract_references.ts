@@ -1,8 +1,9 @@
 /**
  * Calls and other references of a tree, from the matches of a language's facts query
  * (`extract_queries.ts`): `@call` is a called name with its `@qualifier` (receiver or scope)
- * when the pattern has one, `@reference` any other use of a name, and `@local` a name declared
- * inside a function (a parameter, a local variable).
+ * when the pattern has one, `@reference` any other use of a name, `@local` a name declared
+ * inside a function (a parameter, a local variable), `@ignore` a name that is no use (a keyword
+ * argument's).
  *
  * Noise left out: the name nodes of the definitions themselves; a name captured both as a call
  * and as a reference counts once, as the call; and a reference (not a call) to a name that its
@@ -27,10 +28,11 @@ interface Use {
 /** Longest qualifier kept, in UTF-16 code units (a receiver can be a long expression). */
 const QUALIFIER_UNITS = 120;
 
-/** What one query pass found: the uses and the names declared locally. */
+/** What one query pass found: uses, names declared locally, and names that are no use. */
 interface Found {
   uses: Use[];
   locals: { start: number; name: string }[];
+  ignored: number[];
 }
 
 /** A use of the name `node` spans, read from the parsed `text` (one call into the parser). */
@@ -43,6 +45,7 @@ function useOf(text: string, node: Node, call: boolean): Use {
 function usesOf(text: string, matches: QueryMatch[]): Found {
   const uses: Use[] = [];
   const locals: { start: number; name: string }[] = [];
+  const ignored: number[] = [];
   for (const match of matches) {
     let called: Node | undefined;
     let qualifier: Node | undefined;
@@ -62,6 +65,9 @@ function usesOf(text: string, matches: QueryMatch[]): Found {
           locals.push({ start, name });
           break;
         }
+        case "ignore":
+          ignored.push(capture.node.startIndex);
+          break;
       }
     }
     if (called) {
@@ -73,7 +79,7 @@ function usesOf(text: string, matches: QueryMatch[]): Found {
       uses.push(use);
     }
   }
-  return { uses, locals };
+  return { uses, locals, ignored };
 }
 
 /** Uses in document order, one per name node (a call before a reference of the same node). */
@@ -90,9 +96,9 @@ function ordered(uses: Use[]): Use[] {
 }
 
 /**
- * The calls and references of a facts query's `matches` over `text`, in document order, each with the
- * qualified name of its innermost enclosing container (`enclosures`); the name nodes of
- * `definitions` are not references.
+ * The calls and references of a facts query's `matches` over `text`, in document order,
+ * each with the qualified name of its innermost enclosing container (`enclosures`); the name
+ * nodes of `definitions` are not references.
  *
  * @example
  * ```ts
@@ -111,14 +117,14 @@ export function collectReferences(
   const found = usesOf(text, matches);
   const definitionNames = new Set<number>();
   for (const definition of definitions) definitionNames.add(definition.nameStart);
-  const localStarts = new Set<number>();
-  for (const local of found.locals) localStarts.add(local.start);
+  const notUses = new Set<number>(found.ignored);
+  for (const local of found.locals) notUses.add(local.start);
   const localsByScope = localNames(found.locals, enclosures);
   const facts: ReferenceFact[] = [];
   for (const use of ordered(found.uses)) {
     // An empty name is a token error recovery invented (a missing identifier).
     if (use.name === "" || definitionNames.has(use.start)) continue;
-    if (!use.call && localStarts.has(use.start)) continue;
+    if (!use.call && notUses.has(use.start)) continue;
     const enclosing = enclosures.innermost(use.start, use.end)?.qualified;
     if (!use.call && enclosing !== undefined && localsByScope.get(enclosing)?.has(use.name)) {
       continue;

@@ -176,7 +176,7 @@ Deno.test("extractFacts: Python methods, self calls, imports with names", async 
     "    @cached",
     "    def run(self, user, *args):",
     "        result = validate(user)",
-    "        self.store(result, os.sep, TIMEOUT)",
+    "        self.store(result, os.sep, TIMEOUT, retries=RETRIES)",
     "",
   ].join("\n");
   const facts = await extractFacts("python", text);
@@ -189,8 +189,13 @@ Deno.test("extractFacts: Python methods, self calls, imports with names", async 
   assert.deepEqual(calls(facts), ["validate@Service.run", "self.store@Service.run"]);
   assert.equal(facts.parse_errors, 0);
   const references = referenceNames(facts);
-  for (const name of ["Base", "TIMEOUT", "os"]) assert.ok(references.includes(name), name);
-  for (const name of ["self", "user", "result"]) assert.ok(!references.includes(name), name);
+  for (const name of ["Base", "TIMEOUT", "os", "RETRIES"]) {
+    assert.ok(references.includes(name), name);
+  }
+  // Parameters, locals and keyword argument names are no references to symbols.
+  for (const name of ["self", "user", "result", "retries"]) {
+    assert.ok(!references.includes(name), name);
+  }
   assert.deepEqual(
     facts.imports.map((i) => `${i.target}:${i.names?.join(",") ?? ""}`),
     ["os:", "sys:", ".models:User,Group"],

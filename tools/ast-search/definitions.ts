@@ -130,8 +130,9 @@ export function collectDefinitions(
  *
  * @example
  * ```ts
- * import { compileQuery, createParser, loadLanguage } from "@llm/search/ast-search";
  * import { definitionsOf } from "./definitions.ts";
+ * import { compileQuery } from "../../grammars/query.ts";
+ * import { createParser, loadLanguage } from "../../grammars/loader.ts";
  * const language = await loadLanguage("c");
  * const query = compileQuery("c", language, "(function_definition declarator: (_) @name) @definition.function\n(call_expression) @call");
  * const parser = await createParser("c");

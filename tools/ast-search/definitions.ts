@@ -45,7 +45,7 @@ export interface Definition {
 }
 
 /** Kinds whose definitions enclose others (and so become their parent). */
-const CONTAINER_KINDS = new Set([
+export const CONTAINER_KINDS: ReadonlySet<string> = new Set([
   "function",
   "method",
   "class",

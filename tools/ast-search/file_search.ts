@@ -254,7 +254,7 @@ class LimitWatch {
 }
 
 /** Every node of the tree that is an error or a missing token, outermost first. */
-function errorNodes(root: Node): Node[] {
+export function errorNodes(root: Node): Node[] {
   const found: Node[] = [];
   if (!root.hasError) return found;
   const cursor = root.walk();

@@ -1,0 +1,281 @@
+/**
+ * Extraction of one file's facts for the symbol index: one parse, then the language's
+ * definition query (the one `llm-ast-search --kind` runs, `grammars/query.ts`), its reference
+ * query and its import query (`extract_queries.ts`), each compiled once per language and
+ * kept. Tree-sitter positions are UTF-16 indices of the parsed string; every extent here is
+ * converted to UTF-8 byte offsets with lines and byte columns.
+ *
+ * It needs no permission (the grammars are embedded) and runs alike on the main thread and in
+ * workers.
+ *
+ * @module
+ */
+import type { Parser, Query } from "web-tree-sitter";
+import { createParser, loadLanguage, runtimeFailure } from "../../grammars/loader.ts";
+import { definitionQuery } from "../../grammars/query.ts";
+import { decodeUtf8 } from "../../core/utf8.ts";
+import { LineIndex } from "../../schema/line_index.ts";
+import { collectDefinitions, CONTAINER_KINDS, type Definition } from "../ast-search/definitions.ts";
+import { errorNodes } from "../ast-search/file_search.ts";
+import type { Extent, FileFacts, ImportFact, ReferenceFact, SymbolFact } from "./facts.ts";
+import { compiledImportQuery, compiledReferenceQuery } from "./extract_queries.ts";
+import { collectReferences } from "./extract_references.ts";
+import { collectImports } from "./extract_imports.ts";
+
+/** A language's parser and compiled queries, made once per isolate. */
+interface LanguageState {
+  parser: Parser;
+  definitions?: Query;
+  references?: Query;
+  imports?: Query;
+}
+
+const states = new Map<string, Promise<LanguageState>>();
+
+function languageState(language: string): Promise<LanguageState> {
+  let state = states.get(language);
+  if (!state) {
+    state = (async () => {
+      const grammar = await loadLanguage(language);
+      const parser = await createParser(language);
+      return {
+        parser,
+        definitions: definitionQuery(language, grammar),
+        references: compiledReferenceQuery(language, grammar),
+        imports: compiledImportQuery(language, grammar),
+      };
+    })();
+    // A failed load is not kept, so a later call can retry (and report the error again).
+    state.catch(() => states.delete(language));
+    states.set(language, state);
+  }
+  return state;
+}
+
+/** Separator of qualified names: `::` where the language writes paths that way. */
+function separatorOf(language: string): string {
+  return language === "rust" || language === "cpp" ? "::" : ".";
+}
+
+const encoder = new TextEncoder();
+
+/** Converts UTF-16 indices of the parsed text to extents in bytes, lines and byte columns. */
+export class ExtentMapper {
+  readonly #byteOffset: (index: number) => number;
+  readonly #lines: LineIndex;
+
+  /** A mapper for `text`. */
+  constructor(text: string) {
+    const bytes = encoder.encode(text);
+    this.#byteOffset = bytes.length === text.length
+      ? (index) => index
+      : decodeUtf8(bytes).byteOffset;
+    this.#lines = new LineIndex(bytes);
+  }
+
+  /** The extent of code units `[start, end)`. */
+  extent(start: number, end: number): Extent {
+    const byteStart = this.#byteOffset(start);
+    const byteEnd = this.#byteOffset(end);
+    const lineStarts = this.#lines.lineStarts;
+    const startLine = this.#lines.lineOf(byteStart);
+    const endLine = byteEnd === byteStart ? startLine : this.#lines.lineOf(byteEnd);
+    return {
+      byte_start: byteStart,
+      byte_end: byteEnd,
+      start_line: startLine,
+      start_col: byteStart - lineStarts[startLine - 1],
+      end_line: endLine,
+      end_col: byteEnd - lineStarts[endLine - 1],
+    };
+  }
+}
+
+/** Longest signature, in UTF-8 bytes. */
+const SIGNATURE_BYTES = 200;
+
+/** `text` cut to at most `max` UTF-8 bytes, at a character boundary. */
+function cutUtf8(text: string, max: number): string {
+  if (text.length * 3 <= max) return text;
+  let bytes = 0;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.codePointAt(i)!;
+    const width = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + width > max) break;
+    bytes += width;
+    i += code >= 0x10000 ? 2 : 1;
+  }
+  return text.slice(0, i);
+}
+
+/**
+ * The signature of a definition: its text from its start to the end of the line holding its
+ * name (so `static int\nf(void)` gives `static int f(void)`), whitespace collapsed, cut at 200
+ * bytes.
+ */
+function signatureOf(text: string, definition: Definition): string {
+  let lineEnd = text.indexOf("\n", definition.nameEnd);
+  if (lineEnd < 0 || lineEnd > definition.end) lineEnd = definition.end;
+  const head = text.slice(definition.start, Math.max(lineEnd, definition.nameEnd));
+  return cutUtf8(head.replace(/\s+/g, " ").trim(), SIGNATURE_BYTES);
+}
+
+/** A container definition with its qualified name, while its range is open. */
+interface OpenContainer {
+  start: number;
+  end: number;
+  name: string;
+  qualified: string;
+}
+
+/**
+ * Tracks the innermost enclosing container of positions visited in document order: the
+ * definitions are entered as the positions pass their starts and left past their ends.
+ */
+export class Enclosures {
+  readonly #containers: { start: number; end: number; qualified: string }[];
+  readonly #open: { end: number; qualified: string }[] = [];
+  #next = 0;
+
+  /** Enclosures of `containers`, sorted by start (outer first at equal starts). */
+  constructor(containers: { start: number; end: number; qualified: string }[]) {
+    this.#containers = containers;
+  }
+
+  /** A fresh tracker over the same containers, to visit another series of positions. */
+  fork(): Enclosures {
+    return new Enclosures(this.#containers);
+  }
+
+  /** Qualified name of the innermost container holding `[start, end)`; call in start order. */
+  at(start: number, end: number): string | undefined {
+    const containers = this.#containers;
+    while (this.#next < containers.length && containers[this.#next].start <= start) {
+      const container = containers[this.#next++];
+      while (this.#open.length && this.#open[this.#open.length - 1].end < container.end) {
+        this.#open.pop();
+      }
+      this.#open.push(container);
+    }
+    for (let i = this.#open.length - 1; i >= 0; i--) {
+      if (this.#open[i].end >= end) return this.#open[i].qualified;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The symbols of `definitions` (in document order, as `collectDefinitions` returns them), each
+ * with its qualified name: the qualified name of its innermost enclosing container, then an
+ * explicit parent that is not that container (a Go receiver, a Rust `impl` type, the `A` of
+ * C++ `A::f`), then its name.
+ */
+function symbolsOf(
+  text: string,
+  definitions: Definition[],
+  separator: string,
+  mapper: ExtentMapper,
+): { symbols: SymbolFact[]; containers: OpenContainer[] } {
+  const symbols: SymbolFact[] = [];
+  const containers: OpenContainer[] = [];
+  const open: OpenContainer[] = [];
+  for (const definition of definitions) {
+    while (open.length && open[open.length - 1].end < definition.end) open.pop();
+    let enclosing: OpenContainer | undefined;
+    for (let i = open.length - 1; i >= 0; i--) {
+      const container = open[i];
+      if (container.start < definition.start || container.end > definition.end) {
+        enclosing = container;
+        break;
+      }
+    }
+    const prefix = qualifierOf(enclosing, definition.parent, separator);
+    const qualified = prefix === undefined
+      ? definition.name
+      : `${prefix}${separator}${definition.name}`;
+    const symbol: SymbolFact = {
+      name: definition.name,
+      qualified_name: qualified,
+      kind: definition.kind,
+      extent: mapper.extent(definition.start, definition.end),
+      name_extent: mapper.extent(definition.nameStart, definition.nameEnd),
+      signature: signatureOf(text, definition),
+    };
+    if (prefix !== undefined) symbol.parent = prefix;
+    symbols.push(symbol);
+    if (CONTAINER_KINDS.has(definition.kind)) {
+      const container = {
+        start: definition.start,
+        end: definition.end,
+        name: definition.name,
+        qualified,
+      };
+      open.push(container);
+      containers.push(container);
+    }
+  }
+  return { symbols, containers };
+}
+
+/** The qualified name a definition's own name is appended to, if any. */
+function qualifierOf(
+  enclosing: OpenContainer | undefined,
+  parent: string | undefined,
+  separator: string,
+): string | undefined {
+  if (parent === undefined) return enclosing?.qualified;
+  if (enclosing === undefined) return parent;
+  if (enclosing.name === parent) return enclosing.qualified;
+  return `${enclosing.qualified}${separator}${parent}`;
+}
+
+/**
+ * The facts of one file of `language` (a registry name, `grammars/languages.ts`) whose text is
+ * `text`: its definitions with qualified names and signatures, its calls and other references
+ * with their enclosing definitions, its imports, and how many syntax errors its tree has. A
+ * file that does not parse cleanly gives what its tree holds. Throws a `GrammarLoadError` for
+ * a language without a grammar.
+ *
+ * @example
+ * ```ts
+ * import { extractFacts } from "./extract.ts";
+ * const facts = await extractFacts("python", "class A:\n    def f(self):\n        g()\n");
+ * facts.symbols.map((s) => s.qualified_name); // ["A", "A.f"]
+ * ```
+ */
+export async function extractFacts(language: string, text: string): Promise<FileFacts> {
+  const state = await languageState(language);
+  try {
+    const tree = state.parser.parse(text);
+    if (!tree) throw new Error(`tree-sitter returned no tree for a ${language} file`);
+    try {
+      const root = tree.rootNode;
+      const mapper = new ExtentMapper(text);
+      const definitions = state.definitions ? collectDefinitions(state.definitions, root) : [];
+      const { symbols, containers } = symbolsOf(
+        text,
+        definitions,
+        separatorOf(language),
+        mapper,
+      );
+      const references: ReferenceFact[] = state.references
+        ? collectReferences(state.references, root, definitions, new Enclosures(containers), mapper)
+        : [];
+      const imports: ImportFact[] = state.imports
+        ? collectImports(state.imports, root, mapper)
+        : [];
+      return {
+        language,
+        symbols,
+        references,
+        imports,
+        parse_errors: root.hasError ? errorNodes(root).length : 0,
+      };
+    } finally {
+      tree.delete();
+    }
+  } catch (error) {
+    throw runtimeFailure(error);
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Calls and other references of a tree, from a language's reference query
+ * (`extract_queries.ts`): `@call` is a called name with its `@qualifier` (receiver or scope)
+ * when the pattern has one, `@reference` any other use of a name, and `@local` a name declared
+ * inside a function (a parameter, a local variable).
+ *
+ * Noise left out: the name nodes of the definitions themselves; a name captured both as a call
+ * and as a reference counts once, as the call; and a reference (not a call) to a name that its
+ * enclosing function declares locally, since such a use can only name that local.
+ *
+ * @module
+ */
+import type { Node, Query } from "web-tree-sitter";
+import type { Definition } from "../ast-search/definitions.ts";
+import type { ReferenceFact } from "./facts.ts";
+import type { Enclosures, ExtentMapper } from "./extract.ts";
+
+/** A use found by the query, before it gets its extent and enclosing definition. */
+interface Use {
+  start: number;
+  end: number;
+  name: string;
+  call: boolean;
+  qualifier?: string;
+}
+
+/** Longest qualifier kept, in UTF-16 code units (a receiver can be a long expression). */
+const QUALIFIER_UNITS = 120;
+
+/** What one query pass found: the uses and the names declared locally. */
+interface Found {
+  uses: Use[];
+  locals: { start: number; name: string }[];
+}
+
+function run(query: Query, root: Node): Found {
+  const uses: Use[] = [];
+  const locals: { start: number; name: string }[] = [];
+  for (const match of query.matches(root)) {
+    let called: Node | undefined;
+    let qualifier: Node | undefined;
+    for (const capture of match.captures) {
+      const node = capture.node;
+      switch (capture.name) {
+        case "call":
+          called = node;
+          break;
+        case "qualifier":
+          qualifier = node;
+          break;
+        case "reference":
+          uses.push({ start: node.startIndex, end: node.endIndex, name: node.text, call: false });
+          break;
+        case "local":
+          locals.push({ start: node.startIndex, name: node.text });
+          break;
+      }
+    }
+    if (called) {
+      const use: Use = {
+        start: called.startIndex,
+        end: called.endIndex,
+        name: called.text,
+        call: true,
+      };
+      if (qualifier) {
+        const text = qualifier.text;
+        use.qualifier = text.length > QUALIFIER_UNITS ? text.slice(0, QUALIFIER_UNITS) : text;
+      }
+      uses.push(use);
+    }
+  }
+  return { uses, locals };
+}
+
+/** Uses in document order, one per name node (a call before a reference of the same node). */
+function ordered(uses: Use[]): Use[] {
+  uses.sort((a, b) => a.start - b.start || Number(b.call) - Number(a.call));
+  const kept: Use[] = [];
+  let last = -1;
+  for (const use of uses) {
+    if (use.start === last) continue;
+    last = use.start;
+    kept.push(use);
+  }
+  return kept;
+}
+
+/**
+ * The calls and references `query` finds under `root`, in document order, each with the
+ * qualified name of its innermost enclosing container (`enclosures`); the name nodes of
+ * `definitions` are not references.
+ *
+ * @example
+ * ```ts
+ * import { extractFacts } from "./extract.ts";
+ * const facts = await extractFacts("c", "int f(void) { return g(1); }\n");
+ * facts.references.map((r) => `${r.kind} ${r.name} in ${r.enclosing}`); // ["call g in f"]
+ * ```
+ */
+export function collectReferences(
+  query: Query,
+  root: Node,
+  definitions: Definition[],
+  enclosures: Enclosures,
+  mapper: ExtentMapper,
+): ReferenceFact[] {
+  const found = run(query, root);
+  const definitionNames = new Set<number>();
+  for (const definition of definitions) definitionNames.add(definition.nameStart);
+  const localStarts = new Set<number>();
+  for (const local of found.locals) localStarts.add(local.start);
+  const localsByScope = localNames(found.locals, enclosures);
+  const facts: ReferenceFact[] = [];
+  for (const use of ordered(found.uses)) {
+    // An empty name is a token error recovery invented (a missing identifier).
+    if (use.name === "" || definitionNames.has(use.start)) continue;
+    if (!use.call && localStarts.has(use.start)) continue;
+    const enclosing = enclosures.at(use.start, use.end);
+    if (!use.call && enclosing !== undefined && localsByScope.get(enclosing)?.has(use.name)) {
+      continue;
+    }
+    const fact: ReferenceFact = {
+      name: use.name,
+      kind: use.call ? "call" : "reference",
+      extent: mapper.extent(use.start, use.end),
+    };
+    if (enclosing !== undefined) fact.enclosing = enclosing;
+    if (use.qualifier !== undefined) fact.qualifier = use.qualifier;
+    facts.push(fact);
+  }
+  return facts;
+}
+
+/** The names declared locally in each container, by the container's qualified name. */
+function localNames(
+  locals: { start: number; name: string }[],
+  enclosures: Enclosures,
+): Map<string, Set<string>> {
+  const byScope = new Map<string, Set<string>>();
+  if (locals.length === 0) return byScope;
+  locals.sort((a, b) => a.start - b.start);
+  const scopes = enclosures.fork();
+  for (const local of locals) {
+    const scope = scopes.at(local.start, local.start + local.name.length);
+    if (scope === undefined) continue;
+    let names = byScope.get(scope);
+    if (!names) byScope.set(scope, names = new Set());
+    names.add(local.name);
+  }
+  return byScope;
+}

@@ -462,6 +462,24 @@ export class IndexStore {
     return this.#get<FileRow>("SELECT * FROM files WHERE path = ?", path);
   }
 
+  /** Indexed paths ending with `suffix` (which starts with `/`) or equal to it without the `/`. */
+  pathsEndingWith(suffix: string): string[] {
+    return this.#all<{ path: string }>(
+      "SELECT path FROM files WHERE path = substr(?1, 2) OR substr(path, -length(?1)) = ?1 " +
+        "ORDER BY path",
+      suffix,
+    ).map((row) => row.path);
+  }
+
+  /** Indexed paths whose base name is `name` (to suggest close paths). */
+  pathsNamed(name: string): string[] {
+    return this.#all<{ path: string }>(
+      "SELECT path FROM files WHERE path = ?1 OR substr(path, -length(?1) - 1) = '/' || ?1 " +
+        "ORDER BY path LIMIT 20",
+      name,
+    ).map((row) => row.path);
+  }
+
   /** Removes a file and (by cascade) all its facts. Call inside a transaction. */
   removeFile(path: string): void {
     this.#statement("DELETE FROM files WHERE path = ?").run(path);

@@ -44,6 +44,23 @@ function nearestInScope(definitions: SymbolRow[], use: UseSite): SymbolRow[] {
   return definitions;
 }
 
+/** Source files that define what a header declares: `util.h` → `util.c`, `util.cpp`, … */
+const SOURCE_EXTENSIONS = [".c", ".cc", ".cpp", ".cxx"];
+const HEADER = /\.(h|hh|hpp|hxx)$/;
+
+/**
+ * The patterns of the source files beside an included header (C and C++ declare in the header
+ * and define in the source of the same stem), so a call through an include resolves there.
+ */
+function companions(pattern: PathPattern): PathPattern[] {
+  const text = pattern.exact ?? pattern.suffix!;
+  if (!HEADER.test(text)) return [];
+  return SOURCE_EXTENSIONS.map((extension) => {
+    const swapped = text.replace(HEADER, extension);
+    return pattern.exact !== undefined ? { exact: swapped } : { suffix: swapped };
+  });
+}
+
 /**
  * Resolves uses against one index, caching definitions by name and import patterns by file.
  *
@@ -80,9 +97,10 @@ export class Resolver {
   #importPatterns(use: UseSite): PathPattern[] {
     let patterns = this.#imports.get(use.file_id);
     if (!patterns) {
-      patterns = this.#store.importsOfFile(use.file_id).flatMap((row) =>
-        importPatterns(use.language, use.path, row.target, row.kind)
-      );
+      patterns = this.#store.importsOfFile(use.file_id).flatMap((row) => {
+        const direct = importPatterns(use.language, use.path, row.target, row.kind);
+        return row.kind === "include" ? [...direct, ...direct.flatMap(companions)] : direct;
+      });
       this.#imports.set(use.file_id, patterns);
     }
     return patterns;

@@ -51,6 +51,13 @@ import {
 
 const count = z.number().int().nonnegative();
 
+const INDEX = `${LLM_SYMBOLS} index`;
+const STATUS = `${LLM_SYMBOLS} status`;
+const VERIFY = `${LLM_SYMBOLS} verify`;
+const FIND = `${LLM_SYMBOLS} find`;
+const CALLEES = `${LLM_SYMBOLS} callees`;
+const OUTLINE = `${LLM_SYMBOLS} outline`;
+
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
 
 const dbField = field(
@@ -103,12 +110,14 @@ function queryOptions(
   return { root: cwd, cwd, db: input.db, limit: input.limit, kinds: input.kind, paths: input.paths };
 }
 
+/** The query envelope of a subcommand's outcome (its `tool` is the subcommand's full name). */
 function envelopeOf<D extends QueryData>(
+  tool: string,
   outcome: QueryOutcome<D>,
   executionId: string,
 ): { envelope: QueryEnvelope<D> } {
   return {
-    envelope: queryEnvelope(LLM_SYMBOLS, outcome.data, outcome.diagnostics, {
+    envelope: queryEnvelope(tool, outcome.data, outcome.diagnostics, {
       partial: outcome.partial,
       executionId,
     }),
@@ -181,7 +190,7 @@ const IndexInput = z.object({
  * ```
  */
 export const symbolsIndexTool: Tool = defineTool({
-  name: `${LLM_SYMBOLS} index`,
+  name: INDEX,
   mcpName: SYMBOLS_MCP_NAMES.index,
   title: "Build or refresh the symbol index",
   description:
@@ -224,7 +233,7 @@ export const symbolsIndexTool: Tool = defineTool({
     });
     const { result } = outcome;
     return {
-      envelope: mutationEnvelope(LLM_SYMBOLS, {
+      envelope: mutationEnvelope(INDEX, {
         operation_type: "index",
         status: outcome.partial ? "partial" : "ok",
         message: `${result.parsed} file(s) parsed, ${result.unchanged} unchanged, ` +
@@ -249,7 +258,7 @@ export const symbolsIndexTool: Tool = defineTool({
  * ```
  */
 export const symbolsStatusTool: Tool = defineTool({
-  name: `${LLM_SYMBOLS} status`,
+  name: STATUS,
   mcpName: SYMBOLS_MCP_NAMES.status,
   title: "Symbol index status",
   description:
@@ -270,7 +279,7 @@ export const symbolsStatusTool: Tool = defineTool({
   cli: { usage: "[FLAGS]", examples: ["llm-symbols status"] },
   run: (input, context) =>
     Promise.resolve(
-      envelopeOf(indexStatus({ root: context.cwd, db: input.db }), context.executionId),
+      envelopeOf(STATUS, indexStatus({ root: context.cwd, db: input.db }), context.executionId),
     ),
 });
 
@@ -293,7 +302,7 @@ const VerifyInput = z.object({
  * ```
  */
 export const symbolsVerifyTool: Tool = defineTool({
-  name: `${LLM_SYMBOLS} verify`,
+  name: VERIFY,
   mcpName: SYMBOLS_MCP_NAMES.verify,
   title: "Verify the symbol index against the disk",
   description:
@@ -327,7 +336,7 @@ export const symbolsVerifyTool: Tool = defineTool({
       limit: input.limit,
     });
     return Promise.resolve({
-      ...envelopeOf(outcome, context.executionId),
+      ...envelopeOf(VERIFY, outcome, context.executionId),
       exitCode: outcome.data.in_sync ? undefined : 1,
     });
   },
@@ -344,7 +353,7 @@ export const symbolsVerifyTool: Tool = defineTool({
  * ```
  */
 export const symbolsFindTool: Tool = defineTool({
-  name: `${LLM_SYMBOLS} find`,
+  name: FIND,
   mcpName: SYMBOLS_MCP_NAMES.find,
   title: "Find symbol definitions",
   description:
@@ -380,6 +389,7 @@ export const symbolsFindTool: Tool = defineTool({
   },
   run: async (input, context) =>
     envelopeOf(
+      FIND,
       await findSymbols(queryOptions(input, context.cwd), input.name, input.match),
       context.executionId,
     ),
@@ -421,6 +431,7 @@ function useTool(
     },
     run: (input, context) =>
       Promise.resolve(envelopeOf(
+        `${LLM_SYMBOLS} ${subcommand}`,
         findUses(queryOptions(input, context.cwd), input.name, {
           callsOnly,
           depth: callsOnly ? input.depth : 1,
@@ -481,7 +492,7 @@ export const symbolsCallersTool: Tool = useTool(
  * ```
  */
 export const symbolsCalleesTool: Tool = defineTool({
-  name: `${LLM_SYMBOLS} callees`,
+  name: CALLEES,
   mcpName: SYMBOLS_MCP_NAMES.callees,
   title: "Calls a symbol makes",
   description:
@@ -504,6 +515,7 @@ export const symbolsCalleesTool: Tool = defineTool({
   },
   run: (input, context) =>
     Promise.resolve(envelopeOf(
+      CALLEES,
       findCallees(queryOptions(input, context.cwd), input.name, input.depth),
       context.executionId,
     )),
@@ -520,7 +532,7 @@ export const symbolsCalleesTool: Tool = defineTool({
  * ```
  */
 export const symbolsOutlineTool: Tool = defineTool({
-  name: `${LLM_SYMBOLS} outline`,
+  name: OUTLINE,
   mcpName: SYMBOLS_MCP_NAMES.outline,
   title: "Outline of a file",
   description:
@@ -543,6 +555,7 @@ export const symbolsOutlineTool: Tool = defineTool({
   },
   run: (input, context) =>
     Promise.resolve(envelopeOf(
+      OUTLINE,
       outlineFile(queryOptions(input, context.cwd), input.file),
       context.executionId,
     )),
@@ -576,6 +589,7 @@ function importTool(subcommand: "imports" | "importers", title: string, descript
     },
     run: (input, context) =>
       Promise.resolve(envelopeOf(
+        `${LLM_SYMBOLS} ${subcommand}`,
         run(queryOptions(input, context.cwd), input.file),
         context.executionId,
       )),

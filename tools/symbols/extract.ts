@@ -10,15 +10,15 @@
  *
  * @module
  */
-import type { Parser, Query } from "web-tree-sitter";
+import type { Parser, Query, QueryMatch } from "web-tree-sitter";
 import { createParser, loadLanguage, runtimeFailure } from "../../grammars/loader.ts";
 import { definitionQuery } from "../../grammars/query.ts";
 import { decodeUtf8 } from "../../core/utf8.ts";
 import { LineIndex } from "../../schema/line_index.ts";
 import { collectDefinitions, CONTAINER_KINDS, type Definition } from "../ast-search/definitions.ts";
 import { errorNodes } from "../ast-search/file_search.ts";
-import type { Extent, FileFacts, ImportFact, ReferenceFact, SymbolFact } from "./facts.ts";
-import { compiledImportQuery, compiledReferenceQuery } from "./extract_queries.ts";
+import type { Extent, FileFacts, SymbolFact } from "./facts.ts";
+import { factsQuery } from "./extract_queries.ts";
 import { collectReferences } from "./extract_references.ts";
 import { collectImports } from "./extract_imports.ts";
 
@@ -26,8 +26,8 @@ import { collectImports } from "./extract_imports.ts";
 interface LanguageState {
   parser: Parser;
   definitions?: Query;
-  references?: Query;
-  imports?: Query;
+  /** References and imports, in one query. */
+  facts?: Query;
 }
 
 const states = new Map<string, Promise<LanguageState>>();
@@ -41,8 +41,7 @@ function languageState(language: string): Promise<LanguageState> {
       return {
         parser,
         definitions: definitionQuery(language, grammar),
-        references: compiledReferenceQuery(language, grammar),
-        imports: compiledImportQuery(language, grammar),
+        facts: factsQuery(language, grammar),
       };
     })();
     // A failed load is not kept, so a later call can retry (and report the error again).
@@ -259,12 +258,10 @@ export async function extractFacts(language: string, text: string): Promise<File
         separatorOf(language),
         mapper,
       );
-      const references: ReferenceFact[] = state.references
-        ? collectReferences(state.references, root, definitions, new Enclosures(containers), mapper)
-        : [];
-      const imports: ImportFact[] = state.imports
-        ? collectImports(state.imports, root, mapper)
-        : [];
+      const matches: QueryMatch[] = state.facts ? state.facts.matches(root) : [];
+      const enclosures = new Enclosures(containers);
+      const references = collectReferences(matches, definitions, enclosures, mapper);
+      const imports = collectImports(matches, mapper);
       return {
         language,
         symbols,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Node, Query } from "web-tree-sitter";
+import type { Node, QueryMatch } from "web-tree-sitter";
 import type { ImportFact } from "./facts.ts";
 import type { ExtentMapper } from "./extract.ts";
 
@@ -29,7 +29,7 @@ function unquoted(target: string): string {
 }
 
 /**
- * The imports `query` finds under `root`, in document order.
+ * The imports of a facts query's `matches`, in document order.
  *
  * @example
  * ```ts
@@ -38,9 +38,9 @@ function unquoted(target: string): string {
  * facts.imports.map((i) => `${i.target}: ${i.names}`); // ["os: path,sep"]
  * ```
  */
-export function collectImports(query: Query, root: Node, mapper: ExtentMapper): ImportFact[] {
+export function collectImports(matches: QueryMatch[], mapper: ExtentMapper): ImportFact[] {
   const declarations = new Map<number, Declaration>();
-  for (const match of query.matches(root)) {
+  for (const match of matches) {
     let declaration: Node | undefined;
     let include = false;
     let target: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * Calls and other references of a tree, from a language's reference query
+ * Calls and other references of a tree, from the matches of a language's facts query
  * (`extract_queries.ts`): `@call` is a called name with its `@qualifier` (receiver or scope)
  * when the pattern has one, `@reference` any other use of a name, and `@local` a name declared
  * inside a function (a parameter, a local variable).
@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Node, Query } from "web-tree-sitter";
+import type { Node, QueryMatch } from "web-tree-sitter";
 import type { Definition } from "../ast-search/definitions.ts";
 import type { ReferenceFact } from "./facts.ts";
 import type { Enclosures, ExtentMapper } from "./extract.ts";
@@ -33,10 +33,10 @@ interface Found {
   locals: { start: number; name: string }[];
 }
 
-function run(query: Query, root: Node): Found {
+function usesOf(matches: QueryMatch[]): Found {
   const uses: Use[] = [];
   const locals: { start: number; name: string }[] = [];
-  for (const match of query.matches(root)) {
+  for (const match of matches) {
     let called: Node | undefined;
     let qualifier: Node | undefined;
     for (const capture of match.captures) {
@@ -87,7 +87,7 @@ function ordered(uses: Use[]): Use[] {
 }
 
 /**
- * The calls and references `query` finds under `root`, in document order, each with the
+ * The calls and references of a facts query's `matches`, in document order, each with the
  * qualified name of its innermost enclosing container (`enclosures`); the name nodes of
  * `definitions` are not references.
  *
@@ -99,13 +99,12 @@ function ordered(uses: Use[]): Use[] {
  * ```
  */
 export function collectReferences(
-  query: Query,
-  root: Node,
+  matches: QueryMatch[],
   definitions: Definition[],
   enclosures: Enclosures,
   mapper: ExtentMapper,
 ): ReferenceFact[] {
-  const found = run(query, root);
+  const found = usesOf(matches);
   const definitionNames = new Set<number>();
   for (const definition of definitions) definitionNames.add(definition.nameStart);
   const localStarts = new Set<number>();

@@ -1,0 +1,180 @@
+/**
+ * How far the call sites `llm-symbols` extracts (`tools/symbols/extract.ts`) agree with
+ * cscope's on the Linux 6.1 `kernel/` directory (`.c` and `.h` files, read as C): for a fixed
+ * sample of 200 functions (seeded, among the functions we find in `.c` files), the direct
+ * callers (`cscope -L -3 NAME`) and callees (`cscope -L -2 NAME`), compared as call sites
+ * (file, line, caller, callee). Precision and recall of ours against cscope, target ≥ 0.95
+ * each; then the disagreements with examples.
+ *
+ * cscope's database is built in a temporary directory (`-f`), never in the Linux tree.
+ *
+ * Run: `deno task bench symbols_callers` or `deno run -A bench/symbols_callers_agreement_bench.ts`.
+ *
+ * @module
+ */
+import { join, relative } from "node:path";
+import { LINUX, prepare } from "./prepare.ts";
+import { extractFacts } from "../tools/symbols/extract.ts";
+
+/** One call site: the file, the line of the call, the calling function and the called name. */
+interface CallSite {
+  file: string;
+  line: number;
+  caller: string;
+  callee: string;
+}
+
+/** What cscope names a call at file scope (in an initialiser or a macro). */
+const GLOBAL = "<global>";
+/** Functions sampled. */
+const SAMPLE = 200;
+const decoder = new TextDecoder();
+
+const key = (site: CallSite) => `${site.file}\0${site.line}\0${site.caller}\0${site.callee}`;
+
+/** Every `.c` and `.h` file under `dir`, relative to `base`, sorted. */
+function sources(dir: string, base: string): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) found.push(...sources(path, base));
+    else if (entry.isFile && /\.[ch]$/.test(entry.name)) found.push(relative(base, path));
+  }
+  return found.sort();
+}
+
+/** Our call sites and function names of every file. */
+async function ourFacts(root: string, files: string[]) {
+  const calls: CallSite[] = [];
+  const functions = new Set<string>();
+  const started = performance.now();
+  for (const file of files) {
+    const facts = await extractFacts("c", Deno.readTextFileSync(join(root, file)));
+    for (const symbol of facts.symbols) {
+      if (symbol.kind === "function" && file.endsWith(".c")) functions.add(symbol.name);
+    }
+    for (const reference of facts.references) {
+      if (reference.kind !== "call") continue;
+      calls.push({
+        file,
+        line: reference.extent.start_line,
+        caller: reference.enclosing ?? GLOBAL,
+        callee: reference.name,
+      });
+    }
+  }
+  const ms = performance.now() - started;
+  return { calls, functions: [...functions].sort(), ms };
+}
+
+/** A deterministic sample of `count` of `items` (a linear congruential shuffle). */
+function sample<T>(items: T[], count: number): T[] {
+  const shuffled = [...items];
+  let state = 20261123;
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    const j = state % (i + 1);
+    [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+  }
+  return shuffled.slice(0, count);
+}
+
+/** Runs cscope in `root` against the database `db`, returning its lines. */
+async function cscope(root: string, args: string[]): Promise<string[]> {
+  const output = await new Deno.Command("cscope", { args, cwd: root, stdout: "piped" }).output();
+  if (!output.success) throw new Error(`cscope ${args.join(" ")} exited with ${output.code}`);
+  return decoder.decode(output.stdout).split("\n").filter((line) => line.trim() !== "");
+}
+
+/** cscope's call sites of the sampled functions: as callee (`-3`) and as caller (`-2`). */
+async function peerCalls(root: string, db: string, names: string[]) {
+  const callers: CallSite[] = [];
+  const callees: CallSite[] = [];
+  for (const name of names) {
+    for (const line of await cscope(root, ["-d", "-k", "-f", db, "-L", "-3", name])) {
+      const [file, caller, at] = line.split(" ");
+      callers.push({ file, line: Number(at), caller, callee: name });
+    }
+    for (const line of await cscope(root, ["-d", "-k", "-f", db, "-L", "-2", name])) {
+      const [file, callee, at] = line.split(" ");
+      callees.push({ file, line: Number(at), caller: name, callee });
+    }
+  }
+  return { callers, callees };
+}
+
+/** Precision, recall and the disagreements of `ours` against `peer`. */
+function compare(ours: CallSite[], peer: CallSite[]) {
+  const ourKeys = new Set(ours.map(key));
+  const peerKeys = new Set(peer.map(key));
+  const both = [...ourKeys].filter((k) => peerKeys.has(k)).length;
+  return {
+    ours: ourKeys.size,
+    peer: peerKeys.size,
+    both,
+    precision: ourKeys.size ? both / ourKeys.size : 1,
+    recall: peerKeys.size ? both / peerKeys.size : 1,
+    onlyOurs: ours.filter((site) => !peerKeys.has(key(site))),
+    onlyPeer: peer.filter((site) => !ourKeys.has(key(site))),
+  };
+}
+
+function unique(sites: CallSite[]): CallSite[] {
+  const seen = new Map<string, CallSite>();
+  for (const site of sites) seen.set(key(site), site);
+  return [...seen.values()];
+}
+
+function show(site: CallSite): string {
+  return `\`${site.file}:${site.line} ${site.caller} → ${site.callee}\``;
+}
+
+if (import.meta.main) {
+  await prepare();
+  const root = join(LINUX, "kernel");
+  const files = sources(root, root);
+  const temp = await Deno.makeTempDir({ prefix: "symbols-cscope-" });
+  try {
+    const db = join(temp, "cscope.out");
+    const built = performance.now();
+    await cscope(root, ["-b", "-q", "-k", "-R", "-f", db]);
+    const cscopeMs = performance.now() - built;
+    const { calls, functions, ms } = await ourFacts(root, files);
+    const names = sample(functions, SAMPLE);
+    const wanted = new Set(names);
+    const peer = await peerCalls(root, db, names);
+    const results = [
+      {
+        label: "callers (`-3`)",
+        ...compare(unique(calls.filter((c) => wanted.has(c.callee))), unique(peer.callers)),
+      },
+      {
+        label: "callees (`-2`)",
+        ...compare(unique(calls.filter((c) => wanted.has(c.caller))), unique(peer.callees)),
+      },
+    ];
+    console.log(`\n## Call sites on Linux 6.1 kernel/ against cscope, ${names.length} functions\n`);
+    console.log(
+      `${files.length} files; cscope -b -q -k -R ${cscopeMs.toFixed(0)} ms, ` +
+        `extractFacts over all ${ms.toFixed(0)} ms (one thread)\n`,
+    );
+    console.log("| relation | cscope | ours | both | precision | recall |");
+    console.log("| --- | --- | --- | --- | --- | --- |");
+    for (const r of results) {
+      console.log(
+        `| ${r.label} | ${r.peer} | ${r.ours} | ${r.both} | ${r.precision.toFixed(4)} | ` +
+          `${r.recall.toFixed(4)} |`,
+      );
+    }
+    const met = results.every((r) => r.precision >= 0.95 && r.recall >= 0.95);
+    console.log(`\ntarget precision and recall ≥ 0.95: ${met ? "met" : "NOT met"}\n`);
+    const examples = Number(Deno.env.get("EXAMPLES") ?? "8");
+    for (const r of results) {
+      console.log(`${r.label}, cscope only: ${r.onlyPeer.slice(0, examples).map(show).join(", ")}`);
+      console.log(`${r.label}, ours only: ${r.onlyOurs.slice(0, examples).map(show).join(", ")}`);
+    }
+    if (!met) Deno.exitCode = 1;
+  } finally {
+    await Deno.remove(temp, { recursive: true });
+  }
+}

@@ -514,7 +514,8 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
   },
   "MAG-IO-014": {
     meaning: "The index database stayed locked by another run past the busy timeout.",
-    cause: "Another `llm-symbols index` run is writing a large batch, or a process holds the database.",
+    cause:
+      "Another `llm-symbols index` run is writing a large batch, or a process holds the database.",
     remediation: "Retry when the other run has finished.",
     exit: EXIT.refused,
   },
@@ -534,7 +535,8 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
   },
   "MAG-AST-001": {
     meaning: "A file has syntax errors; it was indexed as far as its tree allows.",
-    cause: "The parser met code it could not read (a syntax error, or a dialect the grammar lacks).",
+    cause:
+      "The parser met code it could not read (a syntax error, or a dialect the grammar lacks).",
     remediation: "Nothing to do unless its symbols are missing; fix the syntax error and re-index.",
     exit: EXIT.ok,
   },
@@ -555,7 +557,8 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
   },
   "MAG-REF-002": {
     meaning: "The file is not in the index.",
-    cause: "It is not under the root, not of an indexed language, ignored, or added after the last index run.",
+    cause:
+      "It is not under the root, not of an indexed language, ignored, or added after the last index run.",
     remediation: "Check the path (close indexed paths are in the note) or run `llm-symbols index`.",
     exit: EXIT.badInput,
   },

@@ -48,6 +48,18 @@ export interface Connected {
   close(): Promise<void>;
 }
 
+/** Every tool a server lists, following the pages the output budget cuts the list into. */
+export async function listAllTools<T = { name: string }>(client: Client): Promise<T[]> {
+  const tools: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools as T[]);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
+
 /** Starts the server and connects the official SDK's stdio client to it (initialize included). */
 export async function connect(spec: ServerSpec): Promise<Connected> {
   const transport = new StdioClientTransport({
@@ -297,7 +309,9 @@ export const SAMPLES: Record<string, Sample> = {
     args: { timeout_ms: 60000 },
     check(envelope) {
       const result = envelope.result as Record<string, number>;
-      if (result.files_seen !== 4) throw new Error(`symbols_index answered ${JSON.stringify(result)}`);
+      if (result.files_seen !== 4) {
+        throw new Error(`symbols_index answered ${JSON.stringify(result)}`);
+      }
     },
   },
   transform: {

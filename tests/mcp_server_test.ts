@@ -8,7 +8,7 @@ import { ExecutionRecordSchema, GetExecutionEnvelopeSchema } from "../schema/mod
 import { TOOLS } from "../tools/registry.ts";
 import type { Tool } from "../core/tool.ts";
 import { makeTree } from "./helpers.ts";
-import { connect, FIXTURE, indexFixture, SAMPLES } from "./mcp_helpers.ts";
+import { connect, FIXTURE, indexFixture, listAllTools, SAMPLES } from "./mcp_helpers.ts";
 
 interface CallOutcome {
   structuredContent: Record<string, unknown>;
@@ -53,14 +53,7 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
       assert.match(server.client.getInstructions() ?? "", /get_execution/);
     });
 
-    // The list is paged by the output budget: follow every page.
-    const tools: ListedTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await server.client.listTools(cursor === undefined ? {} : { cursor });
-      tools.push(...page.tools as ListedTool[]);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    const tools = await listAllTools<ListedTool>(server.client);
     await t.step("tools/list: registry order, read-only tools only, then get_execution", () => {
       assert.deepEqual(tools.map((tool) => tool.name), [
         ...READ_ONLY.map((tool) => tool.mcpName),

@@ -65,7 +65,12 @@ const BATCH_FACTS = 100_000;
 /** Parse-error warnings listed one by one; the rest are counted in one note. */
 const LISTED_PARSE_ERRORS = 20;
 
-function note(code: string, message: string, file?: string, level: Diagnostic["level"] = "warning") {
+function note(
+  code: string,
+  message: string,
+  file?: string,
+  level: Diagnostic["level"] = "warning",
+) {
   return makeDiagnostic(LLM_SYMBOLS, code, message, file ? { level, file } : { level });
 }
 
@@ -167,7 +172,13 @@ async function processCandidates(
   writer: BatchWriter,
   diagnostics: Diagnostic[],
 ): Promise<RunState> {
-  const state: RunState = { parsed: 0, unchanged: 0, skipped: 0, parseErrorFiles: 0, timedOut: false };
+  const state: RunState = {
+    parsed: 0,
+    unchanged: 0,
+    skipped: 0,
+    parseErrorFiles: 0,
+    timedOut: false,
+  };
   const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : Infinity;
   const { extract, inFlight, close } = extractor(options.threads);
   const running = new Set<Promise<void>>();
@@ -186,7 +197,11 @@ async function processCandidates(
       } catch (error) {
         state.skipped++;
         diagnostics.push(
-          note("MAG-IO-015", `${candidate.path} could not be read: ${String(error)}`, candidate.path),
+          note(
+            "MAG-IO-015",
+            `${candidate.path} could not be read: ${String(error)}`,
+            candidate.path,
+          ),
         );
         continue;
       }
@@ -237,7 +252,9 @@ async function processCandidates(
   if (parseErrors.length > LISTED_PARSE_ERRORS) {
     diagnostics.push(note(
       "MAG-AST-001",
-      `${parseErrors.length - LISTED_PARSE_ERRORS} more file(s) have syntax errors (\`llm-symbols status\` counts them)`,
+      `${
+        parseErrors.length - LISTED_PARSE_ERRORS
+      } more file(s) have syntax errors (\`llm-symbols status\` counts them)`,
       undefined,
       "note",
     ));

@@ -75,8 +75,7 @@ export class ExtractPool {
   /** Extracts one file on the least busy worker. */
   extract(task: ExtractTask): Promise<ExtractReply> {
     const slot = this.#slots.reduce<Slot | undefined>(
-      (best, candidate) =>
-        !best || candidate.pending.size < best.pending.size ? candidate : best,
+      (best, candidate) => !best || candidate.pending.size < best.pending.size ? candidate : best,
       undefined,
     );
     if (!slot) {

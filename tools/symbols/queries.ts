@@ -23,7 +23,14 @@ import { closestNames } from "../../grammars/query.ts";
 import { importPatterns, patternMatches } from "./import_paths.ts";
 import { importRecord, symbolRecord, useRecord } from "./records.ts";
 import { Resolver } from "./resolve.ts";
-import { type FileRow, type ImportRow, IndexStore, locateDb, type RefRow, type SymbolRow } from "./store.ts";
+import {
+  type FileRow,
+  type ImportRow,
+  IndexStore,
+  locateDb,
+  type RefRow,
+  type SymbolRow,
+} from "./store.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
 
 /** What every query takes. */
@@ -97,7 +104,8 @@ class RowFilter {
   inScope(path: string): boolean {
     return this.#scopes.length === 0 ||
       this.#scopes.some((scope) =>
-        scope === "." || path === scope || path.startsWith(scope.endsWith("/") ? scope : scope + "/")
+        scope === "." || path === scope ||
+        path.startsWith(scope.endsWith("/") ? scope : scope + "/")
       );
   }
 
@@ -122,7 +130,9 @@ function unknownSymbol(store: IndexStore, name: string): ToolError {
   const close = closestNames(name, pool, SYMBOLS_DEFAULTS.suggestions);
   return new ToolError(
     "MAG-REF-001",
-    `no symbol named '${name}' in the index${close.length ? `; did you mean ${close.map((c) => `'${c}'`).join(", ")}?` : ""}`,
+    `no symbol named '${name}' in the index${
+      close.length ? `; did you mean ${close.map((c) => `'${c}'`).join(", ")}?` : ""
+    }`,
     close.length ? { note: `close names: ${close.join(", ")}` } : {},
   );
 }
@@ -244,7 +254,9 @@ class Callers {
   of(row: RefRow): SymbolRow | undefined {
     if (!row.enclosing) return undefined;
     const key = `${row.file_id}\0${row.enclosing}`;
-    if (!this.#cache.has(key)) this.#cache.set(key, this.#store.symbolInFile(row.file_id, row.enclosing));
+    if (!this.#cache.has(key)) {
+      this.#cache.set(key, this.#store.symbolInFile(row.file_id, row.enclosing));
+    }
     return this.#cache.get(key);
   }
 }
@@ -375,7 +387,9 @@ function indexedFile(store: IndexStore, options: QueryOptions, file: string): Fi
   throw new ToolError(
     "MAG-REF-002",
     `${path} is not in the index`,
-    close.length ? { file: path, note: `indexed files of that name: ${close.join(", ")}` } : { file: path },
+    close.length
+      ? { file: path, note: `indexed files of that name: ${close.join(", ")}` }
+      : { file: path },
   );
 }
 
@@ -399,7 +413,14 @@ export function outlineFile(options: QueryOptions, file: string): QueryOutcome<S
     const kept = store.symbolsOfFile(row.id).filter((symbol) => filter.definition(symbol));
     const results: SymbolRecord[] = cut(kept, options.limit ?? 0).map(symbolRecord);
     return {
-      data: { count: results.length, query: row.path, match: "file", total: kept.length, ambiguous: false, results },
+      data: {
+        count: results.length,
+        query: row.path,
+        match: "file",
+        total: kept.length,
+        ambiguous: false,
+        results,
+      },
       diagnostics: [],
       partial: listingCut(results.length, kept.length),
     };
@@ -419,7 +440,11 @@ function importTarget(store: IndexStore, row: ImportRow): string | undefined {
   return undefined;
 }
 
-function importList(path: string, records: ImportRecord[], limit: number): QueryOutcome<ImportListData> {
+function importList(
+  path: string,
+  records: ImportRecord[],
+  limit: number,
+): QueryOutcome<ImportListData> {
   const results = cut(records, limit);
   return {
     data: { count: results.length, file_path: path, total: records.length, results },

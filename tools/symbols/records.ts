@@ -6,12 +6,7 @@
  */
 import { spanId } from "../../schema/ids.ts";
 import type { Span } from "../../schema/span_build.ts";
-import type {
-  ImportRecord,
-  SymbolRecord,
-  SymbolRef,
-  UseRecord,
-} from "../../schema/symbols.ts";
+import type { ImportRecord, SymbolRecord, SymbolRef, UseRecord } from "../../schema/symbols.ts";
 import type { UseResolution } from "./resolve.ts";
 import type { ExtentRow, ImportRow, RefRow, SymbolRow } from "./store.ts";
 

@@ -25,7 +25,10 @@ export interface UseResolution {
 }
 
 /** What resolution needs to know about a use. */
-export type UseSite = Pick<RefRow, "name" | "is_call" | "enclosing" | "file_id" | "path" | "language">;
+export type UseSite = Pick<
+  RefRow,
+  "name" | "is_call" | "enclosing" | "file_id" | "path" | "language"
+>;
 
 /** The parent part of a qualified name (`A.B.f` → `A.B`), or "" at file scope. */
 function parentOf(qualifiedName: string): string {

@@ -115,9 +115,7 @@ export const LOOKUP_INDEXES: readonly string[] = [
 ];
 
 /** Names of {@linkcode LOOKUP_INDEXES}, to drop them. */
-export const LOOKUP_INDEX_NAMES: readonly string[] = LOOKUP_INDEXES.map((sql) =>
-  sql.split(" ")[5]
-);
+export const LOOKUP_INDEX_NAMES: readonly string[] = LOOKUP_INDEXES.map((sql) => sql.split(" ")[5]);
 
 /** Tables an index database must have; a database with other tables is not ours. */
 export const INDEX_TABLES: readonly string[] = ["files", "imports", "meta", "refs", "symbols"];

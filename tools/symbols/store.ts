@@ -628,9 +628,7 @@ export class IndexStore {
 
   /** Every distinct definition name. */
   allNames(): string[] {
-    return this.#all<{ name: string }>("SELECT DISTINCT name FROM symbols").map((row) =>
-      row.name
-    );
+    return this.#all<{ name: string }>("SELECT DISTINCT name FROM symbols").map((row) => row.name);
   }
 
   /** Uses of `name` (calls only with `callsOnly`), by path and position. */

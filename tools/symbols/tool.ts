@@ -69,7 +69,9 @@ const dbField = field(
 
 const limitField = (fallback: number) =>
   field(
-    count.default(fallback).describe("Results to list, 0 for all; cut results set partial and total"),
+    count.default(fallback).describe(
+      "Results to list, 0 for all; cut results set partial and total",
+    ),
     { short: "n" },
   );
 
@@ -107,7 +109,14 @@ function queryOptions(
   input: { db?: string; limit: number; kind?: string[]; paths?: string[] },
   cwd: string,
 ): QueryOptions {
-  return { root: cwd, cwd, db: input.db, limit: input.limit, kinds: input.kind, paths: input.paths };
+  return {
+    root: cwd,
+    cwd,
+    db: input.db,
+    limit: input.limit,
+    kinds: input.kind,
+    paths: input.paths,
+  };
 }
 
 /** The query envelope of a subcommand's outcome (its `tool` is the subcommand's full name). */
@@ -139,7 +148,9 @@ function useLines(envelope: QueryEnvelope<UseListData>): string {
     const caller = use.caller ? ` in ${use.caller.name}` : "";
     const target = use.target?.span ? ` -> ${where(use.target.span)}` : "";
     const depth = use.depth ? `[${use.depth}] ` : "";
-    return `${depth}${where(use.span)}: ${use.kind} ${use.name}${caller} (${use.resolution}${target})\n`;
+    return `${depth}${
+      where(use.span)
+    }: ${use.kind} ${use.name}${caller} (${use.resolution}${target})\n`;
   }).join("");
 }
 

@@ -11,7 +11,6 @@ import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { Drift, IndexStatusData, VerifyData } from "../../schema/symbols.ts";
 import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 import { listingCut } from "../../core/listing.ts";
-import { walkCandidates } from "./indexer.ts";
 import { IndexStore, locateDb } from "./store.ts";
 import type { QueryOutcome } from "./queries.ts";
 
@@ -89,14 +88,12 @@ export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatus
  * @example
  * ```ts
  * import { verifyIndex } from "./freshness.ts";
- * try {
- *   verifyIndex({ root: Deno.makeTempDirSync() });
- * } catch (error) {
- *   (error as { code?: string }).code; // "MAG-IO-013"
- * }
+ * await verifyIndex({ root: Deno.makeTempDirSync() }).catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
-export function verifyIndex(options: FreshnessOptions): QueryOutcome<VerifyData> {
+export async function verifyIndex(options: FreshnessOptions): Promise<QueryOutcome<VerifyData>> {
+  // The walker is loaded here only: `status` does without it.
+  const { walkCandidates } = await import("./candidates.ts");
   const store = openIndex(options);
   try {
     const diagnostics: Diagnostic[] = [];

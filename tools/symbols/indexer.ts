@@ -8,14 +8,13 @@
  *
  * @module
  */
-import { Walker } from "../../core/walk/walker.ts";
 import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 import { threadCount, workersAvailable } from "../../core/workers.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { IndexResult } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
-import { languageForFile } from "../../grammars/languages.ts";
+import { type Candidate, walkCandidates } from "./candidates.ts";
 import { type ExtractReply, type ExtractTask, runExtractTask } from "./extract_job.ts";
 import { ExtractPool } from "./pool.ts";
 import { type FileRow, type FileWrite, IndexStore, locateDb } from "./store.ts";
@@ -49,15 +48,6 @@ export interface IndexOutcome {
   partial: boolean;
 }
 
-/** A walked file of an indexed language. */
-export interface Candidate {
-  absPath: string;
-  path: string;
-  language: string;
-  size: number;
-  mtime: number;
-}
-
 /** Files written per transaction. */
 const BATCH_FILES = 256;
 /** Facts written per transaction (a few big files make a batch too). */
@@ -72,37 +62,6 @@ function note(
   level: Diagnostic["level"] = "warning",
 ) {
   return makeDiagnostic(LLM_SYMBOLS, code, message, file ? { level, file } : { level });
-}
-
-/** The walked files of an indexed language, outside `.llm/` and other than the index itself. */
-export function walkCandidates(
-  options: Pick<IndexOptions, "root" | "walk">,
-  dbPath: string,
-  diagnostics: Diagnostic[],
-): Candidate[] {
-  const walker = new Walker({
-    ...options.walk,
-    tool: LLM_SYMBOLS,
-    prefix: "MAG",
-    cwd: options.root,
-    stat: true,
-  });
-  const candidates: Candidate[] = [];
-  for (const entry of walker.entries()) {
-    if (entry.kind !== "file" || entry.filePath === dbPath) continue;
-    if (entry.filePath === ".llm" || entry.filePath.startsWith(".llm/")) continue;
-    const language = languageForFile(entry.name);
-    if (!language || language.unsupported) continue;
-    candidates.push({
-      absPath: entry.absPath,
-      path: entry.filePath,
-      language: language.name,
-      size: entry.size ?? 0,
-      mtime: Math.trunc(entry.mtimeMs ?? 0),
-    });
-  }
-  diagnostics.push(...walker.diagnostics);
-  return candidates;
 }
 
 /** Extracts on workers when the run can start them, else on the calling thread. */
@@ -284,6 +243,7 @@ export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
     const known = new Map(store.files().map((row) => [row.path, row]));
     const walked = new Set(candidates.map((candidate) => candidate.path));
     const gone = [...known.keys()].filter((path) => !walked.has(path));
+    if (known.size > 0) store.ensureLookupIndexes();
     store.transaction(() => gone.forEach((path) => store.removeFile(path)));
     const maxBytes = options.maxFileBytes ?? SYMBOLS_DEFAULTS.maxFileBytes;
     const toCheck: Candidate[] = [];

@@ -30,7 +30,9 @@ import { VERSION } from "../../core/version.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { SYMBOLS_SUBCOMMANDS } from "./tool.ts";
 
-export { type IndexOptions, type IndexOutcome, indexRoot } from "./indexer.ts";
+import type { IndexOptions, IndexOutcome } from "./indexer.ts";
+
+export type { IndexOptions, IndexOutcome } from "./indexer.ts";
 export {
   fileImporters,
   fileImports,
@@ -56,6 +58,24 @@ export {
   symbolsStatusTool,
   symbolsVerifyTool,
 } from "./tool.ts";
+
+/**
+ * Brings the index of `options.root` up to date (`llm-symbols index` as a library call). The
+ * indexer, and the parser it brings, are loaded on the first call only, so importing this
+ * module for the queries stays light.
+ *
+ * @example Index a folder
+ * ```ts
+ * import { indexRoot } from "@llm/search/symbols";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
+ * (await indexRoot({ root, threads: 0 })).result.symbols; // 1
+ * ```
+ */
+export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
+  const engine = await import("./indexer.ts");
+  return await engine.indexRoot(options);
+}
 
 /**
  * The top-level `--help` of `llm-symbols`: its subcommands.

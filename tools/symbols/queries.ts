@@ -19,7 +19,6 @@ import type {
   UseListData,
   UseRecord,
 } from "../../schema/symbols.ts";
-import { closestNames } from "../../grammars/query.ts";
 import { importPatterns, patternMatches } from "./import_paths.ts";
 import { importRecord, symbolRecord, useRecord } from "./records.ts";
 import { Resolver } from "./resolve.ts";
@@ -68,17 +67,16 @@ export type NameMatch = "exact" | "prefix" | "fuzzy";
  * @example
  * ```ts
  * import { withIndex } from "./queries.ts";
- * try {
- *   withIndex({ root: Deno.makeTempDirSync() }, () => 0);
- * } catch (error) {
- *   (error as { code?: string }).code; // "MAG-IO-013"
- * }
+ * await withIndex({ root: Deno.makeTempDirSync() }, () => 0).catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
-export function withIndex<T>(options: QueryOptions, work: (store: IndexStore) => T): T {
+export async function withIndex<T>(
+  options: QueryOptions,
+  work: (store: IndexStore) => T | Promise<T>,
+): Promise<T> {
   const store = IndexStore.open(locateDb(options.root, options.db, false), "read");
   try {
-    return work(store);
+    return await work(store);
   } finally {
     store.close();
   }
@@ -119,8 +117,12 @@ function cut<T>(items: T[], limit: number): T[] {
   return limit > 0 ? items.slice(0, limit) : items;
 }
 
-/** The `MAG-REF-001` error for `name`, with the index's closest names. */
-function unknownSymbol(store: IndexStore, name: string): ToolError {
+/**
+ * The `MAG-REF-001` error for `name`, with the index's closest names (the name matcher is
+ * loaded only on this path: it brings the parser runtime, which answers need not load).
+ */
+async function unknownSymbol(store: IndexStore, name: string): Promise<ToolError> {
+  const { closestNames } = await import("../../grammars/query.ts");
   const first = name.slice(0, 1);
   const pool = [
     ...store.namesBetween(first.toLowerCase(), first.toLowerCase() + "\u{10ffff}"),
@@ -175,7 +177,7 @@ export async function findSymbols(
     let scores: Map<string, number> | undefined;
     if (match === "exact") {
       rows = store.symbolsNamed(query);
-      if (rows.length === 0) throw unknownSymbol(store, query);
+      if (rows.length === 0) throw await unknownSymbol(store, query);
     } else if (match === "prefix") rows = store.symbolsWithPrefix(query);
     else {
       scores = await fuzzyNames(store, query);
@@ -283,19 +285,15 @@ function definitionsOf(store: IndexStore, name: string, options: QueryOptions): 
  * @example
  * ```ts
  * import { findUses } from "./queries.ts";
- * try {
- *   findUses({ root: Deno.makeTempDirSync() }, "main", { callsOnly: true });
- * } catch (error) {
- *   (error as { code?: string }).code; // "MAG-IO-013"
- * }
+ * await findUses({ root: Deno.makeTempDirSync() }, "main", { callsOnly: true }).catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
 export function findUses(
   options: QueryOptions,
   name: string,
   how: { callsOnly: boolean; depth?: number },
-): QueryOutcome<UseListData> {
-  return withIndex(options, (store) => {
+): Promise<QueryOutcome<UseListData>> {
+  return withIndex(options, async (store) => {
     const filter = new RowFilter(options);
     const resolver = new Resolver(store);
     const callers = new Callers(store);
@@ -323,7 +321,7 @@ export function findUses(
       frontier = [...next.values()];
       names = frontier.map((row) => row.name);
     }
-    if (definitions.length === 0 && uses.length === 0) throw unknownSymbol(store, name);
+    if (definitions.length === 0 && uses.length === 0) throw await unknownSymbol(store, name);
     return useList(name, definitions, uses, options.limit ?? SYMBOLS_DEFAULTS.limit);
   });
 }
@@ -335,23 +333,19 @@ export function findUses(
  * @example
  * ```ts
  * import { findCallees } from "./queries.ts";
- * try {
- *   findCallees({ root: Deno.makeTempDirSync() }, "main");
- * } catch (error) {
- *   (error as { code?: string }).code; // "MAG-IO-013"
- * }
+ * await findCallees({ root: Deno.makeTempDirSync() }, "main").catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
 export function findCallees(
   options: QueryOptions,
   name: string,
   depth = 1,
-): QueryOutcome<UseListData> {
-  return withIndex(options, (store) => {
+): Promise<QueryOutcome<UseListData>> {
+  return withIndex(options, async (store) => {
     const filter = new RowFilter(options);
     const resolver = new Resolver(store);
     const definitions = definitionsOf(store, name, options);
-    if (definitions.length === 0) throw unknownSymbol(store, name);
+    if (definitions.length === 0) throw await unknownSymbol(store, name);
     const uses: UseRecord[] = [];
     const seen = new Set(definitions.map((row) => row.symbol_id));
     let frontier = definitions;
@@ -399,15 +393,14 @@ function indexedFile(store: IndexStore, options: QueryOptions, file: string): Fi
  * @example
  * ```ts
  * import { outlineFile } from "./queries.ts";
- * try {
- *   outlineFile({ root: Deno.makeTempDirSync() }, "a.c");
- * } catch (error) {
- *   (error as { code?: string }).code; // "MAG-IO-013"
- * }
+ * await outlineFile({ root: Deno.makeTempDirSync() }, "a.c").catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
-export function outlineFile(options: QueryOptions, file: string): QueryOutcome<SymbolListData> {
-  return withIndex(options, (store) => {
+export function outlineFile(
+  options: QueryOptions,
+  file: string,
+): Promise<QueryOutcome<SymbolListData>> {
+  return withIndex(options, async (store) => {
     const row = indexedFile(store, options, file);
     const filter = new RowFilter({ ...options, paths: [] });
     const kept = store.symbolsOfFile(row.id).filter((symbol) => filter.definition(symbol));
@@ -459,15 +452,14 @@ function importList(
  * @example
  * ```ts
  * import { fileImports } from "./queries.ts";
- * try {
- *   fileImports({ root: Deno.makeTempDirSync() }, "a.c");
- * } catch (error) {
- *   (error as { code?: string }).code; // "MAG-IO-013"
- * }
+ * await fileImports({ root: Deno.makeTempDirSync() }, "a.c").catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
-export function fileImports(options: QueryOptions, file: string): QueryOutcome<ImportListData> {
-  return withIndex(options, (store) => {
+export function fileImports(
+  options: QueryOptions,
+  file: string,
+): Promise<QueryOutcome<ImportListData>> {
+  return withIndex(options, async (store) => {
     const row = indexedFile(store, options, file);
     const records = store.importsOfFile(row.id).map((imported) =>
       importRecord(imported, importTarget(store, imported))
@@ -482,15 +474,14 @@ export function fileImports(options: QueryOptions, file: string): QueryOutcome<I
  * @example
  * ```ts
  * import { fileImporters } from "./queries.ts";
- * try {
- *   fileImporters({ root: Deno.makeTempDirSync() }, "a.h");
- * } catch (error) {
- *   (error as { code?: string }).code; // "MAG-IO-013"
- * }
+ * await fileImporters({ root: Deno.makeTempDirSync() }, "a.h").catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
-export function fileImporters(options: QueryOptions, file: string): QueryOutcome<ImportListData> {
-  return withIndex(options, (store) => {
+export function fileImporters(
+  options: QueryOptions,
+  file: string,
+): Promise<QueryOutcome<ImportListData>> {
+  return withIndex(options, async (store) => {
     const row = indexedFile(store, options, file);
     const filter = new RowFilter(options);
     const stem = basename(row.path).replace(/\.[^.]*$/, "");

@@ -95,22 +95,22 @@ CREATE TABLE imports(
   start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
   end_line INTEGER NOT NULL, end_col INTEGER NOT NULL
 );
-CREATE INDEX symbols_file ON symbols(file_id);
-CREATE INDEX refs_file ON refs(file_id);
-CREATE INDEX imports_file ON imports(file_id);
 `;
 
 /**
- * The lookup indexes of the queries. A cold index run drops them and makes them again at its
- * end (sorting once is faster than growing them row by row); every writer makes them when they
- * are missing, so a run killed before its end leaves nothing the next run does not repair.
+ * The indexes of the queries and of a file's deletion. A cold index run (an empty index) drops
+ * them and makes them at its end (sorting once is faster than growing them row by row); any
+ * other run makes the missing ones first, so a cold run killed before its end leaves nothing the
+ * next run does not repair.
  */
 export const LOOKUP_INDEXES: readonly string[] = [
+  "CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id)",
   "CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name)",
   "CREATE INDEX IF NOT EXISTS symbols_qualified ON symbols(qualified_name)",
   "CREATE INDEX IF NOT EXISTS symbols_id ON symbols(symbol_id)",
   "CREATE INDEX IF NOT EXISTS refs_name ON refs(name)",
   "CREATE INDEX IF NOT EXISTS refs_enclosing ON refs(file_id, enclosing)",
+  "CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id)",
   "CREATE INDEX IF NOT EXISTS imports_target ON imports(target)",
 ];
 

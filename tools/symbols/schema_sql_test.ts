@@ -27,11 +27,13 @@ Deno.test("readHeader tells an empty file, a non-SQLite file, a blank, a foreign
 
 Deno.test("every lookup index has its name", () => {
   assert.deepEqual(LOOKUP_INDEX_NAMES, [
+    "symbols_file",
     "symbols_name",
     "symbols_qualified",
     "symbols_id",
     "refs_name",
     "refs_enclosing",
+    "imports_file",
     "imports_target",
   ]);
 });

@@ -36,7 +36,6 @@ import {
 import { LLM_SYMBOLS, SYMBOLS_MCP_NAMES } from "../../schema/tool_names.ts";
 import type { QueryData } from "../../schema/envelope.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
-import { indexRoot } from "./indexer.ts";
 import { indexStatus, verifyIndex } from "./freshness.ts";
 import {
   fileImporters,
@@ -233,6 +232,8 @@ export const symbolsIndexTool: Tool = defineTool({
     notes: "Writes only the index database (and its -wal/-shm files) under the root.",
   },
   run: async (input, context) => {
+    // Loaded only here: the indexer brings the parser, which the queries never load.
+    const { indexRoot } = await import("./indexer.ts");
     const outcome = await indexRoot({
       root: context.cwd,
       db: input.db,
@@ -339,17 +340,17 @@ export const symbolsVerifyTool: Tool = defineTool({
     exitCodes: "  0  the index matches the disk\n  1  drift found (listed)\n" +
       "  2  bad input   3  refused (no index, foreign database)   4  permission   5  internal",
   },
-  run: (input, context) => {
-    const outcome = verifyIndex({
+  run: async (input, context) => {
+    const outcome = await verifyIndex({
       root: context.cwd,
       db: input.db,
       walk: walkOptionsFrom(input, "MAG"),
       limit: input.limit,
     });
-    return Promise.resolve({
+    return {
       ...envelopeOf(VERIFY, outcome, context.executionId),
       exitCode: outcome.data.in_sync ? undefined : 1,
-    });
+    };
   },
 });
 
@@ -440,15 +441,15 @@ function useTool(
         `llm-symbols ${subcommand} Parser.parse --depth 2 src/`,
       ],
     },
-    run: (input, context) =>
-      Promise.resolve(envelopeOf(
+    run: async (input, context) =>
+      envelopeOf(
         `${LLM_SYMBOLS} ${subcommand}`,
-        findUses(queryOptions(input, context.cwd), input.name, {
+        await findUses(queryOptions(input, context.cwd), input.name, {
           callsOnly,
           depth: callsOnly ? input.depth : 1,
         }),
         context.executionId,
-      )),
+      ),
   });
 }
 
@@ -524,12 +525,12 @@ export const symbolsCalleesTool: Tool = defineTool({
     positionals: firstAs("name"),
     examples: ["llm-symbols callees main", "llm-symbols callees main --depth 3"],
   },
-  run: (input, context) =>
-    Promise.resolve(envelopeOf(
+  run: async (input, context) =>
+    envelopeOf(
       CALLEES,
-      findCallees(queryOptions(input, context.cwd), input.name, input.depth),
+      await findCallees(queryOptions(input, context.cwd), input.name, input.depth),
       context.executionId,
-    )),
+    ),
 });
 
 /**
@@ -564,12 +565,12 @@ export const symbolsOutlineTool: Tool = defineTool({
     positionals: ([file]) => file === undefined ? {} : { file },
     examples: ["llm-symbols outline src/main.c", "llm-symbols outline -k function src/main.c"],
   },
-  run: (input, context) =>
-    Promise.resolve(envelopeOf(
+  run: async (input, context) =>
+    envelopeOf(
       OUTLINE,
-      outlineFile(queryOptions(input, context.cwd), input.file),
+      await outlineFile(queryOptions(input, context.cwd), input.file),
       context.executionId,
-    )),
+    ),
 });
 
 function importTool(subcommand: "imports" | "importers", title: string, description: string): Tool {
@@ -598,12 +599,12 @@ function importTool(subcommand: "imports" | "importers", title: string, descript
       positionals: ([file]) => file === undefined ? {} : { file },
       examples: [`llm-symbols ${subcommand} src/util.h`],
     },
-    run: (input, context) =>
-      Promise.resolve(envelopeOf(
+    run: async (input, context) =>
+      envelopeOf(
         `${LLM_SYMBOLS} ${subcommand}`,
-        run(queryOptions(input, context.cwd), input.file),
+        await run(queryOptions(input, context.cwd), input.file),
         context.executionId,
-      )),
+      ),
   });
 }
 

@@ -51,6 +51,7 @@ export {
   type AstSearchResult,
   type AstSearchWalkOptions,
 } from "./tools/ast-search/engine.ts";
+export { closeSharedPool } from "./tools/ast-search/pool.ts";
 export {
   discover,
   type DiscoverOptions,
@@ -81,8 +82,13 @@ export { TOOLS } from "./tools/registry.ts";
 export {
   type CliSpec,
   defineTool,
+  type InputSchema,
   type PositionalMapper,
   type RunContext,
+  type Schema,
+  type SchemaIssue,
+  type SchemaResult,
+  type StandardSchema,
   type Tool,
   type ToolAnnotations,
   type ToolDefinition,

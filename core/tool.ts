@@ -3,13 +3,59 @@
  * schema and a run function. The CLI adapter ({@linkcode runCli}), the JSON Schema files and
  * the MCP server are all derived from this one definition.
  *
+ * The public types ({@linkcode ToolDefinition}, {@linkcode Tool}) describe the schemas by what a
+ * caller needs of them ({@linkcode Schema}, {@linkcode InputSchema}) rather than by zod's own
+ * types: zod is an npm package, whose types a JSR package can neither document nor re-export
+ * without publishing all of zod's API as its own (denoland/deno#27364). The schemas are zod
+ * schemas all the same ({@linkcode defineTool} checks it); the adapters that derive flags, MCP
+ * descriptors, JSON Schema and path scoping from them reach zod's API through
+ * {@linkcode zodSchemas}.
+ *
  * @module
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { RunCache } from "./cache.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 import type { Envelope } from "../schema/envelope.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";
+
+/**
+ * The mark of a schema that follows the Standard Schema interface (standardschema.dev): every zod
+ * schema carries it.
+ */
+export interface StandardSchema {
+  /** The interface's properties: its version and the library that made the schema. */
+  readonly "~standard": { readonly version: 1; readonly vendor: string };
+}
+
+/** One reason a value fails a schema. */
+export interface SchemaIssue {
+  /** Keys and indexes from the value's root to the failing part (empty: the value itself). */
+  readonly path: readonly PropertyKey[];
+  /** Why it fails. */
+  readonly message: string;
+}
+
+/** What {@linkcode Schema.safeParse} gives: the parsed value, or why the value fails. */
+export type SchemaResult<T> =
+  | { readonly success: true; readonly data: T }
+  | { readonly success: false; readonly error: { readonly issues: readonly SchemaIssue[] } };
+
+/**
+ * What a tool's callers need of one of its schemas: validation, as zod's `safeParse` does it
+ * (a zod schema is one).
+ */
+export interface Schema<T> extends StandardSchema {
+  /** Parses `value`: the parsed value (defaults applied), or the issues that make it invalid. */
+  safeParse(value: unknown): SchemaResult<T>;
+}
+
+/** A tool's input schema: an object schema (a zod `z.object`), its fields by name. */
+export interface InputSchema<T extends Record<string, unknown> = Record<string, unknown>>
+  extends Schema<T> {
+  /** Each field's schema by field name: the tool's arguments. */
+  readonly shape: Readonly<Record<string, StandardSchema>>;
+}
 
 /** Permissions a tool may need; read-only tools need only `read`. */
 export type ToolPermission = "read" | "write";
@@ -66,7 +112,7 @@ export interface CommandSpec {
   /** Error-code prefix of its argument errors. */
   prefix: CodePrefix;
   /** Its flags: one per field, with the fields' metadata. */
-  input: z.ZodObject;
+  input: InputSchema;
   /** Command-line details. */
   cli: CliSpec;
 }
@@ -101,9 +147,12 @@ export interface RunContext {
   readStdin?: () => Promise<string>;
 }
 
-/** The one definition of a tool. */
+/**
+ * The one definition of a tool, its input parsed to `T` and its envelope `E`; its schemas are zod
+ * schemas.
+ */
 export interface ToolDefinition<
-  S extends z.ZodRawShape = z.ZodRawShape,
+  T extends Record<string, unknown> = Record<string, unknown>,
   E extends Envelope = Envelope,
 > {
   /** Command name, e.g. `llm-search`. */
@@ -136,9 +185,9 @@ export interface ToolDefinition<
    * Input schema; its fields become flags (snake_case → --kebab-case), MCP arguments and the
    * JSON Schema, their metadata (`field` in `schema/fields.ts`) short flags, aliases and path scoping.
    */
-  input: z.ZodObject<S>;
+  input: InputSchema<T>;
   /** Schema of the envelope the tool prints. */
-  output: z.ZodType<E>;
+  output: Schema<E>;
   /** Field of `data` (query) holding the result list, streamed one per line by `--format jsonl`. */
   listKey?: string;
   /** `type` written on each JSONL item line, e.g. `match`. */
@@ -148,7 +197,7 @@ export interface ToolDefinition<
   /** Command-line details. */
   cli: CliSpec;
   /** The engine call. */
-  run: (input: z.output<z.ZodObject<S>>, context: RunContext) => Promise<ToolOutcome<E>>;
+  run: (input: T, context: RunContext) => Promise<ToolOutcome<E>>;
 }
 
 /** Metadata every adapter needs, shared by a definition and its erased {@linkcode Tool}. */
@@ -160,9 +209,9 @@ export type ToolInfo = Omit<ToolDefinition, "input" | "output" | "run" | "text">
  */
 export interface Tool extends ToolInfo {
   /** Input schema (for flags and JSON Schema). */
-  input: z.ZodObject;
+  input: InputSchema;
   /** Envelope schema (for MCP `outputSchema` and the JSON Schema files). */
-  output: z.ZodType<Envelope>;
+  output: Schema<Envelope>;
   /** Validates `raw` input and runs the tool; throws a `*-ARG-002` {@linkcode ToolError} on bad input. */
   execute(raw: unknown, context: RunContext): Promise<ToolOutcome>;
   /** Renders `--format text`. */
@@ -189,14 +238,15 @@ export interface Tool extends ToolInfo {
  * echo.name; // "llm-echo"
  * ```
  */
-export function defineTool<S extends z.ZodRawShape, E extends Envelope>(
-  definition: ToolDefinition<S, E>,
+export function defineTool<T extends Record<string, unknown>, E extends Envelope>(
+  definition: ToolDefinition<T, E>,
 ): Tool {
+  zodSchemas(definition);
   const { input, output, run, text, ...info } = definition;
   return {
     ...info,
-    input: input as unknown as z.ZodObject,
-    output: output as unknown as z.ZodType<Envelope>,
+    input,
+    output,
     async execute(raw, context) {
       const parsed = input.safeParse(raw);
       if (!parsed.success) throw inputError(definition.prefix, parsed.error);
@@ -208,8 +258,29 @@ export function defineTool<S extends z.ZodRawShape, E extends Envelope>(
   };
 }
 
+/**
+ * The zod schemas of a tool, for the adapters that read zod's own API (field metadata, JSON
+ * Schema, path fields). Throws a `TypeError` when a schema is not zod's, which
+ * {@linkcode defineTool} reports at definition.
+ */
+export function zodSchemas(
+  tool: Pick<ToolDefinition, "name" | "input" | "output">,
+): { input: z.ZodObject; output: z.ZodType } {
+  const { input, output } = tool;
+  if (!(input instanceof z.ZodObject)) {
+    throw new TypeError(`${tool.name}: the input schema is not a zod object schema`);
+  }
+  if (!(output instanceof z.ZodType)) {
+    throw new TypeError(`${tool.name}: the output schema is not a zod schema`);
+  }
+  return { input, output };
+}
+
 /** The `*-ARG-002` error for input that fails a schema, naming the JSON path of each violation. */
-export function inputError(prefix: string, error: z.ZodError): ToolError {
+export function inputError(
+  prefix: string,
+  error: { readonly issues: readonly SchemaIssue[] },
+): ToolError {
   const violations = error.issues.map((issue) => {
     const path = issue.path.length ? "$." + issue.path.join(".") : "$";
     return `${path}: ${issue.message}`;

@@ -49,7 +49,7 @@ function language(
  *
  * @example
  * ```ts
- * import { LANGUAGES } from "@llm/search/ast-search";
+ * import { LANGUAGES } from "./languages.ts";
  * LANGUAGES.filter((l) => !l.unsupported).length; // 33
  * ```
  */
@@ -125,7 +125,7 @@ for (const info of LANGUAGES) {
  *
  * @example
  * ```ts
- * import { languageByName } from "@llm/search/ast-search";
+ * import { languageByName } from "./languages.ts";
  * languageByName("C++")?.name; // "cpp"
  * ```
  */
@@ -139,7 +139,7 @@ export function languageByName(name: string): LanguageInfo | undefined {
  *
  * @example
  * ```ts
- * import { languageForFile } from "@llm/search/ast-search";
+ * import { languageForFile } from "./languages.ts";
  * languageForFile("lib.rs")?.name; // "rust"
  * languageForFile("Gemfile")?.name; // "ruby"
  * languageForFile("notes.txt"); // undefined
@@ -158,7 +158,7 @@ export function languageForFile(basename: string): LanguageInfo | undefined {
  *
  * @example
  * ```ts
- * import { supportedLanguageNames } from "@llm/search/ast-search";
+ * import { supportedLanguageNames } from "./languages.ts";
  * supportedLanguageNames().includes("yaml"); // false
  * ```
  */

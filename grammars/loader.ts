@@ -18,7 +18,7 @@ import { languageByName } from "./languages.ts";
  *
  * @example
  * ```ts
- * import { GrammarLoadError, loadLanguage } from "@llm/search/ast-search";
+ * import { GrammarLoadError, loadLanguage } from "./loader.ts";
  * await loadLanguage("yaml").catch((error) => error instanceof GrammarLoadError); // true
  * ```
  */
@@ -186,7 +186,7 @@ let runtime: Promise<void> | undefined;
  *
  * @example
  * ```ts
- * import { initTreeSitter } from "@llm/search/ast-search";
+ * import { initTreeSitter } from "./loader.ts";
  * await initTreeSitter();
  * ```
  */
@@ -230,7 +230,7 @@ function link(bytes: Uint8Array): Promise<Language> {
  *
  * @example
  * ```ts
- * import { loadLanguage } from "@llm/search/ast-search";
+ * import { loadLanguage } from "./loader.ts";
  * const rust = await loadLanguage("rust");
  * rust.name; // "rust"
  * ```
@@ -267,7 +267,7 @@ export function loadLanguage(name: string): Promise<Language> {
  *
  * @example
  * ```ts
- * import { createParser } from "@llm/search/ast-search";
+ * import { createParser } from "./loader.ts";
  * const parser = await createParser("python");
  * const tree = parser.parse("def f(): pass\n");
  * tree?.rootNode.type; // "module"

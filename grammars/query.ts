@@ -50,7 +50,7 @@ export interface QueryProblem {
  *
  * @example
  * ```ts
- * import { QueryCompileError } from "@llm/search/ast-search";
+ * import { QueryCompileError } from "./query.ts";
  * new QueryCompileError({ language: "c", message: "bad", expected: "a pattern" }).problem.language; // "c"
  * ```
  */
@@ -111,7 +111,7 @@ function distance(a: string, b: string): number {
  *
  * @example
  * ```ts
- * import { closestNames } from "@llm/search/ast-search";
+ * import { closestNames } from "./query.ts";
  * closestNames("function_defintion", ["function_definition", "struct_specifier"]); // ["function_definition"]
  * ```
  */
@@ -213,7 +213,8 @@ function explainPredicateError(error: Error, source: string, languageName: strin
  *
  * @example
  * ```ts
- * import { compileQuery, loadLanguage } from "@llm/search/ast-search";
+ * import { compileQuery } from "./query.ts";
+ * import { loadLanguage } from "./loader.ts";
  * const query = compileQuery("c", await loadLanguage("c"), "(function_definition) @fn");
  * query.captureNames; // ["fn"]
  * ```
@@ -254,7 +255,12 @@ const definitionQueries = new Map<string, Query>();
 /**
  * The compiled definition query of `language` (`undefined` for a language without one),
  * compiled once per isolate and kept, like the grammars, for the life of the process: it
- * depends on nothing but the language.
+ * depends on nothing but the language and `kinds`.
+ *
+ * With `kinds`, the patterns after the last one that captures a definition of a kind in it are
+ * disabled, except those that capture no `@definition.<kind>` (`@functions` counts as
+ * `function`): a search for C functions then does not marshal every macro, enumerator and
+ * variable of a file out of the parser. Callers that need parents pass the container kinds too.
  *
  * @example
  * ```ts
@@ -262,15 +268,42 @@ const definitionQueries = new Map<string, Query>();
  * import { loadLanguage } from "./loader.ts";
  * const query = definitionQuery("c", await loadLanguage("c"));
  * query === definitionQuery("c", await loadLanguage("c")); // true
+ * definitionQuery("c", await loadLanguage("c"), new Set(["function"])) === query; // false
  * ```
  */
-export function definitionQuery(language: string, grammar: Language): Query | undefined {
+export function definitionQuery(
+  language: string,
+  grammar: Language,
+  kinds?: ReadonlySet<string>,
+): Query | undefined {
   const source = DEFINITION_QUERIES[language];
   if (source === undefined) return undefined;
-  let query = definitionQueries.get(language);
+  const key = kinds ? `${language}\0${[...kinds].sort().join(",")}` : language;
+  let query = definitionQueries.get(key);
   if (!query) {
     query = compileQuery(language, grammar, source);
-    definitionQueries.set(language, query);
+    if (kinds) disableOtherKinds(query, kinds);
+    definitionQueries.set(key, query);
   }
   return query;
+}
+
+/**
+ * Disables the patterns of `query` that capture definitions of kinds outside `kinds` only, and
+ * come after every pattern of a kind in it. A pattern before one that is kept must stay: when
+ * two patterns capture the same name, the first one wins, so disabling it could turn its name
+ * into a definition of a kept kind.
+ */
+function disableOtherKinds(query: Query, kinds: ReadonlySet<string>): void {
+  const patternKinds = query.captureQuantifiers.map((quantifiers) =>
+    query.captureNames.flatMap((name, capture) => {
+      if (quantifiers[capture] === 0) return [];
+      if (name.startsWith("definition.")) return [name.slice("definition.".length)];
+      return name === "functions" ? ["function"] : [];
+    })
+  );
+  const lastKept = patternKinds.findLastIndex((defined) => defined.some((kind) => kinds.has(kind)));
+  patternKinds.forEach((defined, patternIndex) => {
+    if (patternIndex > lastKept && defined.length) query.disablePattern(patternIndex);
+  });
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { type JsonSchema, SHARED_SCHEMAS, toJsonSchema } from "../schema/json_schema.ts";
-import type { Tool } from "../core/tool.ts";
+import { type Tool, zodSchemas } from "../core/tool.ts";
 import { TOOLS } from "../tools/registry.ts";
 
 /** Every generated file for `tools` (default: the registry): name → JSON text. */
@@ -16,8 +16,9 @@ export function schemaFiles(tools: readonly Tool[] = TOOLS): Map<string, string>
     files.set(`${stem}.json`, toJsonSchema(schema, "output"));
   }
   for (const tool of tools) {
-    files.set(`${tool.name}.input.json`, toJsonSchema(tool.input, "input"));
-    files.set(`${tool.name}.output.json`, toJsonSchema(tool.output, "output"));
+    const { input, output } = zodSchemas(tool);
+    files.set(`${tool.name}.input.json`, toJsonSchema(input, "input"));
+    files.set(`${tool.name}.output.json`, toJsonSchema(output, "output"));
   }
   return new Map(
     [...files].map(([name, schema]) => [name, JSON.stringify(schema, null, 2) + "\n"]),

@@ -6,15 +6,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryCache } from "../core/cache.ts";
+import { astSearch, closeSharedPool } from "../tools/ast-search/main.ts";
+import { INLINE_BYTES } from "../tools/ast-search/engine.ts";
 import {
-  astSearch,
-  closeSharedPool,
   type FileOutcome,
   FileSearcher,
-  INLINE_BYTES,
-  ParsePool,
   type SearchSpec,
-} from "../tools/ast-search/main.ts";
+} from "../tools/ast-search/file_search.ts";
+import { ParsePool } from "../tools/ast-search/pool.ts";
 import { makeTree } from "./helpers.ts";
 
 const encoder = new TextEncoder();

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { extname, join, normalize } from "node:path";
-import { INLINE_BYTES } from "../tools/ast-search/main.ts";
+import { INLINE_BYTES } from "../tools/ast-search/engine.ts";
 import { makeTree, REPO, runEntry, withoutRunFields } from "./helpers.ts";
 
 const TYPES: Record<string, string> = {

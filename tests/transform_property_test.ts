@@ -9,14 +9,10 @@
 import assert from "node:assert/strict";
 import { applyPatch, parsePatch } from "diff";
 import { LineIndex, sha256 } from "../schema/mod.ts";
-import {
-  applySpanEdits,
-  buildRequest,
-  findOccurrences,
-  type SpanEdit,
-  transform,
-  unifiedDiff,
-} from "../tools/transform/main.ts";
+import { buildRequest, transform } from "../tools/transform/main.ts";
+import { applySpanEdits, type SpanEdit } from "../tools/transform/spans.ts";
+import { findOccurrences } from "../tools/transform/replace.ts";
+import { unifiedDiff } from "../tools/transform/diff.ts";
 import { makeTree, seededRandom as random } from "./helpers.ts";
 
 const PIECES = [

@@ -16,7 +16,7 @@ import {
   type TransactionOptions,
   undoOperation,
 } from "../core/transaction/mod.ts";
-import { TRANSACTION_CODES } from "../tools/transform/main.ts";
+import { TRANSACTION_CODES } from "../tools/transform/report.ts";
 import { makeTree } from "./helpers.ts";
 import {
   exists,

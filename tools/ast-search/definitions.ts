@@ -104,7 +104,9 @@ function resolveName(node: Node): ResolvedName {
  *
  * @example
  * ```ts
- * import { collectDefinitions, compileQuery, createParser, loadLanguage } from "@llm/search/ast-search";
+ * import { collectDefinitions } from "./definitions.ts";
+ * import { compileQuery } from "../../grammars/query.ts";
+ * import { createParser, loadLanguage } from "../../grammars/loader.ts";
  * const language = await loadLanguage("c");
  * const query = compileQuery("c", language, "(function_definition declarator: (_) @name) @definition.function");
  * const parser = await createParser("c");
@@ -242,7 +244,7 @@ function withParents(candidates: Candidate[]): Definition[] {
  *
  * @example
  * ```ts
- * import { enclosingDefinition } from "@llm/search/ast-search";
+ * import { enclosingDefinition } from "./definitions.ts";
  * const outer = { kind: "function", name: "f", patternIndex: 0, start: 0, end: 50, nameStart: 4, nameEnd: 5 };
  * enclosingDefinition([outer], 10, 20)?.name; // "f"
  * ```

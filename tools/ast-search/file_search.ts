@@ -24,7 +24,12 @@ import { makeSpan, type Span } from "../../schema/span_build.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import type { ContextLine, SpanExtensions } from "../../schema/extensions.ts";
 import type { AstCapture, AstMatch } from "../../schema/ast_search.ts";
-import { collectDefinitions, type Definition, enclosingDefinition } from "./definitions.ts";
+import {
+  collectDefinitions,
+  CONTAINER_KINDS,
+  type Definition,
+  enclosingDefinition,
+} from "./definitions.ts";
 
 /** What to look for and what to add to each match; plain data, so it can go to a worker. */
 export interface SearchSpec {
@@ -185,7 +190,7 @@ function contextLines(file: FileContext, first: number, last: number, max: numbe
  *
  * @example
  * ```ts
- * import { namePrefilter } from "@llm/search/ast-search";
+ * import { namePrefilter } from "./file_search.ts";
  * namePrefilter("^parse_")?.source; // "parse_"
  * namePrefilter("(?<=x)y"); // undefined
  * ```
@@ -279,7 +284,7 @@ export function errorNodes(root: Node): Node[] {
  *
  * @example
  * ```ts
- * import { FileSearcher } from "@llm/search/ast-search";
+ * import { FileSearcher } from "./file_search.ts";
  * const searcher = new FileSearcher({
  *   mode: "kind", query: "", kinds: ["function"], semantics: false, contextLines: 0,
  *   checksums: false, maxColumns: 500,
@@ -353,6 +358,16 @@ export class FileSearcher {
     return state;
   }
 
+  /**
+   * The definition kinds a run needs: the kinds it reports and the containers that give them
+   * their parents (a query's semantics need the containers only); `undefined` for every kind.
+   */
+  #definitionKinds(): ReadonlySet<string> | undefined {
+    const { mode, kinds } = this.#spec;
+    if (mode === "kind" && kinds.length === 0) return undefined;
+    return new Set([...(mode === "kind" ? kinds : []), ...CONTAINER_KINDS]);
+  }
+
   async #load(language: string): Promise<LanguageState> {
     const grammar = await loadLanguage(language);
     const parser = await createParser(language);
@@ -362,7 +377,7 @@ export class FileSearcher {
         state.query = compileQuery(language, grammar, this.#spec.query);
       }
       if (this.#spec.mode === "kind" || this.#spec.semantics) {
-        state.definitions = definitionQuery(language, grammar);
+        state.definitions = definitionQuery(language, grammar, this.#definitionKinds());
       }
     } catch (error) {
       state.query?.delete();

@@ -49,7 +49,7 @@ export type WorkerReply =
  *
  * @example
  * ```ts
- * import { claimNext } from "@llm/search/ast-search";
+ * import { claimNext } from "./job.ts";
  * const counter = new Int32Array(new SharedArrayBuffer(4));
  * claimNext(counter); // 0
  * claimNext(counter); // 1
@@ -64,7 +64,7 @@ export function claimNext(counter: Int32Array): number {
  *
  * @example
  * ```ts
- * import { claimNext, stopClaims } from "@llm/search/ast-search";
+ * import { claimNext, stopClaims } from "./job.ts";
  * const counter = new Int32Array(new SharedArrayBuffer(4));
  * stopClaims(counter);
  * claimNext(counter) > 1_000_000; // true

@@ -24,47 +24,8 @@ export {
   type AstSearchOptions,
   type AstSearchResult,
   type AstSearchWalkOptions,
-  INLINE_BYTES,
 } from "./engine.ts";
-export {
-  type FileMatch,
-  type FileOutcome,
-  FileSearcher,
-  type FileTask,
-  namePrefilter,
-  type SearchSpec,
-  type SyntaxErrorInfo,
-} from "./file_search.ts";
-export {
-  closestNames,
-  compileQuery,
-  QueryCompileError,
-  type QueryProblem,
-  SUPPORTED_PREDICATES,
-} from "../../grammars/query.ts";
-export { collectDefinitions, type Definition, enclosingDefinition } from "./definitions.ts";
-export {
-  claimNext,
-  type JobMessage,
-  stopClaims,
-  type WorkerFailure,
-  type WorkerReply,
-} from "./job.ts";
-export { closeSharedPool, type FileListener, ParsePool, sharedPool } from "./pool.ts";
-export { workersAvailable } from "../../core/workers.ts";
-export { AstSearchEnvelopeSchema, astSearchTool } from "./tool.ts";
-export {
-  languageByName,
-  languageForFile,
-  type LanguageInfo,
-  LANGUAGES,
-  supportedLanguageNames,
-} from "../../grammars/languages.ts";
-export {
-  createParser,
-  GrammarLoadError,
-  initTreeSitter,
-  loadLanguage,
-} from "../../grammars/loader.ts";
+export { closeSharedPool } from "./pool.ts";
+export { astSearchTool } from "./tool.ts";
 
 if (import.meta.main) Deno.exit(await runCli(astSearchTool, Deno.args));

@@ -43,7 +43,10 @@ export interface AstSearchOptions {
   cache?: RunCache;
   /** Parse on workers only from this many bytes to parse; default `INLINE_BYTES` (1.5 MB). */
   parallelBytes?: number;
-  /** Keep the worker pool alive after the run; default: when a cache is given. */
+  /**
+   * Keep the worker pool alive after the run, for the next; default: when a cache is given.
+   * `closeSharedPool` ends it.
+   */
   keepWorkers?: boolean;
   /** Files larger than this many bytes are not parsed; default 16 MiB. */
   maxParseBytes?: number;

@@ -36,7 +36,7 @@ const RESTARTS_PER_JOB = 8;
  *
  * @example
  * ```ts
- * import { ParsePool } from "@llm/search/ast-search";
+ * import { ParsePool } from "./pool.ts";
  * const pool = new ParsePool(1);
  * pool.close();
  * ```
@@ -170,7 +170,7 @@ let shared: ParsePool | undefined;
  *
  * @example
  * ```ts
- * import { closeSharedPool, sharedPool } from "@llm/search/ast-search";
+ * import { closeSharedPool, sharedPool } from "./pool.ts";
  * sharedPool(1).size; // 1
  * closeSharedPool();
  * ```
@@ -184,11 +184,13 @@ export function sharedPool(size: number): ParsePool {
 }
 
 /**
- * Terminates the shared pool's workers (a host that shuts down calls it).
+ * Terminates the shared pool's workers: a host that shuts down calls it, as does a program whose
+ * {@linkcode astSearch} runs kept their workers (`keepWorkers`, or a `cache`).
  *
- * @example
+ * @example End the workers kept between runs
  * ```ts
- * import { closeSharedPool } from "@llm/search/ast-search";
+ * import { astSearch, closeSharedPool } from "@llm/search/ast-search";
+ * await astSearch({ cwd: Deno.cwd(), kinds: ["class"], language: "ts", keepWorkers: true });
  * closeSharedPool();
  * ```
  */

@@ -85,7 +85,7 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
- * import { extensionFilter } from "@llm/search/discover";
+ * import { extensionFilter } from "./engine.ts";
  * const keep = extensionFilter(["ts", ".MD"])!;
  * [keep("Walker.TS"), keep("README.md"), keep("walker.ts.bak"), keep(".ts")]; // [true, true, false, false]
  * ```

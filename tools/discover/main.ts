@@ -23,26 +23,8 @@ export {
   type DiscoverOptions,
   type DiscoverOutcome,
   type DiscoverWalkOptions,
-  extensionFilter,
 } from "./engine.ts";
-export {
-  type CaseMode,
-  checkQuery,
-  MAX_QUERY_BYTES,
-  MAX_QUERY_TERMS,
-  type ParsedQuery,
-  parseQuery,
-  type Term,
-  type TermKind,
-} from "./query.ts";
-export {
-  BASENAME_BONUS,
-  EXACT_NAME_BONUS,
-  EXACT_STEM_BONUS,
-  type MatchReason,
-  type PathMatch,
-  PathScorer,
-} from "./scorer.ts";
+export type { CaseMode } from "./query.ts";
 export { discoverTool } from "./tool.ts";
 
 if (import.meta.main) Deno.exit(await runCli(discoverTool, Deno.args));

@@ -20,17 +20,12 @@ import { runCli } from "../../core/cli.ts";
 import { logTool } from "./tool.ts";
 
 export {
-  appendExecution,
-  checkStore,
-  DEFAULT_LOG_MAX_BYTES,
   type ExecutionFilter,
   findExecution,
   listExecutions,
-  LOG_FILE,
-  ROTATED_LOG_FILE,
   storeDirectory,
 } from "../../core/execution_log.ts";
-export { logTool, parseTime } from "./tool.ts";
+export { logTool } from "./tool.ts";
 
 // Reading the log is not itself logged: it would fill the log with reads of the log.
 if (import.meta.main) Deno.exit(await runCli(logTool, Deno.args, { log: false }));

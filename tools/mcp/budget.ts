@@ -47,7 +47,7 @@ export interface ToolResultParts {
  *
  * @example
  * ```ts
- * import { toolResult } from "@llm/search/mcp";
+ * import { toolResult } from "./budget.ts";
  * import { queryEnvelope } from "@llm/search/schema";
  * const result = toolResult({ envelope: queryEnvelope("llm-x", { count: 0 }, []), isError: false });
  * result.content[0].type; // "text"
@@ -76,7 +76,7 @@ export function toolResult(parts: ToolResultParts): {
  *
  * @example
  * ```ts
- * import { responseBytes } from "@llm/search/mcp";
+ * import { responseBytes } from "./budget.ts";
  * import { queryEnvelope } from "@llm/search/schema";
  * responseBytes(queryEnvelope("llm-x", { count: 0 }, []), false) > 0; // true
  * ```
@@ -150,7 +150,7 @@ const KEPT_PER_CODE = 3;
  *
  * @example
  * ```ts
- * import { boundDiagnostics } from "@llm/search/mcp";
+ * import { boundDiagnostics } from "./budget.ts";
  * import { makeDiagnostic, queryEnvelope } from "@llm/search/schema";
  * const many = Array.from({ length: 500 }, (_, i) =>
  *   makeDiagnostic("llm-x", "LMA-AST-005", `not parsed: f${i}.c`, { level: "warning" }));
@@ -188,7 +188,7 @@ export function boundDiagnostics(envelope: Envelope, maxBytes: number): Envelope
  *
  * @example
  * ```ts
- * import { fitPage } from "@llm/search/mcp";
+ * import { fitPage } from "./budget.ts";
  * import { queryEnvelope } from "@llm/search/schema";
  * const items = Array.from({ length: 1000 }, (_, i) => ({ n: i }));
  * const pageable = {
@@ -304,7 +304,7 @@ function halve(target: Candidate): "string" | "list" {
  *
  * @example
  * ```ts
- * import { responseBytes, shrinkToFit } from "@llm/search/mcp";
+ * import { responseBytes, shrinkToFit } from "./budget.ts";
  * import { mutationEnvelope } from "@llm/search/schema";
  * const big = mutationEnvelope("llm-x", { operation_type: "edit", status: "ok", message: "x".repeat(50_000) });
  * responseBytes(shrinkToFit(big, 8000, false), false) <= 8000; // true

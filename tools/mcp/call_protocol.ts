@@ -22,7 +22,7 @@ export const RACY_WINDOW_MS = 1_000;
  *
  * @example
  * ```ts
- * import { warmCache } from "@llm/search/mcp";
+ * import { warmCache } from "./call_protocol.ts";
  * warmCache().get("n", "/a", { size: 1, mtimeMs: 1 }); // undefined
  * ```
  */

@@ -51,7 +51,7 @@ function aborted(signal: AbortSignal): Promise<never> {
  *
  * @example
  * ```ts
- * import { InProcessRunner } from "@llm/search/mcp";
+ * import { InProcessRunner } from "./calls.ts";
  * new InProcessRunner(Deno.cwd()).invalidate([]);
  * ```
  */
@@ -121,7 +121,7 @@ const WORKER_URL = new URL("./call_worker.ts", import.meta.url);
  *
  * @example
  * ```ts
- * import { WorkerRunner } from "@llm/search/mcp";
+ * import { WorkerRunner } from "./calls.ts";
  * const runner = new WorkerRunner(Deno.cwd());
  * runner.close();
  * ```

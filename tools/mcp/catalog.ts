@@ -11,7 +11,7 @@ import { compactEnvelopeSchemaOf, type Detail, DETAILS } from "../../schema/comp
 import { fieldMeta, unwrapField } from "../../schema/fields.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { type JsonSchema, toJsonSchema } from "../../schema/json_schema.ts";
-import { inputError, type Tool } from "../../core/tool.ts";
+import { inputError, type Tool, zodSchemas } from "../../core/tool.ts";
 
 /** A `tools/list` entry. */
 export interface McpToolDescriptor {
@@ -64,7 +64,8 @@ const DETAIL_SCHEMA = {
 /** The tool's envelope schema, or, when it has a compact form, either form. */
 function answerSchema(tool: Tool): z.ZodType {
   const compact = compactEnvelopeSchemaOf(tool.name);
-  return compact ? z.union([compact, tool.output]) : tool.output;
+  const { output } = zodSchemas(tool);
+  return compact ? z.union([compact, output]) : output;
 }
 
 /** JSON Schema for MCP: the 2020-12 dialect MCP assumes by default, without `$schema`. */
@@ -84,7 +85,8 @@ function offsetName(tool: Tool): string {
  *
  * @example
  * ```ts
- * import { catalogEntry, getExecutionTool } from "@llm/search/mcp";
+ * import { catalogEntry } from "./catalog.ts";
+ * import { getExecutionTool } from "./execution_tool.ts";
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
  * entry.descriptor.inputSchema.properties; // { execution_id: …, offset: …, detail: … }
  * ```
@@ -93,7 +95,8 @@ export function catalogEntry(
   tool: Tool,
   pageable: boolean = tool.listKey !== undefined,
 ): CatalogEntry {
-  const inputSchema = mcpSchema(tool.input, "input");
+  const schemas = zodSchemas(tool);
+  const inputSchema = mcpSchema(schemas.input, "input");
   mentionAliases(tool, inputSchema);
   const entry: CatalogEntry = {
     tool,
@@ -104,7 +107,7 @@ export function catalogEntry(
         ? `${tool.description}\nExample: ${JSON.stringify(tool.example)}`
         : tool.description,
       inputSchema,
-      outputSchema: mcpSchema(pageable ? answerSchema(tool) : tool.output, "output"),
+      outputSchema: mcpSchema(pageable ? answerSchema(tool) : schemas.output, "output"),
       annotations: {
         title: tool.title,
         ...tool.annotations,
@@ -255,7 +258,8 @@ function exampleRemediation(tool: Tool): { remediation?: string } {
  *
  * @example
  * ```ts
- * import { catalogEntry, getExecutionTool, prepareCall } from "@llm/search/mcp";
+ * import { catalogEntry, prepareCall } from "./catalog.ts";
+ * import { getExecutionTool } from "./execution_tool.ts";
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
  * prepareCall(entry, { operation_id: "x", offset: 5 }); // { input: { execution_id: "x" }, offset: 5, detail: "compact" }
  * ```

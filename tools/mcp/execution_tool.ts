@@ -50,7 +50,8 @@ const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint
  *
  * @example
  * ```ts
- * import { ExecutionLog, getExecutionTool } from "@llm/search/mcp";
+ * import { ExecutionLog } from "../../core/execution_log.ts";
+ * import { getExecutionTool } from "./execution_tool.ts";
  * const log = new ExecutionLog();
  * getExecutionTool((id) => log.get(id)).mcpName; // "get_execution"
  * ```

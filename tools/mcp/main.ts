@@ -43,23 +43,21 @@ import {
 import { serveStdio } from "./stdio.ts";
 import { LLM_MCP } from "../../schema/tool_names.ts";
 
-export * from "./budget.ts";
-export * from "./call_protocol.ts";
-export * from "./calls.ts";
-export * from "./catalog.ts";
-export * from "./execution_tool.ts";
 export {
-  DEFAULT_LOG_MAX_BYTES,
-  DEFAULT_MEMORY_MAX_BYTES,
-  ExecutionLog,
-  type ExecutionLogOptions,
-  findExecution,
-  LOG_FILE,
-  ROTATED_LOG_FILE,
-} from "../../core/execution_log.ts";
-export * from "./scope.ts";
-export * from "./server.ts";
-export * from "./stdio.ts";
+  type CallResult,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  type ListResult,
+  MIN_MAX_OUTPUT_BYTES,
+  ProtocolError,
+  ToolServer,
+  type ToolServerOptions,
+} from "./server.ts";
+export type { McpToolDescriptor } from "./catalog.ts";
+export type { CallSpec, ToolRunner } from "./calls.ts";
+export { queryScope, type Scope } from "./scope.ts";
+export { serveStdio } from "./stdio.ts";
+export { ExecutionLog, type ExecutionLogOptions, type LogOwner } from "../../core/execution_log.ts";
 
 /** Options of the server process. */
 export interface McpServerOptions {
@@ -231,7 +229,7 @@ function callRunner(root: string, debug: boolean): ToolRunner {
  * ```ts
  * import { runMcpCommand } from "@llm/search/mcp";
  * // Exit explicitly: a long-lived host's tools may keep worker threads for the next call.
-if (import.meta.main) Deno.exit(await runMcpCommand(Deno.args));
+ * if (import.meta.main) Deno.exit(await runMcpCommand(Deno.args));
  * ```
  */
 export async function runMcpCommand(args: string[]): Promise<number> {

@@ -63,7 +63,7 @@ export function queryScope(root: string): Scope {
  *
  * @example
  * ```ts
- * import { allows } from "@llm/search/mcp";
+ * import { allows } from "./scope.ts";
  * allows({ root: "/repo", granted: new Set(["read"]) }, { permissions: ["read", "write"] }); // false
  * ```
  */
@@ -111,9 +111,10 @@ function realPathOrGiven(path: string): string {
  *
  * @example
  * ```ts
- * import { pathsOutsideRoot } from "@llm/search/mcp";
- * import { searchTool } from "@llm/search/search";
- * pathsOutsideRoot("/repo", searchTool.input, { paths: ["src", "/etc"] }); // ["/etc"]
+ * import { pathsOutsideRoot } from "./scope.ts";
+ * import { zodSchemas } from "../../core/tool.ts";
+ * import { searchTool } from "../search/tool.ts";
+ * pathsOutsideRoot("/repo", zodSchemas(searchTool).input, { paths: ["src", "/etc"] }); // ["/etc"]
  * ```
  */
 export function pathsOutsideRoot(root: string, input: z.ZodType, args: unknown): string[] {
@@ -130,9 +131,10 @@ export function pathsOutsideRoot(root: string, input: z.ZodType, args: unknown):
  *
  * @example
  * ```ts
- * import { confineToRoot } from "@llm/search/mcp";
- * import { searchTool } from "@llm/search/search";
- * confineToRoot("/repo", searchTool.input, { paths: ["src"] }); // no error
+ * import { confineToRoot } from "./scope.ts";
+ * import { zodSchemas } from "../../core/tool.ts";
+ * import { searchTool } from "../search/tool.ts";
+ * confineToRoot("/repo", zodSchemas(searchTool).input, { paths: ["src"] }); // no error
  * ```
  */
 export function confineToRoot(root: string, input: z.ZodType, args: unknown): void {
@@ -155,7 +157,7 @@ export function confineToRoot(root: string, input: z.ZodType, args: unknown): vo
  *
  * @example
  * ```ts
- * import { changedPaths } from "@llm/search/mcp";
+ * import { changedPaths } from "./scope.ts";
  * changedPaths("/repo", { files: [{ file_path: "a.ts" }] }); // ["/repo/a.ts"]
  * ```
  */

@@ -13,7 +13,7 @@ import { newId } from "../../schema/ids.ts";
 import type { ExecutionRecord, ExecutionStatus } from "../../schema/mcp.ts";
 import type { MemoryCache } from "../../core/cache.ts";
 import { failureEnvelope, failureOutcome } from "../../core/failure.ts";
-import type { Tool } from "../../core/tool.ts";
+import { type Tool, zodSchemas } from "../../core/tool.ts";
 import { InProcessRunner, type ToolRunner } from "./calls.ts";
 import {
   type Answer,
@@ -77,6 +77,7 @@ export interface CallResult {
   structuredContent: Record<string, unknown>;
   /** Present and true when the tool failed. */
   isError?: boolean;
+  /** Other members an MCP result may carry (`_meta`). */
   [key: string]: unknown;
 }
 
@@ -86,6 +87,7 @@ export interface ListResult {
   tools: McpToolDescriptor[];
   /** Cursor of the next page, when the list did not fit the budget. */
   nextCursor?: string;
+  /** Other members an MCP result may carry (`_meta`). */
   [key: string]: unknown;
 }
 
@@ -309,7 +311,7 @@ export class ToolServer {
     let envelope: Envelope;
     let cancelled = false;
     try {
-      confineToRoot(this.#scope.root, tool.input, prepared.input);
+      confineToRoot(this.#scope.root, zodSchemas(tool).input, prepared.input);
       envelope = await this.#execute(tool, prepared.input, executionId, signal);
     } catch (thrown) {
       cancelled = thrown instanceof ToolError && thrown.code === CANCELLED;

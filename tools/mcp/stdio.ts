@@ -86,7 +86,7 @@ function idOf(value: Record<string, unknown>): string | number | null {
  *
  * @example
  * ```ts
- * import { checkLine } from "@llm/search/mcp";
+ * import { checkLine } from "./stdio.ts";
  * checkLine("[]"); // { error: { jsonrpc: "2.0", id: null, error: { code: -32600, … } } }
  * ```
  */

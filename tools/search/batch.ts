@@ -63,7 +63,8 @@ export class BatchSearcher {
    *
    * @example
    * ```ts
-   * import { BatchSearcher, buildMatcher } from "@llm/search/search";
+   * import { BatchSearcher } from "./batch.ts";
+   * import { buildMatcher } from "./matcher.ts";
    * const searcher = new BatchSearcher(buildMatcher({ patterns: ["name"] }), {
    *   mode: "counts", before: 0, after: 0, maxColumns: 500, withChecksums: false,
    * });

@@ -149,7 +149,7 @@ export function fixedStringLiteral(text: string, ignoreCase: boolean): string | 
  *
  * @example
  * ```ts
- * import { requiredLiteral } from "@llm/search/search";
+ * import { requiredLiteral } from "./literal.ts";
  * requiredLiteral("[A-Z]+_SUSPEND"); // "_SUSPEND"
  * requiredLiteral("foo|bar"); // undefined
  * ```

@@ -17,20 +17,9 @@
 import { runCli } from "../../core/cli.ts";
 import { searchTool } from "./tool.ts";
 
-export { search, type SearchOptions, type SearchResult } from "./engine.ts";
-export { buildMatcher, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
-export { requiredLiteral } from "./literal.ts";
-export { translateRipgrepSyntax } from "./rewrite.ts";
-export { LiteralPrefilter } from "./prefilter.ts";
-export {
-  type CompiledMatcher,
-  compileMatcher,
-  type FileResult,
-  searchBytes,
-  type SearchFileOptions,
-} from "./searcher.ts";
-export { type BatchFile, type BatchFileResult, BatchSearcher } from "./batch.ts";
-export { type BufferSource, ReusableReader } from "./reader.ts";
+export { search, type SearchOptions, type SearchResult, type SearchWalkOptions } from "./engine.ts";
+export type { MatcherOptions } from "./matcher.ts";
+export type { SearchMode } from "./collector.ts";
 export { searchTool } from "./tool.ts";
 
 if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));

@@ -172,7 +172,7 @@ function prefilterLiterals(
  *
  * @example
  * ```ts
- * import { buildMatcher } from "@llm/search/search";
+ * import { buildMatcher } from "./matcher.ts";
  * const spec = buildMatcher({ patterns: ["fn\\s+main"], smartCase: true });
  * spec.flags; // "gvi"
  * spec.literals; // ["fn"]

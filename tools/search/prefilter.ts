@@ -84,7 +84,7 @@ const PAGE = 65536;
  *
  * @example
  * ```ts
- * import { LiteralPrefilter } from "@llm/search/search";
+ * import { LiteralPrefilter } from "./prefilter.ts";
  * const prefilter = new LiteralPrefilter(["PM_RESUME"], false);
  * prefilter.contains(new TextEncoder().encode("x PM_RESUME y")); // true
  * prefilter.contains(new TextEncoder().encode("x PM_SUSPEND y")); // false
@@ -148,7 +148,7 @@ export class LiteralPrefilter {
    *
    * @example
    * ```ts
-   * import { LiteralPrefilter } from "@llm/search/search";
+   * import { LiteralPrefilter } from "./prefilter.ts";
    * const prefilter = new LiteralPrefilter(["b"], false);
    * prefilter.candidateLines(new TextEncoder().encode("a\nab\nc\nb")); // [[2, 4], [7, 8]]
    * ```

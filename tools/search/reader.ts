@@ -36,7 +36,7 @@ export class ReusableReader {
    *
    * @example
    * ```ts
-   * import { ReusableReader } from "@llm/search/search";
+   * import { ReusableReader } from "./reader.ts";
    * const bytes = new ReusableReader().read("deno.json");
    * bytes.length > 0; // true
    * ```

@@ -149,7 +149,7 @@ export function translateWithOrigins(pattern: string): TranslatedPattern {
  *
  * @example
  * ```ts
- * import { translateRipgrepSyntax } from "@llm/search/search";
+ * import { translateRipgrepSyntax } from "./rewrite.ts";
  * translateRipgrepSyntax("[[:digit:]]+"); // "[0-9]+"
  * translateRipgrepSyntax("(?i)todo"); // "(?i:todo)"
  * ```

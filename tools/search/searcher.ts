@@ -56,7 +56,8 @@ export interface CompiledMatcher {
  *
  * @example
  * ```ts
- * import { buildMatcher, compileMatcher } from "@llm/search/search";
+ * import { buildMatcher } from "./matcher.ts";
+ * import { compileMatcher } from "./searcher.ts";
  * compileMatcher(buildMatcher({ patterns: ["todo"] })).regex.flags; // "gv"
  * ```
  */
@@ -265,7 +266,8 @@ function* candidateLineMatches(
  *
  * @example
  * ```ts
- * import { buildMatcher, compileMatcher, searchBytes } from "@llm/search/search";
+ * import { buildMatcher } from "./matcher.ts";
+ * import { compileMatcher, searchBytes } from "./searcher.ts";
  * const matcher = compileMatcher(buildMatcher({ patterns: ["b+"] }));
  * const result = searchBytes(new TextEncoder().encode("abbc\n"), "f.txt", matcher, {
  *   mode: "matches", before: 0, after: 0, maxColumns: 500, withChecksums: false,

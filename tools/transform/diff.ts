@@ -31,7 +31,7 @@ export interface ChangedRegion {
  *
  * @example
  * ```ts
- * import { unifiedDiff } from "@llm/search/transform";
+ * import { unifiedDiff } from "./diff.ts";
  * const encode = (text: string) => new TextEncoder().encode(text);
  * unifiedDiff("a.txt", encode("one\n"), encode("two\n")).includes("-one"); // true
  * ```

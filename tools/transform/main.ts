@@ -7,12 +7,19 @@
  *   --file src/main.ts --old 'let x = 1;' --new 'const x = 1;'
  * ```
  *
- * @example
+ * @example Replace a statement in a file, all or nothing
  * ```ts
- * import { applySpanEdits } from "@llm/search/transform";
- * const bytes = new TextEncoder().encode("hello world");
- * const { placed } = applySpanEdits(bytes, [{ index: 0, byte_start: 0, byte_end: 5, new_text: "hi" }]);
- * placed[0].new_end; // 2
+ * import { buildRequest, transform } from "@llm/search/transform";
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/main.ts`, "let x = 1;\n");
+ * const request = await buildRequest(
+ *   { file: "main.ts", old: "let x = 1;", new: "const x = 1;", all: false, recover: false },
+ *   { cwd: root },
+ * );
+ * const report = await transform(request, {
+ *   root, cwd: root, executionId: crypto.randomUUID(), dryRun: false,
+ * });
+ * report.status; // "ok"
  * ```
  *
  * @module
@@ -21,42 +28,15 @@ import { runCli } from "../../core/cli.ts";
 import { transformTool } from "./tool.ts";
 
 export { transform } from "./engine.ts";
-export {
-  exitOf,
-  TOOL_NAME,
-  TRANSACTION_CODES,
-  transformDiagnostic,
-  type TransformOptions,
-  type TransformReport,
-} from "./report.ts";
-export {
-  applySpanEdits,
-  type EditProblem,
-  type PlacedEdit,
-  sameBytes,
-  type SpanEdit,
-  type SpanEditResult,
-} from "./spans.ts";
-export {
-  type ClosestLine,
-  closestLine,
-  describeOccurrences,
-  findOccurrences,
-  missNote,
-} from "./replace.ts";
+export type { TransformOptions, TransformReport } from "./report.ts";
 export {
   buildRequest,
-  checkPlan,
-  jsonPath,
-  parseJsonText,
   type PlanRequest,
   type PlanSource,
   type ReplaceRequest,
   type RequestInput,
   type TransformRequest,
 } from "./request.ts";
-export { type ChangedRegion, unifiedDiff } from "./diff.ts";
-export { type ResolvedPath, Workspace } from "./workspace.ts";
-export { TransformEnvelopeSchema, transformTool } from "./tool.ts";
+export { transformTool } from "./tool.ts";
 
 if (import.meta.main) Deno.exit(await runCli(transformTool, Deno.args));

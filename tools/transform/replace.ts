@@ -11,7 +11,7 @@ import { LineIndex } from "../../schema/line_index.ts";
  *
  * @example
  * ```ts
- * import { findOccurrences } from "@llm/search/transform";
+ * import { findOccurrences } from "./replace.ts";
  * const encode = (text: string) => new TextEncoder().encode(text);
  * findOccurrences(encode("aaaa"), encode("aa")); // [0, 2]
  * ```
@@ -74,7 +74,7 @@ const MAX_SCANNED_LINE = 1000;
  *
  * @example
  * ```ts
- * import { closestLine } from "@llm/search/transform";
+ * import { closestLine } from "./replace.ts";
  * closestLine("fn main() {\n    println!(\"hi\");\n}\n", "println!(\"hello\");")?.line; // 2
  * ```
  */
@@ -101,7 +101,7 @@ export function closestLine(text: string, wanted: string): ClosestLine | undefin
  *
  * @example
  * ```ts
- * import { missNote } from "@llm/search/transform";
+ * import { missNote } from "./replace.ts";
  * missNote(new TextEncoder().encode("a\r\nb\r\n"), "a\nb").note.includes("CRLF"); // true
  * ```
  */
@@ -134,7 +134,7 @@ export function missNote(bytes: Uint8Array, old: string): { note: string; line?:
  *
  * @example
  * ```ts
- * import { describeOccurrences } from "@llm/search/transform";
+ * import { describeOccurrences } from "./replace.ts";
  * import { LineIndex } from "@llm/search/schema";
  * describeOccurrences(LineIndex.fromText("x\nx\n"), [0, 2], 1); // "line 1 col 0 (bytes 0..1)" …
  * ```

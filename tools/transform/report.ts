@@ -67,7 +67,7 @@ export interface TransformReport {
  *
  * @example
  * ```ts
- * import { transformDiagnostic } from "@llm/search/transform";
+ * import { transformDiagnostic } from "./report.ts";
  * transformDiagnostic("LMT-V-001", "stale").tool; // "llm-transform"
  * ```
  */
@@ -84,7 +84,7 @@ export function transformDiagnostic(
  *
  * @example
  * ```ts
- * import { exitOf } from "@llm/search/transform";
+ * import { exitOf } from "./report.ts";
  * exitOf("LMT-V-001"); // 3
  * ```
  */

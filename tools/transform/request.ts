@@ -93,7 +93,7 @@ function argError(message: string, remediation?: string): ToolError {
  *
  * @example
  * ```ts
- * import { jsonPath } from "@llm/search/transform";
+ * import { jsonPath } from "./request.ts";
  * jsonPath(["edits", 0, "byte_start"]); // "$.edits[0].byte_start"
  * ```
  */
@@ -127,7 +127,7 @@ function schemaError(source: string, error: z.ZodError): ToolError {
  *
  * @example
  * ```ts
- * import { parseJsonText } from "@llm/search/transform";
+ * import { parseJsonText } from "./request.ts";
  * parseJsonText('{"edits": []}', "the plan"); // { edits: [] }
  * ```
  */

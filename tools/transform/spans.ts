@@ -132,7 +132,7 @@ function checkEdit(bytes: Uint8Array, edit: SpanEdit): EditProblem | undefined {
  *
  * @example
  * ```ts
- * import { applySpanEdits } from "@llm/search/transform";
+ * import { applySpanEdits } from "./spans.ts";
  * const bytes = new TextEncoder().encode("hello world");
  * const result = applySpanEdits(bytes, [{ index: 0, byte_start: 6, byte_end: 11, new_text: "there" }]);
  * new TextDecoder().decode(result.bytes); // "hello there"
@@ -203,7 +203,7 @@ export function applySpanEdits(bytes: Uint8Array, edits: readonly SpanEdit[]): S
  *
  * @example
  * ```ts
- * import { sameBytes } from "@llm/search/transform";
+ * import { sameBytes } from "./spans.ts";
  * sameBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2])); // true
  * ```
  */

@@ -45,7 +45,7 @@ export class Workspace {
    *
    * @example
    * ```ts
-   * import { Workspace } from "@llm/search/transform";
+   * import { Workspace } from "./workspace.ts";
    * const workspace = await Workspace.open(".", Deno.cwd());
    * workspace.resolve("README.md").display; // "README.md"
    * ```
@@ -95,7 +95,7 @@ export class Workspace {
    *
    * @example
    * ```ts
-   * import { Workspace } from "@llm/search/transform";
+   * import { Workspace } from "./workspace.ts";
    * const workspace = await Workspace.open(".", Deno.cwd());
    * workspace.display(`${workspace.real}/.llm/journal`); // ".llm/journal"
    * ```

@@ -400,7 +400,7 @@ export function outlineFile(
   options: QueryOptions,
   file: string,
 ): Promise<QueryOutcome<SymbolListData>> {
-  return withIndex(options, async (store) => {
+  return withIndex(options, (store) => {
     const row = indexedFile(store, options, file);
     const filter = new RowFilter({ ...options, paths: [] });
     const kept = store.symbolsOfFile(row.id).filter((symbol) => filter.definition(symbol));
@@ -459,7 +459,7 @@ export function fileImports(
   options: QueryOptions,
   file: string,
 ): Promise<QueryOutcome<ImportListData>> {
-  return withIndex(options, async (store) => {
+  return withIndex(options, (store) => {
     const row = indexedFile(store, options, file);
     const records = store.importsOfFile(row.id).map((imported) =>
       importRecord(imported, importTarget(store, imported))
@@ -481,7 +481,7 @@ export function fileImporters(
   options: QueryOptions,
   file: string,
 ): Promise<QueryOutcome<ImportListData>> {
-  return withIndex(options, async (store) => {
+  return withIndex(options, (store) => {
     const row = indexedFile(store, options, file);
     const filter = new RowFilter(options);
     const stem = basename(row.path).replace(/\.[^.]*$/, "");

@@ -502,16 +502,11 @@ export class IndexStore {
     const { facts } = write;
     this.removeFile(write.path);
     const { lastInsertRowid } = this.#statement(
-      "INSERT INTO files(path, hash, size, mtime, language, parse_errors) VALUES (?, ?, ?, ?, ?, ?)",
+      insertSql("files", ["path", "hash", "size", "mtime", "language", "parse_errors"]),
     ).run(write.path, write.hash, write.size, write.mtime, facts.language, facts.parse_errors);
     const fileId = Number(lastInsertRowid);
-    const symbol = this.#statement(
-      "INSERT INTO symbols(file_id, symbol_id, name, qualified_name, kind, parent, signature, " +
-        "byte_start, byte_end, start_line, start_col, end_line, end_col) " +
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
+    const symbol = this.#statement(insertSql("symbols", SYMBOL_COLUMNS));
     facts.symbols.forEach((fact, index) => {
-      const e = fact.extent;
       symbol.run(
         fileId,
         write.symbolIds[index],
@@ -520,52 +515,26 @@ export class IndexStore {
         fact.kind,
         fact.parent ?? null,
         fact.signature,
-        e.byte_start,
-        e.byte_end,
-        e.start_line,
-        e.start_col,
-        e.end_line,
-        e.end_col,
+        ...extentValues(fact.extent),
       );
     });
-    const ref = this.#statement(
-      "INSERT INTO refs(file_id, name, is_call, enclosing, qualifier, byte_start, byte_end, " +
-        "start_line, start_col, end_line, end_col) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
+    const ref = this.#statement(insertSql("refs", REF_COLUMNS));
     for (const fact of facts.references) {
-      const e = fact.extent;
+      const call = fact.kind === "call" ? 1 : 0;
+      const enclosing = fact.enclosing ?? null;
       ref.run(
         fileId,
         fact.name,
-        fact.kind === "call" ? 1 : 0,
-        fact.enclosing ?? null,
+        call,
+        enclosing,
         fact.qualifier ?? null,
-        e.byte_start,
-        e.byte_end,
-        e.start_line,
-        e.start_col,
-        e.end_line,
-        e.end_col,
+        ...extentValues(fact.extent),
       );
     }
-    const imported = this.#statement(
-      "INSERT INTO imports(file_id, target, kind, names, byte_start, byte_end, start_line, " +
-        "start_col, end_line, end_col) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
+    const imported = this.#statement(insertSql("imports", IMPORT_COLUMNS));
     for (const fact of facts.imports) {
-      const e = fact.extent;
-      imported.run(
-        fileId,
-        fact.target,
-        fact.kind,
-        fact.names ? JSON.stringify(fact.names) : null,
-        e.byte_start,
-        e.byte_end,
-        e.start_line,
-        e.start_col,
-        e.end_line,
-        e.end_col,
-      );
+      const names = fact.names ? JSON.stringify(fact.names) : null;
+      imported.run(fileId, fact.target, fact.kind, names, ...extentValues(fact.extent));
     }
   }
 
@@ -680,6 +649,38 @@ export class IndexStore {
 }
 
 const EXTENT_COLUMNS = "byte_start, byte_end, start_line, start_col, end_line, end_col";
+const EXTENT_NAMES = EXTENT_COLUMNS.split(", ");
+const SYMBOL_COLUMNS = [
+  "file_id",
+  "symbol_id",
+  "name",
+  "qualified_name",
+  "kind",
+  "parent",
+  "signature",
+  ...EXTENT_NAMES,
+];
+const REF_COLUMNS = ["file_id", "name", "is_call", "enclosing", "qualifier", ...EXTENT_NAMES];
+const IMPORT_COLUMNS = ["file_id", "target", "kind", "names", ...EXTENT_NAMES];
+
+/** `INSERT INTO table(columns) VALUES (?, …)`. */
+function insertSql(table: string, columns: readonly string[]): string {
+  return `INSERT INTO ${table}(${columns.join(", ")}) VALUES (${
+    columns.map(() => "?").join(", ")
+  })`;
+}
+
+/** An extent's values in the order of `EXTENT_COLUMNS`. */
+function extentValues(extent: Extent): [number, number, number, number, number, number] {
+  return [
+    extent.byte_start,
+    extent.byte_end,
+    extent.start_line,
+    extent.start_col,
+    extent.end_line,
+    extent.end_col,
+  ];
+}
 const FILE_COLUMNS = "f.path AS path, f.language AS language";
 const SYMBOL_SELECT = `SELECT s.file_id, s.symbol_id, s.name, s.qualified_name, s.kind, ` +
   `s.parent, s.signature, ${prefixed("s")}, ${FILE_COLUMNS} ` +

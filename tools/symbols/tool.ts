@@ -54,7 +54,6 @@ const INDEX = `${LLM_SYMBOLS} index`;
 const STATUS = `${LLM_SYMBOLS} status`;
 const VERIFY = `${LLM_SYMBOLS} verify`;
 const FIND = `${LLM_SYMBOLS} find`;
-const CALLEES = `${LLM_SYMBOLS} callees`;
 const OUTLINE = `${LLM_SYMBOLS} outline`;
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
@@ -407,28 +406,32 @@ export const symbolsFindTool: Tool = defineTool({
     ),
 });
 
+/** The query of each use-listing subcommand. */
+const USE_QUERIES: Record<
+  "refs" | "callers" | "callees",
+  (options: QueryOptions, name: string, depth: number) => Promise<QueryOutcome<UseListData>>
+> = {
+  refs: (options, name) => findUses(options, name, { callsOnly: false }),
+  callers: (options, name, depth) => findUses(options, name, { callsOnly: true, depth }),
+  callees: (options, name, depth) => findCallees(options, name, depth),
+};
+
 function useTool(
-  subcommand: "refs" | "callers",
-  title: string,
-  description: string,
+  subcommand: keyof typeof USE_QUERIES,
+  text: { title: string; description: string; example: Record<string, unknown> },
 ): Tool {
-  const callsOnly = subcommand === "callers";
+  const name = `${LLM_SYMBOLS} ${subcommand}`;
   return defineTool({
-    name: `${LLM_SYMBOLS} ${subcommand}`,
+    name,
     mcpName: SYMBOLS_MCP_NAMES[subcommand],
-    title,
-    description,
-    example: callsOnly ? { name: "parse_args", depth: 2 } : { name: "parse_args" },
+    title: text.title,
+    description: text.description,
+    example: text.example,
     prefix: "MAG",
     kind: "query",
     permissions: ["read"],
     annotations: READ_ONLY,
-    input: z.object({
-      name: nameField,
-      depth: depthField,
-      paths: pathsField,
-      ...queryShape,
-    }),
+    input: z.object({ name: nameField, depth: depthField, paths: pathsField, ...queryShape }),
     output: queryEnvelopeSchema(UseListDataSchema),
     listKey: "results",
     itemType: "use",
@@ -443,11 +446,8 @@ function useTool(
     },
     run: async (input, context) =>
       envelopeOf(
-        `${LLM_SYMBOLS} ${subcommand}`,
-        await findUses(queryOptions(input, context.cwd), input.name, {
-          callsOnly,
-          depth: callsOnly ? input.depth : 1,
-        }),
+        name,
+        await USE_QUERIES[subcommand](queryOptions(input, context.cwd), input.name, input.depth),
         context.executionId,
       ),
   });
@@ -467,13 +467,14 @@ const RESOLUTION_NOTE = "Each use is resolved to a definition: its own file (and
  *   .catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
-export const symbolsRefsTool: Tool = useTool(
-  "refs",
-  "References to a symbol",
-  "List the uses (calls and other references) of a symbol from the symbol index, each with " +
+export const symbolsRefsTool: Tool = useTool("refs", {
+  title: "References to a symbol",
+  description:
+    "List the uses (calls and other references) of a symbol from the symbol index, each with " +
     "its span, the definition it sits in (caller) and its resolution. " + RESOLUTION_NOTE +
     " depth is ignored.",
-);
+  example: { name: "parse_args" },
+});
 
 /**
  * `llm-symbols callers`: call sites of a symbol, transitively with `depth`.
@@ -485,13 +486,13 @@ export const symbolsRefsTool: Tool = useTool(
  *   .catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
-export const symbolsCallersTool: Tool = useTool(
-  "callers",
-  "Callers of a symbol",
-  "List the call sites of a function or method from the symbol index, each with the " +
+export const symbolsCallersTool: Tool = useTool("callers", {
+  title: "Callers of a symbol",
+  description: "List the call sites of a function or method from the symbol index, each with the " +
     "definition that makes the call (caller); depth > 1 also lists the callers of those " +
     "callers. " + RESOLUTION_NOTE,
-);
+  example: { name: "parse_args", depth: 2 },
+});
 
 /**
  * `llm-symbols callees`: the calls a symbol makes, transitively with `depth`.
@@ -503,34 +504,12 @@ export const symbolsCallersTool: Tool = useTool(
  *   .catch((error) => error.code); // "MAG-IO-013"
  * ```
  */
-export const symbolsCalleesTool: Tool = defineTool({
-  name: CALLEES,
-  mcpName: SYMBOLS_MCP_NAMES.callees,
+export const symbolsCalleesTool: Tool = useTool("callees", {
   title: "Calls a symbol makes",
   description:
     "List the calls made inside a function or method, from the symbol index, each resolved to " +
     "the definition it calls; depth > 1 follows the resolved callees. " + RESOLUTION_NOTE,
   example: { name: "main", depth: 2 },
-  prefix: "MAG",
-  kind: "query",
-  permissions: ["read"],
-  annotations: READ_ONLY,
-  input: z.object({ name: nameField, depth: depthField, paths: pathsField, ...queryShape }),
-  output: queryEnvelopeSchema(UseListDataSchema),
-  listKey: "results",
-  itemType: "use",
-  text: (envelope) => useLines(envelope as QueryEnvelope<UseListData>),
-  cli: {
-    usage: "[FLAGS] NAME [PATH...]",
-    positionals: firstAs("name"),
-    examples: ["llm-symbols callees main", "llm-symbols callees main --depth 3"],
-  },
-  run: async (input, context) =>
-    envelopeOf(
-      CALLEES,
-      await findCallees(queryOptions(input, context.cwd), input.name, input.depth),
-      context.executionId,
-    ),
 });
 
 /**

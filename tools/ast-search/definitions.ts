@@ -21,7 +21,7 @@
  *
  * @module
  */
-import type { Node, Query, QueryOptions } from "web-tree-sitter";
+import type { Node, Query, QueryMatch, QueryOptions } from "web-tree-sitter";
 import { scanFunctions, type ScannedFunction } from "./c_functions.ts";
 
 /** A definition found in a tree, in UTF-16 code-unit indices of the parsed text. */
@@ -120,10 +120,31 @@ export function collectDefinitions(
   root: Node,
   options?: QueryOptions,
 ): Definition[] {
+  return definitionsOf(query.matches(root, options));
+}
+
+/**
+ * The definitions of `matches`, found by a definition query or by a query whose first patterns
+ * are a definition query's (then one pass over a tree serves several purposes; matches without
+ * a definition capture are passed over), in document order with their parents.
+ *
+ * @example
+ * ```ts
+ * import { compileQuery, createParser, loadLanguage } from "@llm/search/ast-search";
+ * import { definitionsOf } from "./definitions.ts";
+ * const language = await loadLanguage("c");
+ * const query = compileQuery("c", language, "(function_definition declarator: (_) @name) @definition.function\n(call_expression) @call");
+ * const parser = await createParser("c");
+ * const tree = parser.parse("int main(void) { return f(); }\n")!;
+ * definitionsOf(query.matches(tree.rootNode)).map((d) => d.name); // ["main"]
+ * tree.delete();
+ * ```
+ */
+export function definitionsOf(matches: QueryMatch[]): Definition[] {
   const byName = new Map<string, Candidate>();
   const scans: { node: Node; patternIndex: number }[] = [];
   const rejected = new Set<number>();
-  for (const match of query.matches(root, options)) {
+  for (const match of matches) {
     let definition: Node | undefined;
     let kind: string | undefined;
     let nameNode: Node | undefined;

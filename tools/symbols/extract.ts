@@ -1,8 +1,8 @@
 /**
- * Extraction of one file's facts for the symbol index: one parse, then the language's
- * definition query (the one `llm-ast-search --kind` runs, `grammars/query.ts`), its reference
- * query and its import query (`extract_queries.ts`), each compiled once per language and
- * kept. Tree-sitter positions are UTF-16 indices of the parsed string; every extent here is
+ * Extraction of one file's facts for the symbol index: one parse, then one pass of the
+ * language's facts query (`extract_queries.ts`: the definition query `llm-ast-search --kind`
+ * runs, read by the same code, with reference and import patterns after it), compiled once
+ * per language and kept. Tree-sitter positions are UTF-16 indices of the parsed string; every extent here is
  * converted to UTF-8 byte offsets with lines and byte columns.
  *
  * It needs no permission (the grammars are embedded) and runs alike on the main thread and in
@@ -10,12 +10,11 @@
  *
  * @module
  */
-import type { Parser, Query, QueryMatch } from "web-tree-sitter";
+import type { Parser, Query } from "web-tree-sitter";
 import { createParser, loadLanguage, runtimeFailure } from "../../grammars/loader.ts";
-import { definitionQuery } from "../../grammars/query.ts";
 import { decodeUtf8 } from "../../core/utf8.ts";
 import { LineIndex } from "../../schema/line_index.ts";
-import { collectDefinitions, CONTAINER_KINDS, type Definition } from "../ast-search/definitions.ts";
+import { CONTAINER_KINDS, type Definition, definitionsOf } from "../ast-search/definitions.ts";
 import { errorNodes } from "../ast-search/file_search.ts";
 import type { Extent, FileFacts, SymbolFact } from "./facts.ts";
 import { factsQuery } from "./extract_queries.ts";
@@ -25,8 +24,7 @@ import { collectImports } from "./extract_imports.ts";
 /** A language's parser and compiled queries, made once per isolate. */
 interface LanguageState {
   parser: Parser;
-  definitions?: Query;
-  /** References and imports, in one query. */
+  /** Definitions, references and imports, in one query. */
   facts?: Query;
 }
 
@@ -40,7 +38,6 @@ function languageState(language: string): Promise<LanguageState> {
       const parser = await createParser(language);
       return {
         parser,
-        definitions: definitionQuery(language, grammar),
         facts: factsQuery(language, grammar),
       };
     })();
@@ -120,45 +117,59 @@ function signatureOf(text: string, definition: Definition): string {
   return cutUtf8(head.replace(/\s+/g, " ").trim(), SIGNATURE_BYTES);
 }
 
-/** A container definition with its qualified name, while its range is open. */
-interface OpenContainer {
+/** A definition that encloses others (a function, a class…), with its qualified name. */
+export interface Container {
   start: number;
   end: number;
+  kind: string;
   name: string;
   qualified: string;
 }
 
 /**
- * Tracks the innermost enclosing container of positions visited in document order: the
- * definitions are entered as the positions pass their starts and left past their ends.
+ * Languages whose variable patterns match file-scope declarations only: a "variable" inside a
+ * function there is the tree misreading a header full of macros (`__init` in
+ * `static int __init f(void)`, which the token scan reads right), so it is left out.
+ */
+const FILE_SCOPE_VARIABLES = new Set(["c", "cpp"]);
+
+/**
+ * Tracks the innermost enclosing container of ranges visited in document order: containers are
+ * entered as the ranges pass their starts and left past their ends. The list may grow while it
+ * is read, as long as each container added starts at or after the ranges visited so far.
  */
 export class Enclosures {
-  readonly #containers: { start: number; end: number; qualified: string }[];
-  readonly #open: { end: number; qualified: string }[] = [];
+  readonly #containers: readonly Container[];
+  readonly #open: Container[] = [];
   #next = 0;
 
   /** Enclosures of `containers`, sorted by start (outer first at equal starts). */
-  constructor(containers: { start: number; end: number; qualified: string }[]) {
+  constructor(containers: readonly Container[]) {
     this.#containers = containers;
   }
 
-  /** A fresh tracker over the same containers, to visit another series of positions. */
+  /** A fresh tracker over the same containers, to visit another series of ranges. */
   fork(): Enclosures {
     return new Enclosures(this.#containers);
   }
 
-  /** Qualified name of the innermost container holding `[start, end)`; call in start order. */
-  at(start: number, end: number): string | undefined {
+  /**
+   * The innermost container that holds `[start, end)` and is not that very range; call in
+   * order of `start`.
+   */
+  innermost(start: number, end: number): Container | undefined {
     const containers = this.#containers;
+    const open = this.#open;
     while (this.#next < containers.length && containers[this.#next].start <= start) {
       const container = containers[this.#next++];
-      while (this.#open.length && this.#open[this.#open.length - 1].end < container.end) {
-        this.#open.pop();
-      }
-      this.#open.push(container);
+      while (open.length && open[open.length - 1].end < container.end) open.pop();
+      open.push(container);
     }
-    for (let i = this.#open.length - 1; i >= 0; i--) {
-      if (this.#open[i].end >= end) return this.#open[i].qualified;
+    for (let i = open.length - 1; i >= 0; i--) {
+      const container = open[i];
+      if (container.end >= end && (container.start < start || container.end > end)) {
+        return container;
+      }
     }
     return undefined;
   }
@@ -171,23 +182,20 @@ export class Enclosures {
  * C++ `A::f`), then its name.
  */
 function symbolsOf(
+  language: string,
   text: string,
   definitions: Definition[],
-  separator: string,
   mapper: ExtentMapper,
-): { symbols: SymbolFact[]; containers: OpenContainer[] } {
+): { symbols: SymbolFact[]; containers: Container[] } {
+  const separator = separatorOf(language);
+  const fileScopeVariables = FILE_SCOPE_VARIABLES.has(language);
   const symbols: SymbolFact[] = [];
-  const containers: OpenContainer[] = [];
-  const open: OpenContainer[] = [];
+  const containers: Container[] = [];
+  const enclosures = new Enclosures(containers);
   for (const definition of definitions) {
-    while (open.length && open[open.length - 1].end < definition.end) open.pop();
-    let enclosing: OpenContainer | undefined;
-    for (let i = open.length - 1; i >= 0; i--) {
-      const container = open[i];
-      if (container.start < definition.start || container.end > definition.end) {
-        enclosing = container;
-        break;
-      }
+    const enclosing = enclosures.innermost(definition.start, definition.end);
+    if (fileScopeVariables && definition.kind === "variable" && enclosing?.kind === "function") {
+      continue;
     }
     const prefix = qualifierOf(enclosing, definition.parent, separator);
     const qualified = prefix === undefined
@@ -204,14 +212,13 @@ function symbolsOf(
     if (prefix !== undefined) symbol.parent = prefix;
     symbols.push(symbol);
     if (CONTAINER_KINDS.has(definition.kind)) {
-      const container = {
+      containers.push({
         start: definition.start,
         end: definition.end,
+        kind: definition.kind,
         name: definition.name,
         qualified,
-      };
-      open.push(container);
-      containers.push(container);
+      });
     }
   }
   return { symbols, containers };
@@ -219,7 +226,7 @@ function symbolsOf(
 
 /** The qualified name a definition's own name is appended to, if any. */
 function qualifierOf(
-  enclosing: OpenContainer | undefined,
+  enclosing: Container | undefined,
   parent: string | undefined,
   separator: string,
 ): string | undefined {
@@ -251,16 +258,11 @@ export async function extractFacts(language: string, text: string): Promise<File
     try {
       const root = tree.rootNode;
       const mapper = new ExtentMapper(text);
-      const definitions = state.definitions ? collectDefinitions(state.definitions, root) : [];
-      const { symbols, containers } = symbolsOf(
-        text,
-        definitions,
-        separatorOf(language),
-        mapper,
-      );
-      const matches: QueryMatch[] = state.facts ? state.facts.matches(root) : [];
+      const matches = state.facts ? state.facts.matches(root) : [];
+      const definitions = definitionsOf(matches);
+      const { symbols, containers } = symbolsOf(language, text, definitions, mapper);
       const enclosures = new Enclosures(containers);
-      const references = collectReferences(matches, definitions, enclosures, mapper);
+      const references = collectReferences(text, matches, definitions, enclosures, mapper);
       const imports = collectImports(matches, mapper);
       return {
         language,

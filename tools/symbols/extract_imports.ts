@@ -1,7 +1,7 @@
 /**
  * Imports and includes of a tree, from a language's import query (`extract_queries.ts`):
  * `@import` (or `@include` for a C/C++ `#include`) is the whole declaration, `@target` what
- * it imports, `@name` a name it lists. Several patterns may match one declaration (one for its
+ * it imports, `@imported` a name it lists. Several patterns may match one declaration (one for its
  * target, one per listed name): they are merged, and a declaration with several targets
  * (`import os, sys`) gives one import per target, each with the declaration's names.
  *
@@ -55,7 +55,7 @@ export function collectImports(matches: QueryMatch[], mapper: ExtentMapper): Imp
         case "target":
           target = unquoted(capture.node.text);
           break;
-        case "name":
+        case "imported":
           names.push(capture.node.text);
           break;
       }

@@ -1,17 +1,20 @@
 /**
- * The reference and import queries of each language, compiled together once per isolate
- * (through `grammars/query.ts`, the one place queries are compiled) and kept.
+ * The reference and import queries of each language, compiled together with its definition
+ * query once per isolate (through `grammars/query.ts`, the one place queries are compiled) and
+ * kept.
  *
  * Reference queries capture `@call` (the called name) with an optional `@qualifier` (its
- * receiver or scope) in the same pattern, and `@reference` (any other use of a name). Import
- * queries capture `@import` (the whole declaration) with `@target` (what it imports; quotes
- * and angle brackets are stripped) and optional `@name` (each name it lists), or `@include`
- * for a C/C++ `#include`.
+ * receiver or scope) in the same pattern, `@reference` (any other use of a name) and `@local`
+ * (a name a function declares: a parameter, a local variable). Import queries capture
+ * `@import` (the whole declaration) with `@target` (what it imports; quotes and angle brackets
+ * are stripped) and optional `@imported` (each name it lists), or `@include` for a C/C++
+ * `#include`. No capture name is one the definition queries use.
  *
  * @module
  */
 import type { Language, Query } from "web-tree-sitter";
 import { compileQuery } from "../../grammars/query.ts";
+import { DEFINITION_QUERIES } from "../../grammars/wasm/queries.ts";
 
 /** Names a C function declares for itself: its parameters and local variables. */
 const C_LOCALS = `
@@ -256,13 +259,13 @@ const C_IMPORTS = `
 /** `import`, `export … from`, `require("…")` and `import("…")` in JavaScript and TypeScript. */
 const JAVASCRIPT_IMPORTS = `
 (import_statement source: (string (string_fragment) @target)) @import
-(import_statement (import_clause (identifier) @name)) @import
+(import_statement (import_clause (identifier) @imported)) @import
 (import_statement
-  (import_clause (named_imports (import_specifier name: (identifier) @name)))) @import
-(import_statement (import_clause (namespace_import (identifier) @name))) @import
+  (import_clause (named_imports (import_specifier name: (identifier) @imported)))) @import
+(import_statement (import_clause (namespace_import (identifier) @imported))) @import
 (export_statement source: (string (string_fragment) @target)) @import
 (export_statement
-  (export_clause (export_specifier name: (identifier) @name))
+  (export_clause (export_specifier name: (identifier) @imported))
   source: (_)) @import
 (call_expression
   function: (identifier) @_require
@@ -302,18 +305,18 @@ ${C_IMPORTS}`,
   php: `
 (namespace_use_clause [(name) (qualified_name)] @target) @import
 [
-  (require_expression (string) @target)
-  (require_once_expression (string) @target)
-  (include_expression (string) @target)
-  (include_once_expression (string) @target)
+  (require_expression [(string) (encapsed_string)] @target)
+  (require_once_expression [(string) (encapsed_string)] @target)
+  (include_expression [(string) (encapsed_string)] @target)
+  (include_once_expression [(string) (encapsed_string)] @target)
 ] @import
 `,
   python: `
 (import_statement name: (dotted_name) @target) @import
 (import_statement name: (aliased_import name: (dotted_name) @target)) @import
 (import_from_statement module_name: (_) @target) @import
-(import_from_statement name: (dotted_name) @name) @import
-(import_from_statement name: (aliased_import name: (dotted_name) @name)) @import
+(import_from_statement name: (dotted_name) @imported) @import
+(import_from_statement name: (aliased_import name: (dotted_name) @imported)) @import
 `,
   ruby: `
 (call
@@ -327,9 +330,9 @@ ${C_IMPORTS}`,
 (use_declaration argument: (use_as_clause path: (_) @target)) @import
 (use_declaration argument: (scoped_use_list path: (_) @target)) @import
 (use_declaration
-  argument: (scoped_use_list list: (use_list [(identifier) (self)] @name))) @import
+  argument: (scoped_use_list list: (use_list [(identifier) (self)] @imported))) @import
 (use_declaration
-  argument: (scoped_use_list list: (use_list (use_as_clause path: (identifier) @name)))) @import
+  argument: (scoped_use_list list: (use_list (use_as_clause path: (identifier) @imported)))) @import
 (mod_item name: (identifier) @target !body) @import
 (extern_crate_declaration name: (identifier) @target) @import
 `,
@@ -340,22 +343,28 @@ ${C_IMPORTS}`,
 const compiled = new Map<string, Query | undefined>();
 
 /**
- * The compiled facts query of `language`: its reference patterns and its import patterns in
- * one query, so one pass over the tree finds both (each pass costs a walk of the whole tree).
- * `undefined` for a language with neither.
+ * The compiled facts query of `language`: its definition query (`grammars/queries/`, the one
+ * `llm-ast-search --kind` runs) followed by its reference and import patterns, so that one
+ * pass over a tree finds all three (a pass costs a walk of the whole tree, about a third of a
+ * parse). The definition patterns come first, so their pattern indices, by which the first
+ * pattern to capture a name wins, are the definition query's own. `undefined` for a language
+ * with none of them.
  *
  * @example
  * ```ts
  * import { loadLanguage } from "../../grammars/loader.ts";
  * import { factsQuery } from "./extract_queries.ts";
  * const names = factsQuery("c", await loadLanguage("c"))?.captureNames ?? [];
- * names.includes("call") && names.includes("include"); // true
+ * names.includes("functions") && names.includes("call") && names.includes("include"); // true
  * ```
  */
 export function factsQuery(language: string, grammar: Language): Query | undefined {
   if (compiled.has(language)) return compiled.get(language);
-  const sources = [REFERENCE_QUERIES[language], IMPORT_QUERIES[language]]
-    .filter((source) => source !== undefined);
+  const sources = [
+    DEFINITION_QUERIES[language],
+    REFERENCE_QUERIES[language],
+    IMPORT_QUERIES[language],
+  ].filter((source) => source !== undefined);
   const query = sources.length ? compileQuery(language, grammar, sources.join("\n")) : undefined;
   compiled.set(language, query);
   return query;

@@ -33,39 +33,42 @@ interface Found {
   locals: { start: number; name: string }[];
 }
 
-function usesOf(matches: QueryMatch[]): Found {
+/** A use of the name `node` spans, read from the parsed `text` (one call into the parser). */
+function useOf(text: string, node: Node, call: boolean): Use {
+  const start = node.startIndex;
+  const end = node.endIndex;
+  return { start, end, name: text.slice(start, end), call };
+}
+
+function usesOf(text: string, matches: QueryMatch[]): Found {
   const uses: Use[] = [];
   const locals: { start: number; name: string }[] = [];
   for (const match of matches) {
     let called: Node | undefined;
     let qualifier: Node | undefined;
     for (const capture of match.captures) {
-      const node = capture.node;
       switch (capture.name) {
         case "call":
-          called = node;
+          called = capture.node;
           break;
         case "qualifier":
-          qualifier = node;
+          qualifier = capture.node;
           break;
         case "reference":
-          uses.push({ start: node.startIndex, end: node.endIndex, name: node.text, call: false });
+          uses.push(useOf(text, capture.node, false));
           break;
-        case "local":
-          locals.push({ start: node.startIndex, name: node.text });
+        case "local": {
+          const { start, name } = useOf(text, capture.node, false);
+          locals.push({ start, name });
           break;
+        }
       }
     }
     if (called) {
-      const use: Use = {
-        start: called.startIndex,
-        end: called.endIndex,
-        name: called.text,
-        call: true,
-      };
+      const use = useOf(text, called, true);
       if (qualifier) {
-        const text = qualifier.text;
-        use.qualifier = text.length > QUALIFIER_UNITS ? text.slice(0, QUALIFIER_UNITS) : text;
+        const start = qualifier.startIndex;
+        use.qualifier = text.slice(start, Math.min(qualifier.endIndex, start + QUALIFIER_UNITS));
       }
       uses.push(use);
     }
@@ -87,7 +90,7 @@ function ordered(uses: Use[]): Use[] {
 }
 
 /**
- * The calls and references of a facts query's `matches`, in document order, each with the
+ * The calls and references of a facts query's `matches` over `text`, in document order, each with the
  * qualified name of its innermost enclosing container (`enclosures`); the name nodes of
  * `definitions` are not references.
  *
@@ -99,12 +102,13 @@ function ordered(uses: Use[]): Use[] {
  * ```
  */
 export function collectReferences(
+  text: string,
   matches: QueryMatch[],
   definitions: Definition[],
   enclosures: Enclosures,
   mapper: ExtentMapper,
 ): ReferenceFact[] {
-  const found = usesOf(matches);
+  const found = usesOf(text, matches);
   const definitionNames = new Set<number>();
   for (const definition of definitions) definitionNames.add(definition.nameStart);
   const localStarts = new Set<number>();
@@ -115,7 +119,7 @@ export function collectReferences(
     // An empty name is a token error recovery invented (a missing identifier).
     if (use.name === "" || definitionNames.has(use.start)) continue;
     if (!use.call && localStarts.has(use.start)) continue;
-    const enclosing = enclosures.at(use.start, use.end);
+    const enclosing = enclosures.innermost(use.start, use.end)?.qualified;
     if (!use.call && enclosing !== undefined && localsByScope.get(enclosing)?.has(use.name)) {
       continue;
     }
@@ -141,7 +145,7 @@ function localNames(
   locals.sort((a, b) => a.start - b.start);
   const scopes = enclosures.fork();
   for (const local of locals) {
-    const scope = scopes.at(local.start, local.start + local.name.length);
+    const scope = scopes.innermost(local.start, local.start + local.name.length)?.qualified;
     if (scope === undefined) continue;
     let names = byScope.get(scope);
     if (!names) byScope.set(scope, names = new Set());

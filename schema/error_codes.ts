@@ -483,6 +483,85 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Name regular files only.",
     exit: EXIT.badInput,
   },
+  // llm-symbols
+  "MAG-IO-010": {
+    meaning: "The index database file is not an SQLite database; it is left untouched.",
+    cause: "--db names a file of another kind (or a damaged database).",
+    remediation:
+      "Name another --db path (default <root>/.llm/index.db); the tool never overwrites a file it did not create.",
+    exit: EXIT.refused,
+  },
+  "MAG-IO-011": {
+    meaning: "The index database is an SQLite database of another program; it is left untouched.",
+    cause: "--db names a database whose application id or tables are not llm-symbols'.",
+    remediation:
+      "Name another --db path, or remove that file if it is yours and disposable; it is never overwritten.",
+    exit: EXIT.refused,
+  },
+  "MAG-IO-012": {
+    meaning: "The index was written by a newer llm-symbols (a higher index schema version).",
+    cause: "A newer version of the tool indexed this root; this version cannot read its tables.",
+    remediation:
+      "Upgrade llm-symbols, or index into another --db (or delete the index file and run `llm-symbols index`).",
+    exit: EXIT.refused,
+  },
+  "MAG-IO-013": {
+    meaning: "There is no symbol index at the database path yet.",
+    cause: "`llm-symbols index` has not been run on this root (or --db names another file).",
+    remediation:
+      "Run `llm-symbols index` in the root (it needs --allow-write=<root>/.llm), then ask again.",
+    exit: EXIT.refused,
+  },
+  "MAG-IO-014": {
+    meaning: "The index database stayed locked by another run past the busy timeout.",
+    cause:
+      "Another `llm-symbols index` run is writing a large batch, or a process holds the database.",
+    remediation: "Retry when the other run has finished.",
+    exit: EXIT.refused,
+  },
+  "MAG-IO-015": {
+    meaning: "A file was not indexed this run; its previous facts, if any, are kept.",
+    cause:
+      "It is larger than max_file_bytes, could not be read, or its extraction failed or ran out of time.",
+    remediation:
+      "Raise max_file_bytes or timeout_ms, or exclude the file with a glob; the next `index` retries it.",
+    exit: EXIT.ok,
+  },
+  "MAG-IO-016": {
+    meaning: "The index run stopped at its time limit; the files left are indexed by the next run.",
+    cause: "timeout_ms passed before every changed file was parsed.",
+    remediation: "Run `llm-symbols index` again (it resumes: indexed files are not parsed twice).",
+    exit: EXIT.ok,
+  },
+  "MAG-AST-001": {
+    meaning: "A file has syntax errors; it was indexed as far as its tree allows.",
+    cause:
+      "The parser met code it could not read (a syntax error, or a dialect the grammar lacks).",
+    remediation: "Nothing to do unless its symbols are missing; fix the syntax error and re-index.",
+    exit: EXIT.ok,
+  },
+  "MAG-PERM-010": {
+    meaning: "The index database path is outside the root, or reached through a symbolic link.",
+    cause:
+      "--db names a path outside the root, or its folder (or the file) is a link that may redirect writes.",
+    remediation:
+      "Name a --db path inside the root whose folders are real directories (default <root>/.llm/index.db).",
+    exit: EXIT.permission,
+  },
+  "MAG-REF-001": {
+    meaning: "No symbol of that name is in the index.",
+    cause: "A typo, a name of a file not indexed, or an index older than the code.",
+    remediation:
+      "Use one of the close names in the note, try `llm-symbols find --match fuzzy NAME`, or re-run `llm-symbols index`.",
+    exit: EXIT.badInput,
+  },
+  "MAG-REF-002": {
+    meaning: "The file is not in the index.",
+    cause:
+      "It is not under the root, not of an indexed language, ignored, or added after the last index run.",
+    remediation: "Check the path (close indexed paths are in the note) or run `llm-symbols index`.",
+    exit: EXIT.badInput,
+  },
   // llm-mcp
   "MCP-ARG-010": {
     meaning: "Unknown tool name.",

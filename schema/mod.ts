@@ -31,3 +31,4 @@ export * from "./transform.ts";
 export * from "./discover.ts";
 export * from "./ast_search.ts";
 export * from "./compact.ts";
+export * from "./symbols.ts";

@@ -19,8 +19,21 @@ export const LLM_AST_SEARCH = "llm-ast-search";
 export const LLM_DISCOVER = "llm-discover";
 /** `llm-transform`: checksummed edits. */
 export const LLM_TRANSFORM = "llm-transform";
-/** `llm-symbols` (coming): symbol queries. */
+/** `llm-symbols`: the symbol index and its queries. */
 export const LLM_SYMBOLS = "llm-symbols";
+/** The MCP tool name of each `llm-symbols` subcommand. */
+export const SYMBOLS_MCP_NAMES = {
+  index: "symbols_index",
+  status: "symbols_status",
+  verify: "symbols_verify",
+  find: "symbols_find",
+  refs: "symbols_refs",
+  callers: "symbols_callers",
+  callees: "symbols_callees",
+  outline: "symbols_outline",
+  imports: "symbols_imports",
+  importers: "symbols_importers",
+} as const;
 /** `llm-refactor` (coming): refactorings. */
 export const LLM_REFACTOR = "llm-refactor";
 /** `llm-write` (coming): file writes. */

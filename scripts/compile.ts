@@ -22,6 +22,7 @@ import {
   LLM_LOG,
   LLM_MCP,
   LLM_SEARCH,
+  LLM_SYMBOLS,
   LLM_TRANSFORM,
 } from "../schema/tool_names.ts";
 import { logTool } from "../tools/log/tool.ts";
@@ -34,6 +35,7 @@ const WORKERS = {
   search: "tools/search/worker.ts",
   astSearch: "tools/ast-search/worker.ts",
   mcpCall: "tools/mcp/call_worker.ts",
+  symbols: "tools/symbols/worker.ts",
 } as const;
 
 /** How one executable is built. */
@@ -56,10 +58,14 @@ function allPermissions(): ToolPermission[] {
   return (["read", "write"] as const).filter((permission) => all.has(permission));
 }
 
+/** The permissions of the program `name`: its tool's, or all its subcommands' (`llm-symbols`). */
 function toolPermissions(name: string): readonly ToolPermission[] {
-  const tool = TOOLS.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool named ${name} in tools/registry.ts`);
-  return tool.permissions;
+  const tools = TOOLS.filter((candidate) =>
+    candidate.name === name || candidate.name.startsWith(`${name} `)
+  );
+  if (tools.length === 0) throw new Error(`no tool named ${name} in tools/registry.ts`);
+  const all = new Set(tools.flatMap((tool) => tool.permissions));
+  return (["read", "write"] as const).filter((permission) => all.has(permission));
 }
 
 /**
@@ -79,12 +85,13 @@ export function compileTargets(): CompileTarget[] {
     tool(LLM_AST_SEARCH, "ast-search", [WORKERS.astSearch]),
     tool(LLM_DISCOVER, "discover"),
     tool(LLM_TRANSFORM, "transform"),
+    tool(LLM_SYMBOLS, "symbols", [WORKERS.symbols]),
     {
       name: LLM_MCP,
       entry: "tools/mcp/main.ts",
       specifier: "jsr:@llm/search/mcp",
       permissions: allPermissions(),
-      include: [WORKERS.search, WORKERS.astSearch, WORKERS.mcpCall],
+      include: [WORKERS.search, WORKERS.astSearch, WORKERS.mcpCall, WORKERS.symbols],
     },
     {
       name: LLM_LOG,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { REPO } from "./helpers.ts";
+import { indexRoot } from "../tools/symbols/indexer.ts";
 
 /** How to start a server. */
 export interface ServerSpec {
@@ -45,6 +46,18 @@ export interface Connected {
   pid: number;
   /** Closes stdin and waits for the server to exit. */
   close(): Promise<void>;
+}
+
+/** Every tool a server lists, following the pages the output budget cuts the list into. */
+export async function listAllTools<T = { name: string }>(client: Client): Promise<T[]> {
+  const tools: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools as T[]);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
 }
 
 /** Starts the server and connects the official SDK's stdio client to it (initialize included). */
@@ -163,6 +176,21 @@ export const FIXTURE: Record<string, string> = {
   "README.md": "# fixture\n\nSay hello with greet().\n",
 };
 
+/** Builds the symbol index of a fixture tree, so the `symbols_*` queries have one to answer from. */
+export async function indexFixture(root: string): Promise<void> {
+  await indexRoot({ root, threads: 0 });
+}
+
+type Data = Record<string, unknown> & { results: Record<string, unknown>[] };
+
+function dataOf(envelope: Record<string, unknown>): Data {
+  return envelope.data as Data;
+}
+
+function pathsOf(results: Record<string, unknown>[]): string {
+  return results.map((result) => (result.span as { file_path: string }).file_path).join();
+}
+
 /** Sample arguments of one tool and what its result must show. */
 export interface Sample {
   /** Arguments of the call. */
@@ -201,6 +229,89 @@ export const SAMPLES: Record<string, Sample> = {
       const data = envelope.data as { results: { path: string }[] };
       const paths = data.results.map((result) => result.path);
       if (paths[0] !== "src/greet.ts") throw new Error(`discover ranked ${paths.join(", ")}`);
+    },
+  },
+  symbols_find: {
+    args: { name: "greet" },
+    check(envelope) {
+      const data = dataOf(envelope);
+      const found = pathsOf(data.results);
+      if (found !== "src/greet.ts,src/util.py" || data.ambiguous !== true) {
+        throw new Error(`symbols_find found ${found} (ambiguous ${data.ambiguous})`);
+      }
+    },
+  },
+  symbols_refs: {
+    args: { name: "greet", paths: ["src"] },
+    check(envelope) {
+      const found = pathsOf(dataOf(envelope).results);
+      if (found !== "src/main.ts,src/main.ts") throw new Error(`symbols_refs found ${found}`);
+    },
+  },
+  symbols_callers: {
+    args: { name: "greet" },
+    check(envelope) {
+      const results = dataOf(envelope).results;
+      const target = results[0]?.target as { span?: { file_path: string } } | undefined;
+      if (pathsOf(results) !== "src/main.ts" || target?.span?.file_path !== "src/greet.ts") {
+        throw new Error(`symbols_callers found ${JSON.stringify(results)}`);
+      }
+    },
+  },
+  symbols_callees: {
+    args: { name: "greet", kind: ["function"] },
+    check(envelope) {
+      const data = dataOf(envelope);
+      const definitions = data.definitions as unknown[];
+      if (definitions.length !== 2 || data.count !== 0) {
+        throw new Error(`symbols_callees answered ${JSON.stringify(data)}`);
+      }
+    },
+  },
+  symbols_outline: {
+    args: { file: "src/util.py" },
+    check(envelope) {
+      const names = dataOf(envelope).results.map((symbol) => symbol.qualified_name).join();
+      if (names !== "greet,Greeter") throw new Error(`symbols_outline listed ${names}`);
+    },
+  },
+  symbols_imports: {
+    args: { file: "src/main.ts" },
+    check(envelope) {
+      const reached = dataOf(envelope).results.map((imported) => imported.resolved_path).join();
+      if (reached !== "src/greet.ts") throw new Error(`symbols_imports reached ${reached}`);
+    },
+  },
+  symbols_importers: {
+    args: { file: "src/greet.ts" },
+    check(envelope) {
+      const found = pathsOf(dataOf(envelope).results);
+      if (found !== "src/main.ts") throw new Error(`symbols_importers found ${found}`);
+    },
+  },
+  symbols_status: {
+    args: {},
+    check(envelope) {
+      const data = envelope.data as Record<string, number>;
+      if (data.files !== 4 || data.missing !== 0) {
+        throw new Error(`symbols_status answered ${JSON.stringify(data)}`);
+      }
+    },
+  },
+  symbols_verify: {
+    args: { limit: 10 },
+    check(envelope) {
+      const data = dataOf(envelope);
+      if (data.checked !== 4) throw new Error(`symbols_verify answered ${JSON.stringify(data)}`);
+    },
+  },
+  symbols_index: {
+    args: { timeout_ms: 60000 },
+    check(envelope) {
+      const result = envelope.result as Record<string, number>;
+      if (result.files_seen !== 4) {
+        throw new Error(`symbols_index answered ${JSON.stringify(result)}`);
+      }
     },
   },
   transform: {

@@ -8,7 +8,7 @@ import { ExecutionRecordSchema, GetExecutionEnvelopeSchema } from "../schema/mod
 import { TOOLS } from "../tools/registry.ts";
 import type { Tool } from "../core/tool.ts";
 import { makeTree } from "./helpers.ts";
-import { connect, FIXTURE, SAMPLES } from "./mcp_helpers.ts";
+import { connect, FIXTURE, indexFixture, listAllTools, SAMPLES } from "./mcp_helpers.ts";
 
 interface CallOutcome {
   structuredContent: Record<string, unknown>;
@@ -43,6 +43,7 @@ const READ_ONLY = TOOLS.filter((tool) => !tool.permissions.includes("write"));
 
 Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execution", async (t) => {
   const root = await makeTree(FIXTURE);
+  await indexFixture(root);
   const server = await connect({ root, permissions: [`--allow-read=${root}`] });
   try {
     await t.step("initialize negotiates 2025-11-25 and names the server", () => {
@@ -52,7 +53,7 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
       assert.match(server.client.getInstructions() ?? "", /get_execution/);
     });
 
-    const tools = (await server.client.listTools()).tools as ListedTool[];
+    const tools = await listAllTools<ListedTool>(server.client);
     await t.step("tools/list: registry order, read-only tools only, then get_execution", () => {
       assert.deepEqual(tools.map((tool) => tool.name), [
         ...READ_ONLY.map((tool) => tool.mcpName),

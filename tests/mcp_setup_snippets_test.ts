@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { REPO } from "./helpers.ts";
+import { listAllTools } from "./mcp_helpers.ts";
 
 const SECTION = "### Adding it to a client";
 const PACKAGE = "jsr:@llm/search/mcp";
@@ -131,7 +132,7 @@ async function exercise(snippet: Snippet, root: string, cwd: string, path: strin
   try {
     await client.connect(transport);
     assert.equal(client.getServerVersion()?.name, "llm-mcp", stderr);
-    const listed = (await client.listTools()).tools as { name: string }[];
+    const listed = await listAllTools(client);
     const tools = listed.map((tool) => tool.name);
     assert.ok(tools.includes("search") && tools.includes("ast_search"), tools.join());
     const writesProject = snippet.args.some((arg) =>

@@ -9,7 +9,7 @@ import { ExecutionRecordSchema } from "../schema/mod.ts";
 import { LOG_FILE } from "../core/execution_log.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { makeTree } from "./helpers.ts";
-import { connect, FIXTURE, SAMPLES } from "./mcp_helpers.ts";
+import { connect, FIXTURE, listAllTools, SAMPLES } from "./mcp_helpers.ts";
 
 interface CallOutcome {
   structuredContent: Record<string, unknown> & { execution_id: string; status: string };
@@ -35,7 +35,7 @@ Deno.test("mcp write: a read-only server lists no mutating tool and refuses a ca
   const root = await makeTree(FIXTURE);
   const server = await connect({ root, permissions: [`--allow-read=${root}`] });
   try {
-    const listed = (await server.client.listTools()).tools as ListedTool[];
+    const listed = await listAllTools<ListedTool>(server.client);
     const names = listed.map((tool) => tool.name);
     for (const tool of MUTATING) assert.ok(!names.includes(tool.mcpName), tool.mcpName);
     for (const tool of MUTATING) {
@@ -71,7 +71,7 @@ Deno.test("mcp write: with write permission a transform changes the file and the
   });
   let closed = false;
   try {
-    const listed = (await server.client.listTools()).tools as ListedTool[];
+    const listed = await listAllTools<ListedTool>(server.client);
     for (const tool of MUTATING) {
       const entry = listed.find((candidate) => candidate.name === tool.mcpName);
       assert.ok(entry, `${tool.mcpName} is offered with write permission`);

@@ -9,6 +9,18 @@ import { astSearchTool } from "./ast-search/tool.ts";
 import { discoverTool } from "./discover/tool.ts";
 import { searchTool } from "./search/tool.ts";
 import { transformTool } from "./transform/tool.ts";
+import {
+  symbolsCalleesTool,
+  symbolsCallersTool,
+  symbolsFindTool,
+  symbolsImportersTool,
+  symbolsImportsTool,
+  symbolsIndexTool,
+  symbolsOutlineTool,
+  symbolsRefsTool,
+  symbolsStatusTool,
+  symbolsVerifyTool,
+} from "./symbols/tool.ts";
 
 /**
  * All tools, read-only ones first.
@@ -17,12 +29,22 @@ import { transformTool } from "./transform/tool.ts";
  * ```ts
  * import { TOOLS } from "@llm/search";
  * const readOnly = TOOLS.filter((tool) => !tool.permissions.includes("write"));
- * readOnly.map((tool) => tool.mcpName); // ["search", "ast_search", "discover"]
+ * readOnly.map((tool) => tool.mcpName).slice(0, 4); // ["search", "ast_search", "discover", "symbols_find"]
  * ```
  */
 export const TOOLS: readonly Tool[] = [
   searchTool,
   astSearchTool,
   discoverTool,
+  symbolsFindTool,
+  symbolsRefsTool,
+  symbolsCallersTool,
+  symbolsCalleesTool,
+  symbolsOutlineTool,
+  symbolsImportsTool,
+  symbolsImportersTool,
+  symbolsStatusTool,
+  symbolsVerifyTool,
   transformTool,
+  symbolsIndexTool,
 ];

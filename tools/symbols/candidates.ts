@@ -1,0 +1,63 @@
+/**
+ * The files an index covers: the walk of the root with the toolkit's walker (the same ignore
+ * rules as `llm-search`), each file of a language with a grammar, `.llm/` and the index itself
+ * left out. Shared by `index` and `verify`, free of the parser so `verify` loads no grammar.
+ *
+ * @module
+ */
+import { Walker } from "../../core/walk/walker.ts";
+import type { EngineWalkOptions } from "../../core/walk/walker.ts";
+import type { Diagnostic } from "../../schema/diagnostic.ts";
+import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
+import { languageForFile } from "../../grammars/languages.ts";
+
+/** A walked file of an indexed language. */
+export interface Candidate {
+  absPath: string;
+  path: string;
+  language: string;
+  size: number;
+  mtime: number;
+}
+
+/**
+ * The walked files of an indexed language, outside `.llm/` and other than the index itself
+ * (`dbPath`, root-relative); walk problems are appended to `diagnostics`.
+ *
+ * @example
+ * ```ts
+ * import { walkCandidates } from "./candidates.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.py`, "x = 1\n");
+ * walkCandidates({ root }, ".llm/index.db", []).map((file) => file.language); // ["python"]
+ * ```
+ */
+export function walkCandidates(
+  options: { root: string; walk?: EngineWalkOptions },
+  dbPath: string,
+  diagnostics: Diagnostic[],
+): Candidate[] {
+  const walker = new Walker({
+    ...options.walk,
+    tool: LLM_SYMBOLS,
+    prefix: "MAG",
+    cwd: options.root,
+    stat: true,
+  });
+  const candidates: Candidate[] = [];
+  for (const entry of walker.entries()) {
+    if (entry.kind !== "file" || entry.filePath === dbPath) continue;
+    if (entry.filePath === ".llm" || entry.filePath.startsWith(".llm/")) continue;
+    const language = languageForFile(entry.name);
+    if (!language || language.unsupported) continue;
+    candidates.push({
+      absPath: entry.absPath,
+      path: entry.filePath,
+      language: language.name,
+      size: entry.size ?? 0,
+      mtime: Math.trunc(entry.mtimeMs ?? 0),
+    });
+  }
+  diagnostics.push(...walker.diagnostics);
+  return candidates;
+}

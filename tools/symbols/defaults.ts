@@ -1,0 +1,19 @@
+/**
+ * Defaults of `llm-symbols`, applied by the engine and shown by the input schemas.
+ *
+ * @module
+ */
+
+/** Default values of the subcommands' options. */
+export const SYMBOLS_DEFAULTS = {
+  /** Results listed by a query. */
+  limit: 50,
+  /** Files larger than this many bytes are not indexed. */
+  maxFileBytes: 4 * 1024 * 1024,
+  /** Levels of a transitive `callers`/`callees` query (1: direct only). */
+  depth: 1,
+  /** Deepest `depth` accepted. */
+  maxDepth: 16,
+  /** Close names suggested for an unknown symbol. */
+  suggestions: 5,
+} as const;

@@ -1,0 +1,134 @@
+/**
+ * `llm-symbols status` and `verify`: the index against the disk. `status` is cheap (counts, and
+ * each indexed file's size and modification time against the disk); `verify` walks the root as
+ * `index` does and compares content hashes, listing every drift.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { sha256 } from "../../schema/checksum.ts";
+import type { Diagnostic } from "../../schema/diagnostic.ts";
+import type { Drift, IndexStatusData, VerifyData } from "../../schema/symbols.ts";
+import type { EngineWalkOptions } from "../../core/walk/walker.ts";
+import { listingCut } from "../../core/listing.ts";
+import { IndexStore, locateDb } from "./store.ts";
+import type { QueryOutcome } from "./queries.ts";
+
+/** What `status` and `verify` take. */
+export interface FreshnessOptions {
+  /** The root the index belongs to. */
+  root: string;
+  /** Database path relative to the root. */
+  db?: string;
+  /** Walker settings (`verify`): the same as the `index` run's, or files count as new/missing. */
+  walk?: EngineWalkOptions;
+  /** Drifts to list (0: all). */
+  limit?: number;
+}
+
+function openIndex(options: FreshnessOptions): IndexStore {
+  return IndexStore.open(locateDb(options.root, options.db, false), "read");
+}
+
+function statOf(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Counts of the index and how many indexed files are fresh, stale or missing on disk.
+ *
+ * @example
+ * ```ts
+ * import { indexStatus } from "./freshness.ts";
+ * try {
+ *   indexStatus({ root: Deno.makeTempDirSync() });
+ * } catch (error) {
+ *   (error as { code?: string }).code; // "MAG-IO-013"
+ * }
+ * ```
+ */
+export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatusData> {
+  const store = openIndex(options);
+  try {
+    const root = Deno.realPathSync(options.root);
+    let fresh = 0, stale = 0, missing = 0;
+    for (const file of store.files()) {
+      const info = statOf(join(root, file.path));
+      if (!info) missing++;
+      else if (info.size === file.size && Math.trunc(info.mtime?.getTime() ?? 0) === file.mtime) {
+        fresh++;
+      } else stale++;
+    }
+    const counts = store.counts();
+    const data: IndexStatusData = {
+      count: 1,
+      db_path: store.location.displayPath,
+      index_version: Number(store.meta("index_version")),
+      ...counts,
+      fresh,
+      stale,
+      missing,
+    };
+    const indexedAt = store.meta("indexed_at");
+    if (indexedAt) data.indexed_at = indexedAt;
+    return { data, diagnostics: [], partial: false };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Every file whose index entry differs from the disk: content changed, gone, or new.
+ *
+ * @example
+ * ```ts
+ * import { verifyIndex } from "./freshness.ts";
+ * await verifyIndex({ root: Deno.makeTempDirSync() }).catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export async function verifyIndex(options: FreshnessOptions): Promise<QueryOutcome<VerifyData>> {
+  // The walker is loaded here only: `status` does without it.
+  const { walkCandidates } = await import("./candidates.ts");
+  const store = openIndex(options);
+  try {
+    const diagnostics: Diagnostic[] = [];
+    const known = new Map(store.files().map((row) => [row.path, row]));
+    const candidates = walkCandidates(
+      { root: options.root, walk: options.walk },
+      store.location.displayPath,
+      diagnostics,
+    );
+    const drifts: Drift[] = [];
+    for (const candidate of candidates) {
+      const row = known.get(candidate.path);
+      known.delete(candidate.path);
+      if (!row) drifts.push({ file_path: candidate.path, drift: "new" });
+      else if (sha256(Deno.readFileSync(candidate.absPath)) !== row.hash) {
+        drifts.push({ file_path: candidate.path, drift: "changed" });
+      }
+    }
+    for (const path of known.keys()) drifts.push({ file_path: path, drift: "missing" });
+    drifts.sort((a, b) => a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0);
+    const limit = options.limit ?? 0;
+    const results = limit > 0 ? drifts.slice(0, limit) : drifts;
+    return {
+      data: {
+        count: results.length,
+        db_path: store.location.displayPath,
+        checked: candidates.length + known.size,
+        total: drifts.length,
+        in_sync: drifts.length === 0,
+        results,
+      },
+      diagnostics,
+      partial: listingCut(results.length, drifts.length),
+    };
+  } finally {
+    store.close();
+  }
+}

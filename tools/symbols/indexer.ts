@@ -1,0 +1,297 @@
+/**
+ * `llm-symbols index`: brings the index of a root up to date. The walk is the toolkit's (the
+ * same ignore rules as `llm-search`; `.llm/` is never indexed); a file whose size and
+ * modification time match its row is taken as unchanged without being read, any other is read
+ * and hashed, and only a file whose content hash changed is parsed again. Files gone from the
+ * walk lose all their facts. Extraction runs on worker threads when the run may start them,
+ * while the calling thread reads, hashes and writes batches, each in one transaction.
+ *
+ * @module
+ */
+import type { EngineWalkOptions } from "../../core/walk/walker.ts";
+import { threadCount, workersAvailable } from "../../core/workers.ts";
+import { sha256 } from "../../schema/checksum.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { IndexResult } from "../../schema/symbols.ts";
+import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
+import { type Candidate, walkCandidates } from "./candidates.ts";
+import { type ExtractReply, type ExtractTask, runExtractTask } from "./extract_job.ts";
+import { ExtractPool } from "./pool.ts";
+import { type FileRow, type FileWrite, IndexStore, locateDb } from "./store.ts";
+import { SYMBOLS_DEFAULTS } from "./defaults.ts";
+
+/** What an index run needs. */
+export interface IndexOptions {
+  /** The root: every indexed path is relative to it. */
+  root: string;
+  /** Database path (default `<root>/.llm/index.db`), relative to the root. */
+  db?: string;
+  /** Walker settings. */
+  walk?: EngineWalkOptions;
+  /** Files larger than this are not indexed (default 4 MiB). */
+  maxFileBytes?: number;
+  /** Stop parsing after this many milliseconds (0: no limit); the rest waits for the next run. */
+  timeoutMs?: number;
+  /** Worker threads (default one per core; 0 parses on the calling thread). */
+  threads?: number;
+  /** Stops the run between files. */
+  signal?: AbortSignal;
+}
+
+/** What an index run did. */
+export interface IndexOutcome {
+  /** The mutation envelope's result. */
+  result: IndexResult;
+  /** Parse errors, skipped files, walk problems. */
+  diagnostics: Diagnostic[];
+  /** Whether some files were left for the next run (time limit, skipped files). */
+  partial: boolean;
+}
+
+/** Files written per transaction. */
+const BATCH_FILES = 256;
+/** Facts written per transaction (a few big files make a batch too). */
+const BATCH_FACTS = 100_000;
+/** Parse-error warnings listed one by one; the rest are counted in one note. */
+const LISTED_PARSE_ERRORS = 20;
+
+function note(
+  code: string,
+  message: string,
+  file?: string,
+  level: Diagnostic["level"] = "warning",
+) {
+  return makeDiagnostic(LLM_SYMBOLS, code, message, file ? { level, file } : { level });
+}
+
+/** Extracts on workers when the run can start them, else on the calling thread. */
+function extractor(threads: number | undefined): {
+  extract: (task: ExtractTask) => Promise<ExtractReply>;
+  inFlight: number;
+  close: () => void;
+} {
+  const size = threads === 0 ? 0 : threadCount(threads);
+  if (size > 0 && workersAvailable()) {
+    const pool = new ExtractPool(size);
+    return { extract: (task) => pool.extract(task), inFlight: size * 2, close: () => pool.close() };
+  }
+  return { extract: runExtractTask, inFlight: 1, close: () => {} };
+}
+
+/** Writes batches of parsed files, one transaction each. */
+class BatchWriter {
+  readonly #store: IndexStore;
+  #writes: FileWrite[] = [];
+  #touches: Candidate[] = [];
+  #facts = 0;
+
+  constructor(store: IndexStore) {
+    this.#store = store;
+  }
+
+  add(write: FileWrite): void {
+    this.#writes.push(write);
+    const { facts } = write;
+    this.#facts += facts.symbols.length + facts.references.length + facts.imports.length + 1;
+    if (this.#writes.length >= BATCH_FILES || this.#facts >= BATCH_FACTS) this.flush();
+  }
+
+  touch(candidate: Candidate): void {
+    this.#touches.push(candidate);
+    if (this.#touches.length >= BATCH_FILES * 16) this.flush();
+  }
+
+  flush(): void {
+    if (this.#writes.length === 0 && this.#touches.length === 0) return;
+    const writes = this.#writes;
+    const touches = this.#touches;
+    this.#writes = [];
+    this.#touches = [];
+    this.#facts = 0;
+    this.#store.transaction(() => {
+      for (const write of writes) this.#store.writeFile(write);
+      for (const file of touches) this.#store.touchFile(file.path, file.size, file.mtime);
+    });
+  }
+}
+
+interface RunState {
+  parsed: number;
+  unchanged: number;
+  skipped: number;
+  parseErrorFiles: number;
+  timedOut: boolean;
+}
+
+/** Reads, hashes and (when its content changed) extracts and queues each candidate. */
+async function processCandidates(
+  candidates: Candidate[],
+  known: Map<string, FileRow>,
+  options: IndexOptions,
+  writer: BatchWriter,
+  diagnostics: Diagnostic[],
+): Promise<RunState> {
+  const state: RunState = {
+    parsed: 0,
+    unchanged: 0,
+    skipped: 0,
+    parseErrorFiles: 0,
+    timedOut: false,
+  };
+  const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : Infinity;
+  const { extract, inFlight, close } = extractor(options.threads);
+  const running = new Set<Promise<void>>();
+  const parseErrors: Diagnostic[] = [];
+  try {
+    let nextId = 0;
+    for (const candidate of candidates) {
+      options.signal?.throwIfAborted();
+      if (Date.now() > deadline) {
+        state.timedOut = true;
+        break;
+      }
+      let bytes: Uint8Array<ArrayBuffer>;
+      try {
+        bytes = await Deno.readFile(candidate.absPath);
+      } catch (error) {
+        state.skipped++;
+        diagnostics.push(
+          note(
+            "MAG-IO-015",
+            `${candidate.path} could not be read: ${String(error)}`,
+            candidate.path,
+          ),
+        );
+        continue;
+      }
+      const hash = sha256(bytes);
+      if (known.get(candidate.path)?.hash === hash) {
+        state.unchanged++;
+        writer.touch(candidate);
+        continue;
+      }
+      const task = { id: nextId++, path: candidate.path, language: candidate.language, bytes };
+      const job = extract(task).then((reply) => {
+        if ("failure" in reply) {
+          state.skipped++;
+          diagnostics.push(note(
+            "MAG-IO-015",
+            `${candidate.path} was not indexed: ${reply.failure.name}: ${reply.failure.message}`,
+            candidate.path,
+          ));
+          return;
+        }
+        state.parsed++;
+        if (reply.facts.parse_errors > 0) {
+          state.parseErrorFiles++;
+          parseErrors.push(note(
+            "MAG-AST-001",
+            `${candidate.path} has ${reply.facts.parse_errors} syntax error(s); indexed as far as its tree allows`,
+            candidate.path,
+          ));
+        }
+        writer.add({
+          path: candidate.path,
+          hash,
+          size: candidate.size,
+          mtime: candidate.mtime,
+          facts: reply.facts,
+          symbolIds: reply.symbolIds,
+        });
+      });
+      running.add(job);
+      job.finally(() => running.delete(job));
+      if (running.size >= inFlight) await Promise.race(running);
+    }
+    await Promise.all(running);
+  } finally {
+    close();
+  }
+  diagnostics.push(...parseErrors.slice(0, LISTED_PARSE_ERRORS));
+  if (parseErrors.length > LISTED_PARSE_ERRORS) {
+    diagnostics.push(note(
+      "MAG-AST-001",
+      `${
+        parseErrors.length - LISTED_PARSE_ERRORS
+      } more file(s) have syntax errors (\`llm-symbols status\` counts them)`,
+      undefined,
+      "note",
+    ));
+  }
+  return state;
+}
+
+/**
+ * Brings the index of `options.root` up to date and reports what it did.
+ *
+ * @example
+ * ```ts
+ * import { indexRoot } from "./indexer.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
+ * const { result } = await indexRoot({ root, threads: 0 });
+ * result.symbols; // 1
+ * ```
+ */
+export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
+  const started = Date.now();
+  const diagnostics: Diagnostic[] = [];
+  const location = locateDb(options.root, options.db, true);
+  const store = IndexStore.open(location, "write");
+  try {
+    const candidates = walkCandidates(options, location.displayPath, diagnostics);
+    const known = new Map(store.files().map((row) => [row.path, row]));
+    const walked = new Set(candidates.map((candidate) => candidate.path));
+    const gone = [...known.keys()].filter((path) => !walked.has(path));
+    if (known.size > 0) store.ensureLookupIndexes();
+    store.transaction(() => gone.forEach((path) => store.removeFile(path)));
+    const maxBytes = options.maxFileBytes ?? SYMBOLS_DEFAULTS.maxFileBytes;
+    const toCheck: Candidate[] = [];
+    let sameStamp = 0;
+    let tooLarge = 0;
+    for (const candidate of candidates) {
+      const row = known.get(candidate.path);
+      if (row && row.size === candidate.size && row.mtime === candidate.mtime) sameStamp++;
+      else if (candidate.size > maxBytes) {
+        tooLarge++;
+        diagnostics.push(note(
+          "MAG-IO-015",
+          `${candidate.path} (${candidate.size} bytes) is larger than max_file_bytes ${maxBytes}`,
+          candidate.path,
+        ));
+      } else toCheck.push(candidate);
+    }
+    if (known.size === gone.length) store.dropLookupIndexes();
+    const writer = new BatchWriter(store);
+    const state = await processCandidates(toCheck, known, options, writer, diagnostics);
+    writer.flush();
+    store.ensureLookupIndexes();
+    store.setMeta("indexed_at", new Date().toISOString());
+    if (state.timedOut) {
+      diagnostics.push(note(
+        "MAG-IO-016",
+        `the run stopped at its time limit (${options.timeoutMs} ms); run \`llm-symbols index\` again for the rest`,
+      ));
+    }
+    const counts = store.counts();
+    return {
+      result: {
+        db_path: location.displayPath,
+        files_seen: candidates.length,
+        parsed: state.parsed,
+        unchanged: sameStamp + state.unchanged,
+        removed: gone.length,
+        parse_error_files: state.parseErrorFiles,
+        skipped: state.skipped + tooLarge,
+        symbols: counts.symbols,
+        references: counts.references,
+        imports: counts.imports,
+        duration_ms: Date.now() - started,
+      },
+      diagnostics,
+      partial: state.timedOut || state.skipped + tooLarge > 0,
+    };
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,501 @@
+/**
+ * The read-only questions of `llm-symbols`, answered from the index: `find` (exact, prefix or
+ * fuzzy names), `refs`, `callers`, `callees` (transitively with `depth`), `outline`, `imports`
+ * and `importers`. Every use keeps its resolution (resolved, ambiguous, unresolved); an exact
+ * name with several definitions lists them all and says it is ambiguous.
+ *
+ * @module
+ */
+import { basename, resolve } from "node:path";
+import { displayPath } from "../../core/paths.ts";
+import { listingCut } from "../../core/listing.ts";
+import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
+import type {
+  ImportListData,
+  ImportRecord,
+  Resolution,
+  SymbolListData,
+  SymbolRecord,
+  UseListData,
+  UseRecord,
+} from "../../schema/symbols.ts";
+import { importPatterns, patternMatches } from "./import_paths.ts";
+import { importRecord, symbolRecord, useRecord } from "./records.ts";
+import { Resolver } from "./resolve.ts";
+import {
+  type FileRow,
+  type ImportRow,
+  IndexStore,
+  locateDb,
+  type RefRow,
+  type SymbolRow,
+} from "./store.ts";
+import { SYMBOLS_DEFAULTS } from "./defaults.ts";
+
+/** What every query takes. */
+export interface QueryOptions {
+  /** The root the index belongs to. */
+  root: string;
+  /** Directory relative `paths` and files resolve against (default the root). */
+  cwd?: string;
+  /** Database path relative to the root (default `.llm/index.db`). */
+  db?: string;
+  /** Only results in these files or folders. */
+  paths?: readonly string[];
+  /** Only definitions of these kinds. */
+  kinds?: readonly string[];
+  /** Results to list (0: all). */
+  limit?: number;
+}
+
+/** A query's answer. */
+export interface QueryOutcome<D> {
+  /** The envelope's data. */
+  data: D;
+  /** Notes. */
+  diagnostics: Diagnostic[];
+  /** Whether the limit cut the results. */
+  partial: boolean;
+}
+
+/** How `find` matches names. */
+export type NameMatch = "exact" | "prefix" | "fuzzy";
+
+/**
+ * Opens the index of a query read-only and runs `work` on it.
+ *
+ * @example
+ * ```ts
+ * import { withIndex } from "./queries.ts";
+ * await withIndex({ root: Deno.makeTempDirSync() }, () => 0).catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export async function withIndex<T>(
+  options: QueryOptions,
+  work: (store: IndexStore) => T | Promise<T>,
+): Promise<T> {
+  const store = IndexStore.open(locateDb(options.root, options.db, false), "read");
+  try {
+    return await work(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** Root-relative forms of `paths` (`.` for the root). */
+function scopes(options: QueryOptions): string[] {
+  const realRoot = Deno.realPathSync(options.root);
+  const cwd = options.cwd ?? options.root;
+  return (options.paths ?? []).map((path) => displayPath(realRoot, resolve(cwd, path)));
+}
+
+/** A filter of rows by file (`paths`) and, for definitions, kind. */
+class RowFilter {
+  readonly #scopes: string[];
+  readonly #kinds: Set<string> | undefined;
+
+  constructor(options: QueryOptions) {
+    this.#scopes = scopes(options);
+    this.#kinds = options.kinds?.length ? new Set(options.kinds) : undefined;
+  }
+
+  inScope(path: string): boolean {
+    return this.#scopes.length === 0 ||
+      this.#scopes.some((scope) =>
+        scope === "." || path === scope ||
+        path.startsWith(scope.endsWith("/") ? scope : scope + "/")
+      );
+  }
+
+  definition(row: SymbolRow): boolean {
+    return (!this.#kinds || this.#kinds.has(row.kind)) && this.inScope(row.path);
+  }
+}
+
+/** Lists the first `limit` of `items` (0: all). */
+function cut<T>(items: T[], limit: number): T[] {
+  return limit > 0 ? items.slice(0, limit) : items;
+}
+
+/**
+ * The `MAG-REF-001` error for `name`, with the index's closest names (the name matcher is
+ * loaded only on this path: it brings the parser runtime, which answers need not load).
+ */
+async function unknownSymbol(store: IndexStore, name: string): Promise<ToolError> {
+  const { closestNames } = await import("../../grammars/query.ts");
+  const first = name.slice(0, 1);
+  const pool = [
+    ...store.namesBetween(first.toLowerCase(), first.toLowerCase() + "\u{10ffff}"),
+    ...store.namesBetween(first.toUpperCase(), first.toUpperCase() + "\u{10ffff}"),
+    ...store.namesContaining(name.slice(0, 4), 500),
+  ];
+  const close = closestNames(name, pool, SYMBOLS_DEFAULTS.suggestions);
+  return new ToolError(
+    "MAG-REF-001",
+    `no symbol named '${name}' in the index${
+      close.length ? `; did you mean ${close.map((c) => `'${c}'`).join(", ")}?` : ""
+    }`,
+    close.length ? { note: `close names: ${close.join(", ")}` } : {},
+  );
+}
+
+/** The fuzzy matches of `query` among every name, best first (the discover scorer's ranking). */
+async function fuzzyNames(store: IndexStore, query: string): Promise<Map<string, number>> {
+  const { parseQuery } = await import("../discover/query.ts");
+  const { PathScorer } = await import("../discover/scorer.ts");
+  const scorer = new PathScorer(parseQuery(query));
+  const scored: { name: string; raw: number }[] = [];
+  for (const name of store.allNames()) {
+    const raw = scorer.score(name, 1);
+    if (raw >= 0) scored.push({ name, raw });
+  }
+  scored.sort((a, b) => b.raw - a.raw || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const ideal = scorer.idealScore || 1;
+  return new Map(scored.map((entry) => [entry.name, Math.min(1, entry.raw / ideal)]));
+}
+
+/**
+ * Definitions by name: `exact` (a name or qualified name; several definitions are listed and
+ * flagged ambiguous, an unknown name is `MAG-REF-001` with close names), `prefix`, or `fuzzy`
+ * (fzf's scoring, best first).
+ *
+ * @example
+ * ```ts
+ * import { findSymbols } from "./queries.ts";
+ * await findSymbols({ root: Deno.makeTempDirSync() }, "main", "exact").catch((e) => e.code); // "MAG-IO-013"
+ * ```
+ */
+export async function findSymbols(
+  options: QueryOptions,
+  query: string,
+  match: NameMatch,
+): Promise<QueryOutcome<SymbolListData>> {
+  const store = IndexStore.open(locateDb(options.root, options.db, false), "read");
+  try {
+    const filter = new RowFilter(options);
+    let rows: SymbolRow[];
+    let scores: Map<string, number> | undefined;
+    if (match === "exact") {
+      rows = store.symbolsNamed(query);
+      if (rows.length === 0) throw await unknownSymbol(store, query);
+    } else if (match === "prefix") rows = store.symbolsWithPrefix(query);
+    else {
+      scores = await fuzzyNames(store, query);
+      const names = [...scores.keys()];
+      rows = names.slice(0, Math.max(options.limit ?? 0, 0) || names.length).flatMap((name) =>
+        store.symbolsNamed(name).filter((row) => row.name === name)
+      );
+    }
+    const kept = rows.filter((row) => filter.definition(row));
+    const limit = options.limit ?? SYMBOLS_DEFAULTS.limit;
+    const results = cut(kept, limit).map((row) => {
+      const record = symbolRecord(row);
+      if (scores) record.score = scores.get(row.name) ?? 0;
+      return record;
+    });
+    return {
+      data: {
+        count: results.length,
+        query,
+        match,
+        total: kept.length,
+        ambiguous: match === "exact" && new Set(kept.map((row) => row.symbol_id)).size > 1,
+        results,
+      },
+      diagnostics: [],
+      partial: listingCut(results.length, kept.length),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+/** The name part of a possibly qualified name. */
+function ownName(name: string): string {
+  const cut = Math.max(name.lastIndexOf("."), name.lastIndexOf("::"));
+  return cut < 0 ? name : name.slice(cut + (name[cut] === ":" ? 2 : 1));
+}
+
+/** Counts of uses by resolution. */
+function resolutionCounts(uses: UseRecord[]): Record<Resolution, number> {
+  const counts = { resolved: 0, ambiguous: 0, unresolved: 0 };
+  for (const use of uses) counts[use.resolution]++;
+  return counts;
+}
+
+function useList(
+  query: string,
+  definitions: SymbolRow[],
+  uses: UseRecord[],
+  limit: number,
+): QueryOutcome<UseListData> {
+  const results = cut(uses, limit);
+  return {
+    data: {
+      count: results.length,
+      query,
+      definitions: definitions.map(symbolRecord),
+      total: uses.length,
+      resolution_counts: resolutionCounts(uses),
+      results,
+    },
+    diagnostics: [],
+    partial: listingCut(results.length, uses.length),
+  };
+}
+
+/** Caches the definitions enclosing uses. */
+class Callers {
+  readonly #store: IndexStore;
+  readonly #cache = new Map<string, SymbolRow | undefined>();
+
+  constructor(store: IndexStore) {
+    this.#store = store;
+  }
+
+  of(row: RefRow): SymbolRow | undefined {
+    if (!row.enclosing) return undefined;
+    const key = `${row.file_id}\0${row.enclosing}`;
+    if (!this.#cache.has(key)) {
+      this.#cache.set(key, this.#store.symbolInFile(row.file_id, row.enclosing));
+    }
+    return this.#cache.get(key);
+  }
+}
+
+/**
+ * Whether a use concerns the asked definitions: it resolves to one of them, is ambiguous among
+ * candidates including one, or is unresolved (kept: it may be one of them).
+ */
+function concerns(resolved: ReturnType<Resolver["resolve"]>, ids: Set<string>): boolean {
+  if (resolved.resolution === "unresolved" || ids.size === 0) return true;
+  return resolved.definitions.some((definition) => ids.has(definition.symbol_id));
+}
+
+/** Definitions `name` denotes, filtered by kind (and not by path: uses are what paths filter). */
+function definitionsOf(store: IndexStore, name: string, options: QueryOptions): SymbolRow[] {
+  const kinds = options.kinds?.length ? new Set(options.kinds) : undefined;
+  return store.symbolsNamed(name).filter((row) => !kinds || kinds.has(row.kind));
+}
+
+/**
+ * Uses of a name (`callsOnly`: call sites only), each resolved, with `depth` > 1 following the
+ * callers of the callers. An unknown name (no definition, no use) is `MAG-REF-001`.
+ *
+ * @example
+ * ```ts
+ * import { findUses } from "./queries.ts";
+ * await findUses({ root: Deno.makeTempDirSync() }, "main", { callsOnly: true }).catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export function findUses(
+  options: QueryOptions,
+  name: string,
+  how: { callsOnly: boolean; depth?: number },
+): Promise<QueryOutcome<UseListData>> {
+  return withIndex(options, async (store) => {
+    const filter = new RowFilter(options);
+    const resolver = new Resolver(store);
+    const callers = new Callers(store);
+    const definitions = definitionsOf(store, name, options);
+    const uses: UseRecord[] = [];
+    const seen = new Set<string>();
+    let frontier = definitions;
+    let names = [definitions[0]?.name ?? ownName(name)];
+    const maxDepth = Math.min(how.depth ?? 1, SYMBOLS_DEFAULTS.maxDepth);
+    for (let depth = 1; depth <= maxDepth && names.length > 0; depth++) {
+      const ids = new Set(frontier.map((row) => row.symbol_id));
+      frontier.forEach((row) => seen.add(row.symbol_id));
+      const next = new Map<string, SymbolRow>();
+      for (const useName of new Set(names)) {
+        for (const row of store.refsNamed(useName, how.callsOnly)) {
+          const resolved = resolver.resolve(row);
+          if (!concerns(resolved, ids)) continue;
+          const caller = callers.of(row);
+          if (filter.inScope(row.path)) {
+            uses.push(useRecord(row, caller, resolved, maxDepth > 1 ? depth : undefined));
+          }
+          if (caller && !seen.has(caller.symbol_id)) next.set(caller.symbol_id, caller);
+        }
+      }
+      frontier = [...next.values()];
+      names = frontier.map((row) => row.name);
+    }
+    if (definitions.length === 0 && uses.length === 0) throw await unknownSymbol(store, name);
+    return useList(name, definitions, uses, options.limit ?? SYMBOLS_DEFAULTS.limit);
+  });
+}
+
+/**
+ * The calls made inside the definitions of `name`, each resolved, with `depth` > 1 following
+ * the resolved callees. An unknown name is `MAG-REF-001`.
+ *
+ * @example
+ * ```ts
+ * import { findCallees } from "./queries.ts";
+ * await findCallees({ root: Deno.makeTempDirSync() }, "main").catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export function findCallees(
+  options: QueryOptions,
+  name: string,
+  depth = 1,
+): Promise<QueryOutcome<UseListData>> {
+  return withIndex(options, async (store) => {
+    const filter = new RowFilter(options);
+    const resolver = new Resolver(store);
+    const definitions = definitionsOf(store, name, options);
+    if (definitions.length === 0) throw await unknownSymbol(store, name);
+    const uses: UseRecord[] = [];
+    const seen = new Set(definitions.map((row) => row.symbol_id));
+    let frontier = definitions;
+    const maxDepth = Math.min(depth, SYMBOLS_DEFAULTS.maxDepth);
+    for (let level = 1; level <= maxDepth && frontier.length > 0; level++) {
+      const next: SymbolRow[] = [];
+      for (const caller of frontier) {
+        for (const row of store.callsWithin(caller.file_id, caller.qualified_name)) {
+          const resolved = resolver.resolve(row);
+          if (filter.inScope(row.path)) {
+            uses.push(useRecord(row, caller, resolved, maxDepth > 1 ? level : undefined));
+          }
+          const target = resolved.resolution === "resolved" ? resolved.definitions[0] : undefined;
+          if (target && !seen.has(target.symbol_id)) {
+            seen.add(target.symbol_id);
+            next.push(target);
+          }
+        }
+      }
+      frontier = next;
+    }
+    return useList(name, definitions, uses, options.limit ?? SYMBOLS_DEFAULTS.limit);
+  });
+}
+
+/** The indexed file `file` names, or `MAG-REF-002` with indexed paths of the same base name. */
+function indexedFile(store: IndexStore, options: QueryOptions, file: string): FileRow {
+  const realRoot = Deno.realPathSync(options.root);
+  const path = displayPath(realRoot, resolve(options.cwd ?? options.root, file));
+  const row = store.file(path);
+  if (row) return row;
+  const close = store.pathsNamed(basename(path));
+  throw new ToolError(
+    "MAG-REF-002",
+    `${path} is not in the index`,
+    close.length
+      ? { file: path, note: `indexed files of that name: ${close.join(", ")}` }
+      : { file: path },
+  );
+}
+
+/**
+ * The definitions of one file, in source order (an outline).
+ *
+ * @example
+ * ```ts
+ * import { outlineFile } from "./queries.ts";
+ * await outlineFile({ root: Deno.makeTempDirSync() }, "a.c").catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export function outlineFile(
+  options: QueryOptions,
+  file: string,
+): Promise<QueryOutcome<SymbolListData>> {
+  return withIndex(options, (store) => {
+    const row = indexedFile(store, options, file);
+    const filter = new RowFilter({ ...options, paths: [] });
+    const kept = store.symbolsOfFile(row.id).filter((symbol) => filter.definition(symbol));
+    const results: SymbolRecord[] = cut(kept, options.limit ?? 0).map(symbolRecord);
+    return {
+      data: {
+        count: results.length,
+        query: row.path,
+        match: "file",
+        total: kept.length,
+        ambiguous: false,
+        results,
+      },
+      diagnostics: [],
+      partial: listingCut(results.length, kept.length),
+    };
+  });
+}
+
+/** The indexed file an import reaches, when one does. */
+function importTarget(store: IndexStore, row: ImportRow): string | undefined {
+  for (const pattern of importPatterns(row.language, row.path, row.target, row.kind)) {
+    if (pattern.exact !== undefined) {
+      if (store.file(pattern.exact)) return pattern.exact;
+    } else {
+      const found = store.pathsEndingWith(pattern.suffix!);
+      if (found.length > 0) return found[0];
+    }
+  }
+  return undefined;
+}
+
+function importList(
+  path: string,
+  records: ImportRecord[],
+  limit: number,
+): QueryOutcome<ImportListData> {
+  const results = cut(records, limit);
+  return {
+    data: { count: results.length, file_path: path, total: records.length, results },
+    diagnostics: [],
+    partial: listingCut(results.length, records.length),
+  };
+}
+
+/**
+ * The imports and includes of one file, each with the indexed file it reaches.
+ *
+ * @example
+ * ```ts
+ * import { fileImports } from "./queries.ts";
+ * await fileImports({ root: Deno.makeTempDirSync() }, "a.c").catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export function fileImports(
+  options: QueryOptions,
+  file: string,
+): Promise<QueryOutcome<ImportListData>> {
+  return withIndex(options, (store) => {
+    const row = indexedFile(store, options, file);
+    const records = store.importsOfFile(row.id).map((imported) =>
+      importRecord(imported, importTarget(store, imported))
+    );
+    return importList(row.path, records, options.limit ?? 0);
+  });
+}
+
+/**
+ * The imports of other files that reach one file.
+ *
+ * @example
+ * ```ts
+ * import { fileImporters } from "./queries.ts";
+ * await fileImporters({ root: Deno.makeTempDirSync() }, "a.h").catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export function fileImporters(
+  options: QueryOptions,
+  file: string,
+): Promise<QueryOutcome<ImportListData>> {
+  return withIndex(options, (store) => {
+    const row = indexedFile(store, options, file);
+    const filter = new RowFilter(options);
+    const stem = basename(row.path).replace(/\.[^.]*$/, "");
+    const name = stem === "index" || stem === "__init__" || stem === "mod"
+      ? basename(row.path.slice(0, row.path.lastIndexOf("/")))
+      : stem;
+    const records = store.importsMentioning(name)
+      .filter((imported) => imported.file_id !== row.id && filter.inScope(imported.path))
+      .filter((imported) =>
+        importPatterns(imported.language, imported.path, imported.target, imported.kind)
+          .some((pattern) => patternMatches(pattern, row.path)) &&
+        importTarget(store, imported) === row.path
+      )
+      .map((imported) => importRecord(imported, row.path));
+    return importList(row.path, records, options.limit ?? SYMBOLS_DEFAULTS.limit);
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * Call and reference resolution: which definition a use of a name denotes. The nearest
+ * definitions win: the use's own file (and, inside it, the use's own scope: a sibling member of
+ * the enclosing definition's parent), then the files its file imports or includes, then a name
+ * defined once in the whole index. Several definitions equally near make the use ambiguous
+ * (their ids listed), none make it unresolved; either way it is kept.
+ *
+ * @module
+ */
+import type { Resolution, ResolutionScope } from "../../schema/symbols.ts";
+import { importPatterns, type PathPattern, patternMatches } from "./import_paths.ts";
+import type { IndexStore, RefRow, SymbolRow } from "./store.ts";
+
+/** Kinds a call can reach. */
+const CALLABLE_KINDS = new Set(["function", "method", "macro", "class", "struct", "constructor"]);
+
+/** How one use resolved. */
+export interface UseResolution {
+  /** The status. */
+  resolution: Resolution;
+  /** Where the definition(s) were found. */
+  scope?: ResolutionScope;
+  /** The definitions: one when resolved, several when ambiguous, none when unresolved. */
+  definitions: SymbolRow[];
+}
+
+/** What resolution needs to know about a use. */
+export type UseSite = Pick<
+  RefRow,
+  "name" | "is_call" | "enclosing" | "file_id" | "path" | "language"
+>;
+
+/** The parent part of a qualified name (`A.B.f` → `A.B`), or "" at file scope. */
+function parentOf(qualifiedName: string): string {
+  const cut = Math.max(qualifiedName.lastIndexOf("."), qualifiedName.lastIndexOf("::"));
+  return cut < 0 ? "" : qualifiedName.slice(0, cut);
+}
+
+/** Narrows definitions of the use's own file to its scope when that picks fewer. */
+function nearestInScope(definitions: SymbolRow[], use: UseSite): SymbolRow[] {
+  if (definitions.length < 2 || !use.enclosing) return definitions;
+  const scopes = [use.enclosing, parentOf(use.enclosing)];
+  for (const scope of scopes) {
+    const inScope = definitions.filter((definition) => (definition.parent ?? "") === scope);
+    if (inScope.length > 0) return inScope;
+  }
+  return definitions;
+}
+
+/** Source files that define what a header declares: `util.h` → `util.c`, `util.cpp`, … */
+const SOURCE_EXTENSIONS = [".c", ".cc", ".cpp", ".cxx"];
+const HEADER = /\.(h|hh|hpp|hxx)$/;
+
+/**
+ * The patterns of the source files beside an included header (C and C++ declare in the header
+ * and define in the source of the same stem), so a call through an include resolves there.
+ */
+function companions(pattern: PathPattern): PathPattern[] {
+  const text = pattern.exact ?? pattern.suffix!;
+  if (!HEADER.test(text)) return [];
+  return SOURCE_EXTENSIONS.map((extension) => {
+    const swapped = text.replace(HEADER, extension);
+    return pattern.exact !== undefined ? { exact: swapped } : { suffix: swapped };
+  });
+}
+
+/**
+ * Resolves uses against one index, caching definitions by name and import patterns by file.
+ *
+ * @example
+ * ```ts
+ * import { Resolver } from "./resolve.ts";
+ * import { IndexStore, locateDb } from "./store.ts";
+ * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
+ * const use = { name: "f", is_call: 1, enclosing: null, file_id: 1, path: "a.c", language: "c" };
+ * new Resolver(store).resolve(use).resolution; // "unresolved"
+ * store.close();
+ * ```
+ */
+export class Resolver {
+  readonly #store: IndexStore;
+  readonly #definitions = new Map<string, SymbolRow[]>();
+  readonly #imports = new Map<number, PathPattern[]>();
+
+  /** A resolver over `store`. */
+  constructor(store: IndexStore) {
+    this.#store = store;
+  }
+
+  /** Definitions whose own name is `name`. */
+  definitionsNamed(name: string): SymbolRow[] {
+    let found = this.#definitions.get(name);
+    if (!found) {
+      found = this.#store.symbolsNamed(name).filter((row) => row.name === name);
+      this.#definitions.set(name, found);
+    }
+    return found;
+  }
+
+  #importPatterns(use: UseSite): PathPattern[] {
+    let patterns = this.#imports.get(use.file_id);
+    if (!patterns) {
+      patterns = this.#store.importsOfFile(use.file_id).flatMap((row) => {
+        const direct = importPatterns(use.language, use.path, row.target, row.kind);
+        return row.kind === "include" ? [...direct, ...direct.flatMap(companions)] : direct;
+      });
+      this.#imports.set(use.file_id, patterns);
+    }
+    return patterns;
+  }
+
+  /** The definition(s) `use` denotes, nearest first. */
+  resolve(use: UseSite): UseResolution {
+    let definitions = this.definitionsNamed(use.name);
+    if (use.is_call) {
+      const callable = definitions.filter((row) => CALLABLE_KINDS.has(row.kind));
+      if (callable.length > 0) definitions = callable;
+    }
+    if (definitions.length === 0) return { resolution: "unresolved", definitions: [] };
+    const sameFile = definitions.filter((row) => row.file_id === use.file_id);
+    if (sameFile.length > 0) return this.#verdict(nearestInScope(sameFile, use), "file");
+    const others = definitions.filter((row) => row.language === use.language);
+    const candidates = others.length > 0 ? others : definitions;
+    const patterns = this.#importPatterns(use);
+    const imported = candidates.filter((row) =>
+      patterns.some((pattern) => patternMatches(pattern, row.path))
+    );
+    if (imported.length > 0) return this.#verdict(imported, "import");
+    return this.#verdict(candidates, "global");
+  }
+
+  #verdict(definitions: SymbolRow[], scope: ResolutionScope): UseResolution {
+    return { resolution: definitions.length === 1 ? "resolved" : "ambiguous", scope, definitions };
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The index database's tables and the checks of its header. Plain data and pure functions, so
+ * the checks are unit-tested without a file.
+ *
+ * @module
+ */
+
+/** `PRAGMA application_id` of an llm-symbols index: "MAG1" in ASCII. */
+export const INDEX_APPLICATION_ID = 0x4d414731;
+
+/** The 16 bytes every SQLite 3 database file starts with. */
+const SQLITE_MAGIC = "SQLite format 3\0";
+/** Offset of `user_version` (big-endian u32) in the database header. */
+const USER_VERSION_OFFSET = 60;
+/** Offset of `application_id` (big-endian u32) in the database header. */
+const APPLICATION_ID_OFFSET = 68;
+/** Bytes of the header the checks read. */
+export const HEADER_BYTES = 100;
+
+/** What the first bytes of a database file say about it. */
+export type HeaderVerdict =
+  | { kind: "empty" }
+  | { kind: "not-sqlite" }
+  | { kind: "blank-sqlite" }
+  | { kind: "foreign"; applicationId: number }
+  | { kind: "ours"; version: number };
+
+/**
+ * Reads a database file's header: empty (0 bytes: a fresh file SQLite treats as empty), not
+ * SQLite, SQLite with no application id and version yet (maybe an unused database; its tables
+ * decide), another program's database, or ours with its index version.
+ *
+ * @example
+ * ```ts
+ * import { readHeader } from "./schema_sql.ts";
+ * readHeader(new Uint8Array(0)).kind; // "empty"
+ * readHeader(new TextEncoder().encode("hello")).kind; // "not-sqlite"
+ * ```
+ */
+export function readHeader(bytes: Uint8Array): HeaderVerdict {
+  if (bytes.length === 0) return { kind: "empty" };
+  const magic = new TextDecoder().decode(bytes.subarray(0, SQLITE_MAGIC.length));
+  if (bytes.length < HEADER_BYTES || magic !== SQLITE_MAGIC) return { kind: "not-sqlite" };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const applicationId = view.getUint32(APPLICATION_ID_OFFSET);
+  const version = view.getUint32(USER_VERSION_OFFSET);
+  if (applicationId === INDEX_APPLICATION_ID) return { kind: "ours", version };
+  if (applicationId === 0 && version === 0) return { kind: "blank-sqlite" };
+  return { kind: "foreign", applicationId };
+}
+
+/** Tables of the index, created in one transaction with the application id and version. */
+export const CREATE_TABLES = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE files(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  hash TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime INTEGER NOT NULL,
+  language TEXT NOT NULL,
+  parse_errors INTEGER NOT NULL
+);
+CREATE TABLE symbols(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  symbol_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  qualified_name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  parent TEXT,
+  signature TEXT NOT NULL,
+  byte_start INTEGER NOT NULL, byte_end INTEGER NOT NULL,
+  start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
+  end_line INTEGER NOT NULL, end_col INTEGER NOT NULL
+);
+CREATE TABLE refs(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  is_call INTEGER NOT NULL,
+  enclosing TEXT,
+  qualifier TEXT,
+  byte_start INTEGER NOT NULL, byte_end INTEGER NOT NULL,
+  start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
+  end_line INTEGER NOT NULL, end_col INTEGER NOT NULL
+);
+CREATE TABLE imports(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  target TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  names TEXT,
+  byte_start INTEGER NOT NULL, byte_end INTEGER NOT NULL,
+  start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
+  end_line INTEGER NOT NULL, end_col INTEGER NOT NULL
+);
+`;
+
+/**
+ * The indexes of the queries and of a file's deletion. A cold index run (an empty index) drops
+ * them and makes them at its end (sorting once is faster than growing them row by row); any
+ * other run makes the missing ones first, so a cold run killed before its end leaves nothing the
+ * next run does not repair.
+ */
+export const LOOKUP_INDEXES: readonly string[] = [
+  "CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id)",
+  "CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name)",
+  "CREATE INDEX IF NOT EXISTS symbols_qualified ON symbols(qualified_name)",
+  "CREATE INDEX IF NOT EXISTS symbols_id ON symbols(symbol_id)",
+  "CREATE INDEX IF NOT EXISTS refs_name ON refs(name)",
+  "CREATE INDEX IF NOT EXISTS refs_enclosing ON refs(file_id, enclosing)",
+  "CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id)",
+  "CREATE INDEX IF NOT EXISTS imports_target ON imports(target)",
+];
+
+/** Names of {@linkcode LOOKUP_INDEXES}, to drop them. */
+export const LOOKUP_INDEX_NAMES: readonly string[] = LOOKUP_INDEXES.map((sql) => sql.split(" ")[5]);
+
+/** Tables an index database must have; a database with other tables is not ours. */
+export const INDEX_TABLES: readonly string[] = ["files", "imports", "meta", "refs", "symbols"];

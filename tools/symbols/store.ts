@@ -1,0 +1,695 @@
+/**
+ * The symbol index on disk: one SQLite database (`node:sqlite`, WAL) per root, default
+ * `<root>/.llm/index.db`. Opening checks the file before SQLite writes anything: a file that is
+ * not SQLite, another program's database or a newer index version is refused with a code and
+ * never overwritten. Each batch of files is written in one transaction, a file's facts replace
+ * its old ones (a file's deletion deletes its facts in the same transaction), so a run killed
+ * at any point leaves a database that reads and that the next run completes.
+ *
+ * @module
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { dirname, join, resolve, sep } from "node:path";
+import { ToolError } from "../../schema/diagnostic.ts";
+import { SYMBOL_INDEX_VERSION } from "../../schema/symbols.ts";
+import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
+import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
+import { requirePermission } from "../../core/permissions.ts";
+import type { Extent, FileFacts } from "./facts.ts";
+import {
+  CREATE_TABLES,
+  HEADER_BYTES,
+  INDEX_APPLICATION_ID,
+  INDEX_TABLES,
+  LOOKUP_INDEX_NAMES,
+  LOOKUP_INDEXES,
+  readHeader,
+} from "./schema_sql.ts";
+
+/** Default index location under the root. */
+export const DEFAULT_DB_PATH = ".llm/index.db";
+
+/** How long a writer waits for another writer's transaction, in milliseconds. */
+const BUSY_TIMEOUT_MS = 30_000;
+
+/** Where the index of a root is, checked for containment. */
+export interface DbLocation {
+  /** Absolute real path of the database file. */
+  absPath: string;
+  /** Root-relative path, as reported. */
+  displayPath: string;
+}
+
+/** One indexed file. */
+export interface FileRow {
+  /** Row id. */
+  id: number;
+  /** Root-relative path. */
+  path: string;
+  /** `sha256:` of its content when indexed. */
+  hash: string;
+  /** Size in bytes when indexed. */
+  size: number;
+  /** Modification time (ms) when indexed. */
+  mtime: number;
+  /** Registry language name. */
+  language: string;
+  /** ERROR/MISSING nodes of its tree. */
+  parse_errors: number;
+}
+
+/** Positions of a stored fact. */
+export interface ExtentRow extends Extent {
+  /** The file's row id. */
+  file_id: number;
+  /** The file's root-relative path. */
+  path: string;
+  /** The file's language. */
+  language: string;
+}
+
+/** One stored definition. */
+export interface SymbolRow extends ExtentRow {
+  /** Stable id. */
+  symbol_id: string;
+  /** Name. */
+  name: string;
+  /** Qualified name. */
+  qualified_name: string;
+  /** Kind. */
+  kind: string;
+  /** Qualified name of the enclosing symbol, or null. */
+  parent: string | null;
+  /** First line. */
+  signature: string;
+}
+
+/** One stored use of a name. */
+export interface RefRow extends ExtentRow {
+  /** Name used. */
+  name: string;
+  /** 1 for a call, 0 for another reference. */
+  is_call: number;
+  /** Qualified name of the enclosing definition, or null at file scope. */
+  enclosing: string | null;
+  /** Qualifier as written, or null. */
+  qualifier: string | null;
+}
+
+/** One stored import. */
+export interface ImportRow extends ExtentRow {
+  /** Target as written. */
+  target: string;
+  /** `include` or `import`. */
+  kind: "include" | "import";
+  /** JSON array of the names it lists, or null. */
+  names: string | null;
+}
+
+/** Counts of the index. */
+export interface IndexCounts {
+  /** Files. */
+  files: number;
+  /** Definitions. */
+  symbols: number;
+  /** Uses. */
+  references: number;
+  /** Imports. */
+  imports: number;
+  /** Files that parsed with errors. */
+  parse_error_files: number;
+}
+
+/** What a file's new facts are stored with. */
+export interface FileWrite {
+  /** Root-relative path. */
+  path: string;
+  /** `sha256:` of the content. */
+  hash: string;
+  /** Size in bytes. */
+  size: number;
+  /** Modification time (ms). */
+  mtime: number;
+  /** The extracted facts, with the symbol ids already computed. */
+  facts: FileFacts;
+  /** `symbolId` of each of `facts.symbols`, in order. */
+  symbolIds: string[];
+}
+
+function refusal(code: string, message: string, file: string, remediation?: string): ToolError {
+  return new ToolError(code, message, remediation ? { file, remediation } : { file });
+}
+
+/**
+ * The database path for `db` (default `<root>/.llm/index.db`): resolved with its links, it must
+ * lie inside the root, and neither the file, its `-wal`/`-shm` siblings nor any folder between
+ * the root and it may be a symbolic link (a planted link would redirect the writes). With
+ * `create`, missing folders are made one level at a time.
+ *
+ * @example
+ * ```ts
+ * import { locateDb } from "./store.ts";
+ * const root = Deno.makeTempDirSync();
+ * locateDb(root, undefined, true).displayPath; // ".llm/index.db"
+ * ```
+ */
+export function locateDb(root: string, db: string | undefined, create: boolean): DbLocation {
+  const realRoot = Deno.realPathSync(root);
+  const named = resolve(realRoot, db ?? DEFAULT_DB_PATH);
+  const real = realPathOf(named);
+  if (!isInside(realRoot, real) || real === realRoot) {
+    throw refusal(
+      "MAG-PERM-010",
+      `the index database ${db ?? DEFAULT_DB_PATH} resolves outside the root ${realRoot}`,
+      displayPath(realRoot, real),
+    );
+  }
+  const shown = displayPath(realRoot, real);
+  if (real !== named) {
+    throw refusal(
+      "MAG-PERM-010",
+      `the index database ${shown} is reached through a symbolic link`,
+      shown,
+    );
+  }
+  checkFolders(realRoot, dirname(real), shown, create);
+  for (const suffix of ["", "-wal", "-shm"]) requireRegularFile(real + suffix, shown);
+  return { absPath: real, displayPath: shown };
+}
+
+function checkFolders(root: string, folder: string, shown: string, create: boolean): void {
+  let current = root;
+  for (const part of folder.slice(root.length).split(sep).filter(Boolean)) {
+    current = join(current, part);
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(current);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound) || !create) {
+        if (error instanceof Deno.errors.NotFound) return;
+        throw error;
+      }
+      Deno.mkdirSync(current);
+      continue;
+    }
+    if (!info.isDirectory) {
+      throw refusal(
+        "MAG-PERM-010",
+        `${displayPath(root, current)} (a folder of the index ${shown}) is ${
+          info.isSymlink ? "a symbolic link" : "not a directory"
+        }`,
+        shown,
+      );
+    }
+  }
+}
+
+function requireRegularFile(path: string, shown: string): void {
+  try {
+    const info = Deno.lstatSync(path);
+    if (info.isFile) return;
+    throw refusal(
+      "MAG-PERM-010",
+      `${path} is ${info.isSymlink ? "a symbolic link" : "not a regular file"}`,
+      shown,
+    );
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+function readFileHeader(path: string): Uint8Array | undefined {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  try {
+    const buffer = new Uint8Array(HEADER_BYTES);
+    let filled = 0;
+    while (filled < HEADER_BYTES) {
+      const read = file.readSync(buffer.subarray(filled));
+      if (read === null) break;
+      filled += read;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    file.close();
+  }
+}
+
+function newerVersion(shown: string, version: number): ToolError {
+  return refusal(
+    "MAG-IO-012",
+    `the index ${shown} has index version ${version}; this llm-symbols reads version ${SYMBOL_INDEX_VERSION}`,
+    shown,
+  );
+}
+
+function foreign(shown: string, why: string): ToolError {
+  return refusal("MAG-IO-011", `${shown} is an SQLite database of another program (${why})`, shown);
+}
+
+/** Refuses a file that is not one of our databases (or a fresh one), before SQLite opens it. */
+function checkHeaderBeforeOpen(location: DbLocation): boolean {
+  const bytes = readFileHeader(location.absPath);
+  if (bytes === undefined) return false;
+  const verdict = readHeader(bytes);
+  const shown = location.displayPath;
+  switch (verdict.kind) {
+    case "not-sqlite":
+      throw refusal("MAG-IO-010", `${shown} is not an SQLite database`, shown);
+    case "foreign":
+      throw foreign(shown, `application id 0x${verdict.applicationId.toString(16)}`);
+    case "ours":
+      if (verdict.version > SYMBOL_INDEX_VERSION) throw newerVersion(shown, verdict.version);
+  }
+  return true;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * An open index. Read-only opens need only read permission; a writable open takes write
+ * permission on the database and its siblings.
+ *
+ * @example
+ * ```ts
+ * import { IndexStore, locateDb } from "./store.ts";
+ * const root = Deno.makeTempDirSync();
+ * const store = IndexStore.open(locateDb(root, undefined, true), "write");
+ * store.counts().files; // 0
+ * store.close();
+ * ```
+ */
+export class IndexStore {
+  /** Where the database is. */
+  readonly location: DbLocation;
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+
+  private constructor(location: DbLocation, db: DatabaseSync) {
+    this.location = location;
+    this.#db = db;
+  }
+
+  /**
+   * Opens the index at `location`. `read` refuses a missing index (`MAG-IO-013`); `write`
+   * creates it. Both refuse a file that is not ours (`MAG-IO-010`, `MAG-IO-011`) or newer
+   * (`MAG-IO-012`) without writing to it.
+   */
+  static open(location: DbLocation, mode: "read" | "write"): IndexStore {
+    const shown = location.displayPath;
+    if (mode === "write") {
+      for (const suffix of ["", "-wal", "-shm"]) {
+        requirePermission("MAG", "write", location.absPath + suffix);
+      }
+    } else requirePermission("MAG", "read", location.absPath);
+    const exists = checkHeaderBeforeOpen(location);
+    if (!exists && mode === "read") {
+      throw refusal("MAG-IO-013", `no symbol index at ${shown} yet`, shown);
+    }
+    const db = new DatabaseSync(location.absPath, { readOnly: mode === "read" });
+    const store = new IndexStore(location, db);
+    try {
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      if (mode === "write") store.#prepareForWriting();
+      else store.#checkTables();
+    } catch (error) {
+      db.close();
+      if (error instanceof ToolError) throw error;
+      throw store.#sqliteError(error);
+    }
+    return store;
+  }
+
+  /** A busy database as `MAG-IO-014`, anything else as the SQLite error it is. */
+  #sqliteError(error: unknown): unknown {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/database is locked|SQLITE_BUSY/i.test(message)) {
+      return new ToolError(
+        "MAG-IO-014",
+        `the index ${this.location.displayPath} is locked by another run`,
+        { file: this.location.displayPath },
+        { cause: error },
+      );
+    }
+    if (/file is not a database|SQLITE_NOTADB/i.test(message)) {
+      return new ToolError(
+        "MAG-IO-010",
+        `${this.location.displayPath} is not an SQLite database`,
+        { file: this.location.displayPath },
+        { cause: error },
+      );
+    }
+    return error;
+  }
+
+  #pragma(name: string): number {
+    const row = this.#db.prepare(`PRAGMA ${name}`).get() as Row;
+    return Number(Object.values(row)[0]);
+  }
+
+  #tableNames(): string[] {
+    const rows = this.#db.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+    ).all() as { name: string }[];
+    return rows.map((row) => row.name);
+  }
+
+  /** Refuses a database whose id, version or tables are not this index's. */
+  #checkTables(): void {
+    const shown = this.location.displayPath;
+    const applicationId = this.#pragma("application_id");
+    if (applicationId !== INDEX_APPLICATION_ID) {
+      throw foreign(shown, `application id 0x${applicationId.toString(16)}`);
+    }
+    const version = this.#pragma("user_version");
+    if (version > SYMBOL_INDEX_VERSION) throw newerVersion(shown, version);
+    const tables = this.#tableNames();
+    if (tables.join() !== INDEX_TABLES.join()) {
+      throw foreign(shown, `tables ${tables.join(", ") || "none"}`);
+    }
+  }
+
+  /** Creates the tables in a blank database, or checks an existing one, under the write lock. */
+  #prepareForWriting(): void {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      const blank = this.#pragma("application_id") === 0 && this.#tableNames().length === 0;
+      if (blank) {
+        this.#db.exec(CREATE_TABLES);
+        this.#db.exec(`PRAGMA application_id = ${INDEX_APPLICATION_ID}`);
+        this.#db.exec(`PRAGMA user_version = ${SYMBOL_INDEX_VERSION}`);
+        this.setMeta("tool", LLM_SYMBOLS);
+        this.setMeta("index_version", String(SYMBOL_INDEX_VERSION));
+      } else this.#checkTables();
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+    this.#db.exec("PRAGMA journal_mode = WAL");
+    this.#db.exec("PRAGMA synchronous = NORMAL");
+    // A file's facts are deleted explicitly (through the file-id indexes): checking each
+    // inserted row against its file costs more than the whole delete.
+    this.#db.exec("PRAGMA foreign_keys = OFF");
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #all<T>(sql: string, ...params: (string | number | null)[]): T[] {
+    return this.#statement(sql).all(...params) as T[];
+  }
+
+  #get<T>(sql: string, ...params: (string | number | null)[]): T | undefined {
+    return this.#statement(sql).get(...params) as T | undefined;
+  }
+
+  /** Runs `work` in one write transaction (rolled back when it throws). */
+  transaction<T>(work: () => T): T {
+    try {
+      this.#db.exec("BEGIN IMMEDIATE");
+    } catch (error) {
+      throw this.#sqliteError(error);
+    }
+    try {
+      const result = work();
+      this.#db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw this.#sqliteError(error);
+    }
+  }
+
+  /** Sets a `meta` value (inside a transaction or alone). */
+  setMeta(key: string, value: string): void {
+    this.#statement("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(key, value);
+  }
+
+  /** A `meta` value. */
+  meta(key: string): string | undefined {
+    return this.#get<{ value: string }>("SELECT value FROM meta WHERE key = ?", key)?.value;
+  }
+
+  /** Drops the lookup indexes before a cold run fills an empty index. */
+  dropLookupIndexes(): void {
+    for (const name of LOOKUP_INDEX_NAMES) this.#db.exec(`DROP INDEX IF EXISTS ${name}`);
+  }
+
+  /** Makes the lookup indexes that are missing. */
+  ensureLookupIndexes(): void {
+    this.transaction(() => {
+      for (const sql of LOOKUP_INDEXES) this.#db.exec(sql);
+    });
+  }
+
+  /** Every indexed file, by path. */
+  files(): FileRow[] {
+    return this.#all<FileRow>("SELECT * FROM files ORDER BY path");
+  }
+
+  /** The indexed file at `path`. */
+  file(path: string): FileRow | undefined {
+    return this.#get<FileRow>("SELECT * FROM files WHERE path = ?", path);
+  }
+
+  /** Indexed paths ending with `suffix` (which starts with `/`) or equal to it without the `/`. */
+  pathsEndingWith(suffix: string): string[] {
+    return this.#all<{ path: string }>(
+      "SELECT path FROM files WHERE path = substr(?1, 2) OR substr(path, -length(?1)) = ?1 " +
+        "ORDER BY path",
+      suffix,
+    ).map((row) => row.path);
+  }
+
+  /** Indexed paths whose base name is `name` (to suggest close paths). */
+  pathsNamed(name: string): string[] {
+    return this.#all<{ path: string }>(
+      "SELECT path FROM files WHERE path = ?1 OR substr(path, -length(?1) - 1) = '/' || ?1 " +
+        "ORDER BY path LIMIT 20",
+      name,
+    ).map((row) => row.path);
+  }
+
+  /** Removes a file and all its facts. Call inside a transaction. */
+  removeFile(path: string): void {
+    const row = this.#get<{ id: number }>("SELECT id FROM files WHERE path = ?", path);
+    if (!row) return;
+    for (const table of ["symbols", "refs", "imports"]) {
+      this.#statement(`DELETE FROM ${table} WHERE file_id = ?`).run(row.id);
+    }
+    this.#statement("DELETE FROM files WHERE id = ?").run(row.id);
+  }
+
+  /** Records that a file's content is unchanged although its size or time moved. */
+  touchFile(path: string, size: number, mtime: number): void {
+    this.#statement("UPDATE files SET size = ?, mtime = ? WHERE path = ?").run(size, mtime, path);
+  }
+
+  /** Replaces a file's facts with `write`'s. Call inside a transaction. */
+  writeFile(write: FileWrite): void {
+    const { facts } = write;
+    this.removeFile(write.path);
+    const { lastInsertRowid } = this.#statement(
+      insertSql("files", ["path", "hash", "size", "mtime", "language", "parse_errors"]),
+    ).run(write.path, write.hash, write.size, write.mtime, facts.language, facts.parse_errors);
+    const fileId = Number(lastInsertRowid);
+    const symbol = this.#statement(insertSql("symbols", SYMBOL_COLUMNS));
+    facts.symbols.forEach((fact, index) => {
+      symbol.run(
+        fileId,
+        write.symbolIds[index],
+        fact.name,
+        fact.qualified_name,
+        fact.kind,
+        fact.parent ?? null,
+        fact.signature,
+        ...extentValues(fact.extent),
+      );
+    });
+    const ref = this.#statement(insertSql("refs", REF_COLUMNS));
+    for (const fact of facts.references) {
+      const call = fact.kind === "call" ? 1 : 0;
+      const enclosing = fact.enclosing ?? null;
+      ref.run(
+        fileId,
+        fact.name,
+        call,
+        enclosing,
+        fact.qualifier ?? null,
+        ...extentValues(fact.extent),
+      );
+    }
+    const imported = this.#statement(insertSql("imports", IMPORT_COLUMNS));
+    for (const fact of facts.imports) {
+      const names = fact.names ? JSON.stringify(fact.names) : null;
+      imported.run(fileId, fact.target, fact.kind, names, ...extentValues(fact.extent));
+    }
+  }
+
+  /** Counts of the index. */
+  counts(): IndexCounts {
+    const count = (sql: string) => this.#get<{ n: number }>(sql)?.n ?? 0;
+    return {
+      files: count("SELECT count(*) AS n FROM files"),
+      symbols: count("SELECT count(*) AS n FROM symbols"),
+      references: count("SELECT count(*) AS n FROM refs"),
+      imports: count("SELECT count(*) AS n FROM imports"),
+      parse_error_files: count("SELECT count(*) AS n FROM files WHERE parse_errors > 0"),
+    };
+  }
+
+  /** Definitions named `name` or qualified as `name`, by path and position. */
+  symbolsNamed(name: string): SymbolRow[] {
+    return this.#all<SymbolRow>(
+      `${SYMBOL_SELECT} WHERE s.name = ?1 OR s.qualified_name = ?1 ORDER BY f.path, s.byte_start`,
+      name,
+    );
+  }
+
+  /** Definitions whose name starts with `prefix` (case-sensitive), by path and position. */
+  symbolsWithPrefix(prefix: string): SymbolRow[] {
+    return this.#all<SymbolRow>(
+      `${SYMBOL_SELECT} WHERE s.name >= ?1 AND s.name < ?1 || char(1114111) ` +
+        "ORDER BY f.path, s.byte_start",
+      prefix,
+    );
+  }
+
+  /** Definitions of the file `fileId`, by position. */
+  symbolsOfFile(fileId: number): SymbolRow[] {
+    return this.#all<SymbolRow>(
+      `${SYMBOL_SELECT} WHERE s.file_id = ? ORDER BY s.byte_start, s.byte_end DESC`,
+      fileId,
+    );
+  }
+
+  /** The definition of `fileId` qualified as `qualifiedName` (the first when several). */
+  symbolInFile(fileId: number, qualifiedName: string): SymbolRow | undefined {
+    return this.#get<SymbolRow>(
+      `${SYMBOL_SELECT} WHERE s.file_id = ? AND s.qualified_name = ? ORDER BY s.byte_start`,
+      fileId,
+      qualifiedName,
+    );
+  }
+
+  /** Distinct definition names between `low` (inclusive) and `high` (exclusive). */
+  namesBetween(low: string, high: string): string[] {
+    return this.#all<{ name: string }>(
+      "SELECT DISTINCT name FROM symbols WHERE name >= ? AND name < ?",
+      low,
+      high,
+    ).map((row) => row.name);
+  }
+
+  /** Distinct definition names containing `part` (case-insensitive for ASCII), at most `max`. */
+  namesContaining(part: string, max: number): string[] {
+    return this.#all<{ name: string }>(
+      "SELECT DISTINCT name FROM symbols WHERE instr(lower(name), lower(?)) > 0 LIMIT ?",
+      part,
+      max,
+    ).map((row) => row.name);
+  }
+
+  /** Every distinct definition name. */
+  allNames(): string[] {
+    return this.#all<{ name: string }>("SELECT DISTINCT name FROM symbols").map((row) => row.name);
+  }
+
+  /** Uses of `name` (calls only with `callsOnly`), by path and position. */
+  refsNamed(name: string, callsOnly: boolean): RefRow[] {
+    return this.#all<RefRow>(
+      `${REF_SELECT} WHERE r.name = ? ${callsOnly ? "AND r.is_call = 1 " : ""}` +
+        "ORDER BY f.path, r.byte_start",
+      name,
+    );
+  }
+
+  /** Calls made inside the definition `enclosing` of `fileId`, by position. */
+  callsWithin(fileId: number, enclosing: string): RefRow[] {
+    return this.#all<RefRow>(
+      `${REF_SELECT} WHERE r.file_id = ? AND r.enclosing = ? AND r.is_call = 1 ORDER BY r.byte_start`,
+      fileId,
+      enclosing,
+    );
+  }
+
+  /** Imports of the file `fileId`, by position. */
+  importsOfFile(fileId: number): ImportRow[] {
+    return this.#all<ImportRow>(
+      `${IMPORT_SELECT} WHERE i.file_id = ? ORDER BY i.byte_start`,
+      fileId,
+    );
+  }
+
+  /** Imports whose target contains `part`, by path and position. */
+  importsMentioning(part: string): ImportRow[] {
+    return this.#all<ImportRow>(
+      `${IMPORT_SELECT} WHERE instr(i.target, ?) > 0 ORDER BY f.path, i.byte_start`,
+      part,
+    );
+  }
+
+  /** Closes the database (checkpointing its WAL when it is the last connection). */
+  close(): void {
+    this.#statements.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
+
+const EXTENT_COLUMNS = "byte_start, byte_end, start_line, start_col, end_line, end_col";
+const EXTENT_NAMES = EXTENT_COLUMNS.split(", ");
+const SYMBOL_COLUMNS = [
+  "file_id",
+  "symbol_id",
+  "name",
+  "qualified_name",
+  "kind",
+  "parent",
+  "signature",
+  ...EXTENT_NAMES,
+];
+const REF_COLUMNS = ["file_id", "name", "is_call", "enclosing", "qualifier", ...EXTENT_NAMES];
+const IMPORT_COLUMNS = ["file_id", "target", "kind", "names", ...EXTENT_NAMES];
+
+/** `INSERT INTO table(columns) VALUES (?, …)`. */
+function insertSql(table: string, columns: readonly string[]): string {
+  return `INSERT INTO ${table}(${columns.join(", ")}) VALUES (${
+    columns.map(() => "?").join(", ")
+  })`;
+}
+
+/** An extent's values in the order of `EXTENT_COLUMNS`. */
+function extentValues(extent: Extent): [number, number, number, number, number, number] {
+  return [
+    extent.byte_start,
+    extent.byte_end,
+    extent.start_line,
+    extent.start_col,
+    extent.end_line,
+    extent.end_col,
+  ];
+}
+const FILE_COLUMNS = "f.path AS path, f.language AS language";
+const SYMBOL_SELECT = `SELECT s.file_id, s.symbol_id, s.name, s.qualified_name, s.kind, ` +
+  `s.parent, s.signature, ${prefixed("s")}, ${FILE_COLUMNS} ` +
+  "FROM symbols s JOIN files f ON f.id = s.file_id";
+const REF_SELECT = `SELECT r.file_id, r.name, r.is_call, r.enclosing, r.qualifier, ` +
+  `${prefixed("r")}, ${FILE_COLUMNS} FROM refs r JOIN files f ON f.id = r.file_id`;
+const IMPORT_SELECT = `SELECT i.file_id, i.target, i.kind, i.names, ${prefixed("i")}, ` +
+  `${FILE_COLUMNS} FROM imports i JOIN files f ON f.id = i.file_id`;
+
+function prefixed(alias: string): string {
+  return EXTENT_COLUMNS.split(", ").map((column) => `${alias}.${column}`).join(", ");
+}

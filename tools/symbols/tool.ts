@@ -1,0 +1,636 @@
+/**
+ * The `llm-symbols` subcommands, each defined once through `defineTool` (so each has its CLI,
+ * `--help`, MCP tool and JSON Schema): `index` (the one that writes, and only the index),
+ * `status`, `verify`, `find`, `refs`, `callers`, `callees`, `outline`, `imports`, `importers`.
+ * The root is the working directory (the MCP server's root).
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineTool, type Tool } from "../../core/tool.ts";
+import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
+import { SYMBOL_KINDS } from "../../schema/ast_search.ts";
+import {
+  type MutationEnvelope,
+  mutationEnvelope,
+  mutationEnvelopeSchema,
+  type QueryEnvelope,
+  queryEnvelope,
+  queryEnvelopeSchema,
+} from "../../schema/envelope.ts";
+import { field } from "../../schema/fields.ts";
+import {
+  type ImportListData,
+  ImportListDataSchema,
+  type IndexResult,
+  IndexResultSchema,
+  type IndexStatusData,
+  IndexStatusDataSchema,
+  type SymbolListData,
+  SymbolListDataSchema,
+  type UseListData,
+  UseListDataSchema,
+  type VerifyData,
+  VerifyDataSchema,
+} from "../../schema/symbols.ts";
+import { LLM_SYMBOLS, SYMBOLS_MCP_NAMES } from "../../schema/tool_names.ts";
+import type { QueryData } from "../../schema/envelope.ts";
+import { SYMBOLS_DEFAULTS } from "./defaults.ts";
+import { indexStatus, verifyIndex } from "./freshness.ts";
+import {
+  fileImporters,
+  fileImports,
+  findCallees,
+  findSymbols,
+  findUses,
+  outlineFile,
+  type QueryOptions,
+  type QueryOutcome,
+} from "./queries.ts";
+
+const count = z.number().int().nonnegative();
+
+const INDEX = `${LLM_SYMBOLS} index`;
+const STATUS = `${LLM_SYMBOLS} status`;
+const VERIFY = `${LLM_SYMBOLS} verify`;
+const FIND = `${LLM_SYMBOLS} find`;
+const OUTLINE = `${LLM_SYMBOLS} outline`;
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+
+const dbField = field(
+  z.string().min(1).optional().describe(
+    "Index database, relative to the root [default: .llm/index.db]",
+  ),
+  { path: true },
+);
+
+const limitField = (fallback: number) =>
+  field(
+    count.default(fallback).describe(
+      "Results to list, 0 for all; cut results set partial and total",
+    ),
+    { short: "n" },
+  );
+
+const pathsField = field(
+  z.array(z.string()).default([]).describe("Only results in these files or folders"),
+  { path: true, aliases: ["path"] },
+);
+
+const kindField = field(
+  z.array(z.enum(SYMBOL_KINDS)).default([]).describe(
+    "Only definitions of this kind (function, method, class, …); repeat for several",
+  ),
+  { short: "k", aliases: ["kinds"] },
+);
+
+const nameField = field(
+  z.string().min(1).describe("Symbol name or qualified name (the first positional argument)"),
+  { aliases: ["symbol"] },
+);
+
+const fileField = field(
+  z.string().min(1).describe("A file of the index (the first positional argument)"),
+  { path: true, aliases: ["file_path", "path"] },
+);
+
+const depthField = field(
+  z.number().int().min(1).max(SYMBOLS_DEFAULTS.maxDepth).default(SYMBOLS_DEFAULTS.depth)
+    .describe("Levels to follow transitively (1: direct only)"),
+  { short: "d" },
+);
+
+const queryShape = { db: dbField, limit: limitField(SYMBOLS_DEFAULTS.limit), kind: kindField };
+
+function queryOptions(
+  input: { db?: string; limit: number; kind?: string[]; paths?: string[] },
+  cwd: string,
+): QueryOptions {
+  return {
+    root: cwd,
+    cwd,
+    db: input.db,
+    limit: input.limit,
+    kinds: input.kind,
+    paths: input.paths,
+  };
+}
+
+/** The query envelope of a subcommand's outcome (its `tool` is the subcommand's full name). */
+function envelopeOf<D extends QueryData>(
+  tool: string,
+  outcome: QueryOutcome<D>,
+  executionId: string,
+): { envelope: QueryEnvelope<D> } {
+  return {
+    envelope: queryEnvelope(tool, outcome.data, outcome.diagnostics, {
+      partial: outcome.partial,
+      executionId,
+    }),
+  };
+}
+
+function where(span: { file_path: string; start_line: number; start_col: number }): string {
+  return `${span.file_path}:${span.start_line}:${span.start_col + 1}`;
+}
+
+function symbolLines(envelope: QueryEnvelope<SymbolListData>): string {
+  return (envelope.data.results ?? []).map((symbol) =>
+    `${where(symbol.span)}: ${symbol.kind} ${symbol.qualified_name}  ${symbol.signature}\n`
+  ).join("");
+}
+
+function useLines(envelope: QueryEnvelope<UseListData>): string {
+  return (envelope.data.results ?? []).map((use) => {
+    const caller = use.caller ? ` in ${use.caller.name}` : "";
+    const target = use.target?.span ? ` -> ${where(use.target.span)}` : "";
+    const depth = use.depth ? `[${use.depth}] ` : "";
+    return `${depth}${
+      where(use.span)
+    }: ${use.kind} ${use.name}${caller} (${use.resolution}${target})\n`;
+  }).join("");
+}
+
+function importLines(envelope: QueryEnvelope<ImportListData>): string {
+  return (envelope.data.results ?? []).map((imported) =>
+    `${where(imported.span)}: ${imported.kind} ${imported.target}${
+      imported.resolved_path ? ` -> ${imported.resolved_path}` : ""
+    }\n`
+  ).join("");
+}
+
+const firstAs = (key: string) => (positionals: string[], flags: Record<string, unknown>) => {
+  if (flags[key] !== undefined) return positionals.length ? { paths: positionals } : {};
+  const [first, ...rest] = positionals;
+  if (first === undefined) return {};
+  return rest.length ? { [key]: first, paths: rest } : { [key]: first };
+};
+
+const IndexInput = z.object({
+  db: dbField,
+  max_file_bytes: count.default(SYMBOLS_DEFAULTS.maxFileBytes).describe(
+    "Do not index files larger than this many bytes",
+  ),
+  timeout_ms: field(
+    count.default(0).describe(
+      "Stop parsing after N milliseconds (0: no limit); the next run indexes the rest",
+    ),
+    { aliases: ["timeout"] },
+  ),
+  ...walkInputShape,
+  hidden: field(walkInputShape.hidden.clone(), { short: "H" }),
+  no_ignore: field(walkInputShape.no_ignore.clone(), { short: "I" }),
+  threads: field(
+    count.optional().describe("Worker threads to parse on, 0 for none [default: CPU count]"),
+    { short: "j" },
+  ),
+});
+
+/**
+ * `llm-symbols index`: builds or refreshes the index of the root.
+ *
+ * @example Index a folder
+ * ```ts
+ * import { symbolsIndexTool } from "./tool.ts";
+ * const root = Deno.makeTempDirSync();
+ * const { envelope } = await symbolsIndexTool.execute({ threads: 0 }, { executionId: crypto.randomUUID(), cwd: root });
+ * envelope.status; // "ok"
+ * ```
+ */
+export const symbolsIndexTool: Tool = defineTool({
+  name: INDEX,
+  mcpName: SYMBOLS_MCP_NAMES.index,
+  title: "Build or refresh the symbol index",
+  description:
+    "Index the root's code into <root>/.llm/index.db (or db): definitions, calls and other " +
+    "references, imports, for every language with a grammar. Incremental: only files whose " +
+    "content hash changed are parsed again, deleted files lose their facts. Run it before the " +
+    "symbol queries (symbols_find, symbols_refs, symbols_callers, …) and after editing code.",
+  example: { timeout_ms: 60000 },
+  prefix: "MAG",
+  kind: "mutation",
+  operationType: "index",
+  permissions: ["read", "write"],
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  input: IndexInput,
+  output: mutationEnvelopeSchema(IndexResultSchema),
+  text: (envelope) => {
+    const result = (envelope as MutationEnvelope<IndexResult>).result;
+    const lines = envelope.diagnostics.map((d) => `${d.level} ${d.code}: ${d.message}\n`);
+    return lines.join("") + `${envelope.status}: ${(envelope as MutationEnvelope).message}` +
+      (result ? ` (${result.duration_ms} ms)` : "") + "\n";
+  },
+  cli: {
+    usage: "[FLAGS]",
+    examples: [
+      "llm-symbols index",
+      "llm-symbols index --glob '!vendor/' --timeout-ms 60000",
+      "deno run --allow-read --allow-write=.llm jsr:@llm/search/symbols index",
+    ],
+    notes: "Writes only the index database (and its -wal/-shm files) under the root.",
+  },
+  run: async (input, context) => {
+    // Loaded only here: the indexer brings the parser, which the queries never load.
+    const { indexRoot } = await import("./indexer.ts");
+    const outcome = await indexRoot({
+      root: context.cwd,
+      db: input.db,
+      walk: { ...walkOptionsFrom(input, "MAG") },
+      maxFileBytes: input.max_file_bytes,
+      timeoutMs: input.timeout_ms,
+      threads: input.threads,
+      signal: context.signal,
+    });
+    const { result } = outcome;
+    return {
+      envelope: mutationEnvelope(INDEX, {
+        operation_type: "index",
+        status: outcome.partial ? "partial" : "ok",
+        message: `${result.parsed} file(s) parsed, ${result.unchanged} unchanged, ` +
+          `${result.removed} removed; ${result.symbols} symbols, ${result.references} references`,
+        workspace: context.cwd,
+        result,
+        diagnostics: outcome.diagnostics,
+        executionId: context.executionId,
+      }),
+    };
+  },
+});
+
+/**
+ * `llm-symbols status`: counts and freshness of the index.
+ *
+ * @example Ask for the status of a folder without an index
+ * ```ts
+ * import { symbolsStatusTool } from "./tool.ts";
+ * await symbolsStatusTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsStatusTool: Tool = defineTool({
+  name: STATUS,
+  mcpName: SYMBOLS_MCP_NAMES.status,
+  title: "Symbol index status",
+  description:
+    "Counts of the symbol index (files, symbols, references, imports, files with parse errors) " +
+    "and its freshness: indexed files whose size and time still match the disk, changed since " +
+    "(stale), or gone (missing). Run symbols_index when stale or missing is not 0.",
+  example: {},
+  prefix: "MAG",
+  kind: "query",
+  permissions: ["read"],
+  annotations: READ_ONLY,
+  input: z.object({ db: dbField }),
+  output: queryEnvelopeSchema(IndexStatusDataSchema),
+  text: (envelope) => {
+    const data = (envelope as QueryEnvelope<IndexStatusData>).data;
+    return Object.entries(data).map(([key, value]) => `${key}: ${value}\n`).join("");
+  },
+  cli: { usage: "[FLAGS]", examples: ["llm-symbols status"] },
+  run: (input, context) =>
+    Promise.resolve(
+      envelopeOf(STATUS, indexStatus({ root: context.cwd, db: input.db }), context.executionId),
+    ),
+});
+
+const VerifyInput = z.object({
+  db: dbField,
+  limit: limitField(0),
+  ...walkInputShape,
+  hidden: field(walkInputShape.hidden.clone(), { short: "H" }),
+  no_ignore: field(walkInputShape.no_ignore.clone(), { short: "I" }),
+});
+
+/**
+ * `llm-symbols verify`: the index against the disk by content hash; exit 1 on drift.
+ *
+ * @example Verify a folder without an index
+ * ```ts
+ * import { symbolsVerifyTool } from "./tool.ts";
+ * await symbolsVerifyTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsVerifyTool: Tool = defineTool({
+  name: VERIFY,
+  mcpName: SYMBOLS_MCP_NAMES.verify,
+  title: "Verify the symbol index against the disk",
+  description:
+    "Compare the index with the files on disk by content hash and list every drift: changed, " +
+    "missing (indexed, gone) or new (not indexed). in_sync is true when there is none. Give the " +
+    "same walk settings (glob, hidden, …) as the index run.",
+  example: { limit: 20 },
+  prefix: "MAG",
+  kind: "query",
+  permissions: ["read"],
+  annotations: READ_ONLY,
+  input: VerifyInput,
+  output: queryEnvelopeSchema(VerifyDataSchema),
+  listKey: "results",
+  itemType: "drift",
+  text: (envelope) =>
+    ((envelope as QueryEnvelope<VerifyData>).data.results ?? []).map((drift) =>
+      `${drift.drift}\t${drift.file_path}\n`
+    ).join(""),
+  cli: {
+    usage: "[FLAGS]",
+    examples: ["llm-symbols verify", "llm-symbols verify --format text"],
+    exitCodes: "  0  the index matches the disk\n  1  drift found (listed)\n" +
+      "  2  bad input   3  refused (no index, foreign database)   4  permission   5  internal",
+  },
+  run: async (input, context) => {
+    const outcome = await verifyIndex({
+      root: context.cwd,
+      db: input.db,
+      walk: walkOptionsFrom(input, "MAG"),
+      limit: input.limit,
+    });
+    return {
+      ...envelopeOf(VERIFY, outcome, context.executionId),
+      exitCode: outcome.data.in_sync ? undefined : 1,
+    };
+  },
+});
+
+/**
+ * `llm-symbols find`: definitions by exact, prefix or fuzzy name.
+ *
+ * @example Find a symbol in a folder without an index
+ * ```ts
+ * import { symbolsFindTool } from "./tool.ts";
+ * await symbolsFindTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsFindTool: Tool = defineTool({
+  name: FIND,
+  mcpName: SYMBOLS_MCP_NAMES.find,
+  title: "Find symbol definitions",
+  description:
+    "Find where symbols are defined, from the symbol index: by exact name or qualified name " +
+    "(several definitions are all listed and ambiguous is true: nothing is picked for you), " +
+    "by prefix, or fuzzy (fzf scoring). An unknown exact name fails with MAG-REF-001 and close " +
+    "names. Each result has its span, kind, qualified name, signature line and symbol_id.",
+  example: { name: "parse_args", kind: ["function"] },
+  prefix: "MAG",
+  kind: "query",
+  permissions: ["read"],
+  annotations: READ_ONLY,
+  input: z.object({
+    name: nameField,
+    match: z.enum(["exact", "prefix", "fuzzy"]).default("exact").describe(
+      "How the name matches: exact (or qualified), prefix, fuzzy",
+    ),
+    paths: pathsField,
+    ...queryShape,
+  }),
+  output: queryEnvelopeSchema(SymbolListDataSchema),
+  listKey: "results",
+  itemType: "symbol",
+  text: (envelope) => symbolLines(envelope as QueryEnvelope<SymbolListData>),
+  cli: {
+    usage: "[FLAGS] NAME [PATH...]",
+    positionals: firstAs("name"),
+    examples: [
+      "llm-symbols find main",
+      "llm-symbols find --match prefix sched_ kernel/",
+      "llm-symbols find --match fuzzy schedcore --limit 5",
+    ],
+  },
+  run: async (input, context) =>
+    envelopeOf(
+      FIND,
+      await findSymbols(queryOptions(input, context.cwd), input.name, input.match),
+      context.executionId,
+    ),
+});
+
+/** The query of each use-listing subcommand. */
+const USE_QUERIES: Record<
+  "refs" | "callers" | "callees",
+  (options: QueryOptions, name: string, depth: number) => Promise<QueryOutcome<UseListData>>
+> = {
+  refs: (options, name) => findUses(options, name, { callsOnly: false }),
+  callers: (options, name, depth) => findUses(options, name, { callsOnly: true, depth }),
+  callees: (options, name, depth) => findCallees(options, name, depth),
+};
+
+function useTool(
+  subcommand: keyof typeof USE_QUERIES,
+  text: { title: string; description: string; example: Record<string, unknown> },
+): Tool {
+  const name = `${LLM_SYMBOLS} ${subcommand}`;
+  return defineTool({
+    name,
+    mcpName: SYMBOLS_MCP_NAMES[subcommand],
+    title: text.title,
+    description: text.description,
+    example: text.example,
+    prefix: "MAG",
+    kind: "query",
+    permissions: ["read"],
+    annotations: READ_ONLY,
+    input: z.object({ name: nameField, depth: depthField, paths: pathsField, ...queryShape }),
+    output: queryEnvelopeSchema(UseListDataSchema),
+    listKey: "results",
+    itemType: "use",
+    text: (envelope) => useLines(envelope as QueryEnvelope<UseListData>),
+    cli: {
+      usage: "[FLAGS] NAME [PATH...]",
+      positionals: firstAs("name"),
+      examples: [
+        `llm-symbols ${subcommand} parse_args`,
+        `llm-symbols ${subcommand} Parser.parse --depth 2 src/`,
+      ],
+    },
+    run: async (input, context) =>
+      envelopeOf(
+        name,
+        await USE_QUERIES[subcommand](queryOptions(input, context.cwd), input.name, input.depth),
+        context.executionId,
+      ),
+  });
+}
+
+const RESOLUTION_NOTE = "Each use is resolved to a definition: its own file (and scope) " +
+  "first, then the files its file imports or includes, then a name defined once in the index; " +
+  "ambiguous and unresolved uses are kept and marked.";
+
+/**
+ * `llm-symbols refs`: every use of a symbol, resolved.
+ *
+ * @example Ask for references in a folder without an index
+ * ```ts
+ * import { symbolsRefsTool } from "./tool.ts";
+ * await symbolsRefsTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsRefsTool: Tool = useTool("refs", {
+  title: "References to a symbol",
+  description:
+    "List the uses (calls and other references) of a symbol from the symbol index, each with " +
+    "its span, the definition it sits in (caller) and its resolution. " + RESOLUTION_NOTE +
+    " depth is ignored.",
+  example: { name: "parse_args" },
+});
+
+/**
+ * `llm-symbols callers`: call sites of a symbol, transitively with `depth`.
+ *
+ * @example Ask for callers in a folder without an index
+ * ```ts
+ * import { symbolsCallersTool } from "./tool.ts";
+ * await symbolsCallersTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsCallersTool: Tool = useTool("callers", {
+  title: "Callers of a symbol",
+  description: "List the call sites of a function or method from the symbol index, each with the " +
+    "definition that makes the call (caller); depth > 1 also lists the callers of those " +
+    "callers. " + RESOLUTION_NOTE,
+  example: { name: "parse_args", depth: 2 },
+});
+
+/**
+ * `llm-symbols callees`: the calls a symbol makes, transitively with `depth`.
+ *
+ * @example Ask for callees in a folder without an index
+ * ```ts
+ * import { symbolsCalleesTool } from "./tool.ts";
+ * await symbolsCalleesTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsCalleesTool: Tool = useTool("callees", {
+  title: "Calls a symbol makes",
+  description:
+    "List the calls made inside a function or method, from the symbol index, each resolved to " +
+    "the definition it calls; depth > 1 follows the resolved callees. " + RESOLUTION_NOTE,
+  example: { name: "main", depth: 2 },
+});
+
+/**
+ * `llm-symbols outline`: the definitions of one file.
+ *
+ * @example Outline a file in a folder without an index
+ * ```ts
+ * import { symbolsOutlineTool } from "./tool.ts";
+ * await symbolsOutlineTool.execute({ file: "a.c" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsOutlineTool: Tool = defineTool({
+  name: OUTLINE,
+  mcpName: SYMBOLS_MCP_NAMES.outline,
+  title: "Outline of a file",
+  description:
+    "List the definitions of one indexed file in source order, with kinds, qualified names, " +
+    "parents and signature lines: what a file holds without reading it.",
+  example: { file: "src/main.rs" },
+  prefix: "MAG",
+  kind: "query",
+  permissions: ["read"],
+  annotations: READ_ONLY,
+  input: z.object({ file: fileField, db: dbField, limit: limitField(0), kind: kindField }),
+  output: queryEnvelopeSchema(SymbolListDataSchema),
+  listKey: "results",
+  itemType: "symbol",
+  text: (envelope) => symbolLines(envelope as QueryEnvelope<SymbolListData>),
+  cli: {
+    usage: "[FLAGS] FILE",
+    positionals: ([file]) => file === undefined ? {} : { file },
+    examples: ["llm-symbols outline src/main.c", "llm-symbols outline -k function src/main.c"],
+  },
+  run: async (input, context) =>
+    envelopeOf(
+      OUTLINE,
+      await outlineFile(queryOptions(input, context.cwd), input.file),
+      context.executionId,
+    ),
+});
+
+function importTool(subcommand: "imports" | "importers", title: string, description: string): Tool {
+  const run = subcommand === "imports" ? fileImports : fileImporters;
+  return defineTool({
+    name: `${LLM_SYMBOLS} ${subcommand}`,
+    mcpName: SYMBOLS_MCP_NAMES[subcommand],
+    title,
+    description,
+    example: { file: "src/util.h" },
+    prefix: "MAG",
+    kind: "query",
+    permissions: ["read"],
+    annotations: READ_ONLY,
+    input: z.object({
+      file: fileField,
+      db: dbField,
+      limit: limitField(subcommand === "imports" ? 0 : SYMBOLS_DEFAULTS.limit),
+    }),
+    output: queryEnvelopeSchema(ImportListDataSchema),
+    listKey: "results",
+    itemType: "import",
+    text: (envelope) => importLines(envelope as QueryEnvelope<ImportListData>),
+    cli: {
+      usage: "[FLAGS] FILE",
+      positionals: ([file]) => file === undefined ? {} : { file },
+      examples: [`llm-symbols ${subcommand} src/util.h`],
+    },
+    run: async (input, context) =>
+      envelopeOf(
+        `${LLM_SYMBOLS} ${subcommand}`,
+        await run(queryOptions(input, context.cwd), input.file),
+        context.executionId,
+      ),
+  });
+}
+
+/**
+ * `llm-symbols imports`: what one file imports or includes.
+ *
+ * @example Ask for the imports of a file in a folder without an index
+ * ```ts
+ * import { symbolsImportsTool } from "./tool.ts";
+ * await symbolsImportsTool.execute({ file: "a.c" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsImportsTool: Tool = importTool(
+  "imports",
+  "Imports of a file",
+  "List the imports and includes of one indexed file, each with the indexed file it reaches " +
+    "(resolved_path) when one does.",
+);
+
+/**
+ * `llm-symbols importers`: the files that import or include one file.
+ *
+ * @example Ask for the importers of a file in a folder without an index
+ * ```ts
+ * import { symbolsImportersTool } from "./tool.ts";
+ * await symbolsImportersTool.execute({ file: "a.h" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsImportersTool: Tool = importTool(
+  "importers",
+  "Files that import a file",
+  "List the imports and includes, in other indexed files, that reach one file: who depends on " +
+    "it.",
+);
+
+/** Every subcommand of `llm-symbols`, by its command-line name. */
+export const SYMBOLS_SUBCOMMANDS: Readonly<Record<string, Tool>> = {
+  index: symbolsIndexTool,
+  status: symbolsStatusTool,
+  verify: symbolsVerifyTool,
+  find: symbolsFindTool,
+  refs: symbolsRefsTool,
+  callers: symbolsCallersTool,
+  callees: symbolsCalleesTool,
+  outline: symbolsOutlineTool,
+  imports: symbolsImportsTool,
+  importers: symbolsImportersTool,
+};

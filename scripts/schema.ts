@@ -1,13 +1,26 @@
 /**
  * `deno task schema`: writes `schema/json/*.json` from the zod schemas — the shared ones and,
- * for every tool, `<tool>.input.json` and `<tool>.output.json`. A test fails when the files
- * are out of date.
+ * for every tool, `<tool>.input.json` and `<tool>.output.json` (a subcommand's name with `-`
+ * for its space: `llm-symbols-find.input.json`). A test fails when the files are out of date.
  *
  * @module
  */
 import { type JsonSchema, SHARED_SCHEMAS, toJsonSchema } from "../schema/json_schema.ts";
 import { type Tool, zodSchemas } from "../core/tool.ts";
 import { TOOLS } from "../tools/registry.ts";
+
+/**
+ * The stem of a tool's JSON Schema files: its name, with `-` for the space of a subcommand.
+ *
+ * @example
+ * ```ts
+ * import { schemaStem } from "./schema.ts";
+ * schemaStem("llm-symbols find"); // "llm-symbols-find"
+ * ```
+ */
+export function schemaStem(toolName: string): string {
+  return toolName.replaceAll(" ", "-");
+}
 
 /** Every generated file for `tools` (default: the registry): name → JSON text. */
 export function schemaFiles(tools: readonly Tool[] = TOOLS): Map<string, string> {
@@ -17,8 +30,9 @@ export function schemaFiles(tools: readonly Tool[] = TOOLS): Map<string, string>
   }
   for (const tool of tools) {
     const { input, output } = zodSchemas(tool);
-    files.set(`${tool.name}.input.json`, toJsonSchema(input, "input"));
-    files.set(`${tool.name}.output.json`, toJsonSchema(output, "output"));
+    const stem = schemaStem(tool.name);
+    files.set(`${stem}.input.json`, toJsonSchema(input, "input"));
+    files.set(`${stem}.output.json`, toJsonSchema(output, "output"));
   }
   return new Map(
     [...files].map(([name, schema]) => [name, JSON.stringify(schema, null, 2) + "\n"]),

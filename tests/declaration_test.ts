@@ -11,7 +11,7 @@ import { helpText, parseCommandLine, runCli } from "../core/cli.ts";
 import { defineTool, type Tool } from "../core/tool.ts";
 import { queryEnvelope, queryEnvelopeSchema } from "../schema/envelope.ts";
 import { field } from "../schema/fields.ts";
-import { schemaFiles } from "../scripts/schema.ts";
+import { schemaFiles, schemaStem } from "../scripts/schema.ts";
 import { ExecutionLog } from "../core/execution_log.ts";
 import { queryScope } from "../tools/mcp/scope.ts";
 import { ToolServer } from "../tools/mcp/server.ts";
@@ -79,7 +79,7 @@ function listed(tool: Tool): Listed {
 }
 
 function inputJson(tool: Tool): { properties: Record<string, unknown> } {
-  return JSON.parse(schemaFiles([tool]).get(`${tool.name}.input.json`)!);
+  return JSON.parse(schemaFiles([tool]).get(`${schemaStem(tool.name)}.input.json`)!);
 }
 
 Deno.test("a field added to a tool's input schema appears in the CLI, --help, tools/list and the JSON Schema, path-scoped in MCP", async () => {

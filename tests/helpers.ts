@@ -10,6 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Tool } from "../core/tool.ts";
+import { schemaStem } from "../scripts/schema.ts";
 
 /** Absolute path of the repository. */
 export const REPO: string = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -105,7 +106,7 @@ export function assertValidEnvelope(tool: Tool, envelope: unknown): void {
   assert.ok(parsed.success, `zod: ${parsed.success ? "" : JSON.stringify(parsed.error.issues)}`);
   let validate = validators.get(tool.name);
   if (!validate) {
-    const file = join(REPO, "schema", "json", `${tool.name}.output.json`);
+    const file = join(REPO, "schema", "json", `${schemaStem(tool.name)}.output.json`);
     validate = ajv.compile(JSON.parse(Deno.readTextFileSync(file)));
     validators.set(tool.name, validate);
   }

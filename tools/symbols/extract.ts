@@ -12,11 +12,10 @@
  */
 import type { Parser, Query } from "web-tree-sitter";
 import { createParser, loadLanguage, runtimeFailure } from "../../grammars/loader.ts";
-import { decodeUtf8 } from "../../core/utf8.ts";
-import { LineIndex } from "../../schema/line_index.ts";
 import { CONTAINER_KINDS, type Definition, definitionsOf } from "../ast-search/definitions.ts";
 import { errorNodes } from "../ast-search/file_search.ts";
-import type { Extent, FileFacts, SymbolFact } from "./facts.ts";
+import type { FileFacts, SymbolFact } from "./facts.ts";
+import { type Container, Enclosures, ExtentMapper } from "./extract_positions.ts";
 import { factsQuery } from "./extract_queries.ts";
 import { collectReferences } from "./extract_references.ts";
 import { collectImports } from "./extract_imports.ts";
@@ -55,40 +54,6 @@ function separatorOf(language: string): string {
   return language === "rust" || language === "cpp" ? "::" : ".";
 }
 
-const encoder = new TextEncoder();
-
-/** Converts UTF-16 indices of the parsed text to extents in bytes, lines and byte columns. */
-export class ExtentMapper {
-  readonly #byteOffset: (index: number) => number;
-  readonly #lines: LineIndex;
-
-  /** A mapper for `text`. */
-  constructor(text: string) {
-    const bytes = encoder.encode(text);
-    this.#byteOffset = bytes.length === text.length
-      ? (index) => index
-      : decodeUtf8(bytes).byteOffset;
-    this.#lines = new LineIndex(bytes);
-  }
-
-  /** The extent of code units `[start, end)`. */
-  extent(start: number, end: number): Extent {
-    const byteStart = this.#byteOffset(start);
-    const byteEnd = this.#byteOffset(end);
-    const lineStarts = this.#lines.lineStarts;
-    const startLine = this.#lines.lineOf(byteStart);
-    const endLine = byteEnd === byteStart ? startLine : this.#lines.lineOf(byteEnd);
-    return {
-      byte_start: byteStart,
-      byte_end: byteEnd,
-      start_line: startLine,
-      start_col: byteStart - lineStarts[startLine - 1],
-      end_line: endLine,
-      end_col: byteEnd - lineStarts[endLine - 1],
-    };
-  }
-}
-
 /** Longest signature, in UTF-8 bytes. */
 const SIGNATURE_BYTES = 200;
 
@@ -119,63 +84,12 @@ function signatureOf(text: string, definition: Definition): string {
   return cutUtf8(head.replace(/\s+/g, " ").trim(), SIGNATURE_BYTES);
 }
 
-/** A definition that encloses others (a function, a class…), with its qualified name. */
-export interface Container {
-  start: number;
-  end: number;
-  kind: string;
-  name: string;
-  qualified: string;
-}
-
 /**
  * Languages whose variable patterns match file-scope declarations only: a "variable" inside a
  * function there is the tree misreading a header full of macros (`__init` in
  * `static int __init f(void)`, which the token scan reads right), so it is left out.
  */
 const FILE_SCOPE_VARIABLES = new Set(["c", "cpp"]);
-
-/**
- * Tracks the innermost enclosing container of ranges visited in document order: containers are
- * entered as the ranges pass their starts and left past their ends. The list may grow while it
- * is read, as long as each container added starts at or after the ranges visited so far.
- */
-export class Enclosures {
-  readonly #containers: readonly Container[];
-  readonly #open: Container[] = [];
-  #next = 0;
-
-  /** Enclosures of `containers`, sorted by start (outer first at equal starts). */
-  constructor(containers: readonly Container[]) {
-    this.#containers = containers;
-  }
-
-  /** A fresh tracker over the same containers, to visit another series of ranges. */
-  fork(): Enclosures {
-    return new Enclosures(this.#containers);
-  }
-
-  /**
-   * The innermost container that holds `[start, end)` and is not that very range; call in
-   * order of `start`.
-   */
-  innermost(start: number, end: number): Container | undefined {
-    const containers = this.#containers;
-    const open = this.#open;
-    while (this.#next < containers.length && containers[this.#next].start <= start) {
-      const container = containers[this.#next++];
-      while (open.length && open[open.length - 1].end < container.end) open.pop();
-      open.push(container);
-    }
-    for (let i = open.length - 1; i >= 0; i--) {
-      const container = open[i];
-      if (container.end >= end && (container.start < start || container.end > end)) {
-        return container;
-      }
-    }
-    return undefined;
-  }
-}
 
 /**
  * The symbols of `definitions` (in document order, as `collectDefinitions` returns them), each

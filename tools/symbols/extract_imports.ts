@@ -9,7 +9,7 @@
  */
 import type { Node, QueryMatch } from "web-tree-sitter";
 import type { ImportFact } from "./facts.ts";
-import type { ExtentMapper } from "./extract.ts";
+import type { ExtentMapper } from "./extract_positions.ts";
 
 /** One declaration while its matches are merged. */
 interface Declaration {

@@ -14,7 +14,7 @@
 import type { Node, QueryMatch } from "web-tree-sitter";
 import type { Definition } from "../ast-search/definitions.ts";
 import type { ReferenceFact } from "./facts.ts";
-import type { Enclosures, ExtentMapper } from "./extract.ts";
+import type { Enclosures, ExtentMapper } from "./extract_positions.ts";
 
 /** A use found by the query, before it gets its extent and enclosing definition. */
 interface Use {

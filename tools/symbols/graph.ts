@@ -387,9 +387,10 @@ export function deadCode(
  */
 export function stronglyConnected(graph: SymbolGraph): string[][] {
   const components: string[][] = [];
-  tarjan(graph, (members) => {
-    if (members.length > 1 || hasSelfLoop(graph, members[0])) {
-      components.push(members.map((n) => graph.ids[n]).sort(compareIds));
+  tarjan(graph, (stack, bottom, top) => {
+    if (top - bottom > 1 || hasSelfLoop(graph, stack[bottom])) {
+      // The default sort compares UTF-16 code units, natively: as compareIds does.
+      components.push(Array.from(stack.subarray(bottom, top), (n) => graph.ids[n]).sort());
     }
   });
   return components.sort((a, b) => b.length - a.length || compareIds(a[0], b[0]));
@@ -405,8 +406,14 @@ function hasSelfLoop(graph: SymbolGraph, u: number): boolean {
   return false;
 }
 
-/** Iterative Tarjan: calls `emit` with the node numbers of every component, sinks first. */
-function tarjan(graph: SymbolGraph, emit: (members: number[]) => void): void {
+/**
+ * Iterative Tarjan: calls `emit` for every component, sinks first, with the component stack
+ * whose slots `bottom … top - 1` hold its node numbers during the call.
+ */
+function tarjan(
+  graph: SymbolGraph,
+  emit: (stack: Int32Array, bottom: number, top: number) => void,
+): void {
   const n = graph.size;
   const { start, target } = graph.rows("forward");
   const order = new Int32Array(n).fill(-1);
@@ -418,41 +425,39 @@ function tarjan(graph: SymbolGraph, emit: (members: number[]) => void): void {
   let sp = 0;
   let depth = 0;
   let counter = 0;
-  const enter = (v: number) => {
-    order[v] = low[v] = counter++;
-    stack[sp++] = v;
-    onStack[v] = 1;
-    callNode[depth] = v;
-    callEdge[depth] = start[v];
-    depth++;
-  };
   for (let root = 0; root < n; root++) {
     if (order[root] !== -1) continue;
-    enter(root);
+    order[root] = low[root] = counter++;
+    stack[sp++] = root;
+    onStack[root] = 1;
+    callNode[0] = root;
+    callEdge[0] = start[root];
+    depth = 1;
     while (depth > 0) {
       const v = callNode[depth - 1];
       const k = callEdge[depth - 1];
       if (k < start[v + 1]) {
         callEdge[depth - 1] = k + 1;
         const w = target[k];
-        if (order[w] === -1) enter(w);
-        else if (onStack[w]) low[v] = Math.min(low[v], order[w]);
+        if (order[w] === -1) {
+          order[w] = low[w] = counter++;
+          stack[sp++] = w;
+          onStack[w] = 1;
+          callNode[depth] = w;
+          callEdge[depth] = start[w];
+          depth++;
+        } else if (onStack[w] && order[w] < low[v]) low[v] = order[w];
         continue;
       }
       depth--;
-      if (depth > 0) {
-        const parent = callNode[depth - 1];
-        low[parent] = Math.min(low[parent], low[v]);
-      }
+      if (depth > 0 && low[v] < low[callNode[depth - 1]]) low[callNode[depth - 1]] = low[v];
       if (low[v] !== order[v]) continue;
-      const members: number[] = [];
-      let w: number;
-      do {
-        w = stack[--sp];
-        onStack[w] = 0;
-        members.push(w);
-      } while (w !== v);
-      emit(members);
+      // v is the root of a component: the stack holds it and its members above it.
+      let bottom = sp - 1;
+      while (stack[bottom] !== v) bottom--;
+      for (let i = bottom; i < sp; i++) onStack[stack[i]] = 0;
+      emit(stack, bottom, sp);
+      sp = bottom;
     }
   }
 }

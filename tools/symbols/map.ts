@@ -95,6 +95,20 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * The first `limit` entries in rank order. The rank of the limit-th best is found by a native
+ * sort of the ranks alone, so that only the entries at or above it go through the comparator:
+ * the map shows a few thousand symbols of a million.
+ */
+function bestRanked(entries: readonly MapEntry[], limit: number): MapEntry[] {
+  const ranks = Float64Array.from(entries, (entry) => entry.rank);
+  if (!ranks.every(Number.isFinite)) throw new RangeError("renderRepoMap: a rank is not finite");
+  if (limit >= entries.length) return [...entries].sort(byRank);
+  if (limit === 0) return [];
+  const threshold = ranks.sort()[entries.length - limit];
+  return entries.filter((entry) => entry.rank >= threshold).sort(byRank).slice(0, limit);
+}
+
 /** The first line of a signature without trailing blanks. */
 function signatureLine(signature: string): string {
   return signature.split(/\r\n|\r|\n/, 1)[0].trimEnd();
@@ -136,7 +150,7 @@ function render(files: readonly MapFile[]): string {
  * grows as the prefix grows, so the map never exceeds the budget and a larger budget shows a
  * superset. Files are listed by their best shown symbol, symbols by line, so adding symbols
  * never reorders what was shown. Throws a `RangeError` when `tokens` is negative or not an
- * integer.
+ * integer, or a rank is not a finite number.
  *
  * @example A map of two files
  * ```ts
@@ -153,14 +167,14 @@ export function renderRepoMap(entries: readonly MapEntry[], options: RepoMapOpti
   if (!Number.isSafeInteger(budget) || budget < 0) {
     throw new RangeError(`renderRepoMap: tokens must be a non-negative integer, not ${budget}`);
   }
-  const ranked = [...entries].sort(byRank);
+  // Every shown symbol costs at least 3 characters ("1│" and a line break).
+  const ranked = bestRanked(entries, Math.floor(budget * 4 / 3));
   const mapOf = (count: number) => {
     const files = group(ranked.slice(0, count));
     return { files, text: render(files) };
   };
-  // Every shown symbol costs at least 3 characters ("1│" and a line break).
   let fits = 0;
-  let over = Math.min(ranked.length, Math.floor(budget * 4 / 3)) + 1;
+  let over = ranked.length + 1;
   while (over - fits > 1) {
     const middle = Math.floor((fits + over) / 2);
     if (estimateTokens(mapOf(middle).text) <= budget) fits = middle;
@@ -172,7 +186,7 @@ export function renderRepoMap(entries: readonly MapEntry[], options: RepoMapOpti
     tokens: estimateTokens(text),
     files,
     shown: fits,
-    total: ranked.length,
-    partial: fits < ranked.length,
+    total: entries.length,
+    partial: fits < entries.length,
   };
 }

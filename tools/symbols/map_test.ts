@@ -48,6 +48,7 @@ Deno.test("map: a small budget keeps the best-ranked prefix, nothing fits in non
   assert.deepEqual(renderRepoMap([]).files, []);
   assert.throws(() => renderRepoMap(ENTRIES, { tokens: -1 }), RangeError);
   assert.throws(() => renderRepoMap(ENTRIES, { tokens: 1.5 }), RangeError);
+  assert.throws(() => renderRepoMap([entry("nan", "a.c", 1, NaN)]), RangeError);
 });
 
 Deno.test("map: ties in rank are broken by path, line and id, whatever the input order", () => {

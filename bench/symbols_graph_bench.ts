@@ -2,12 +2,13 @@
  * The graph algorithms of `llm-symbols` (`tools/symbols/graph.ts`) and its repository map
  * (`tools/symbols/map.ts`) at the Linux tree's scale: a generated call graph of 1,000,000
  * symbols and 4,000,000 uses, with the skew of real code (most calls go to a few popular
- * functions, the rest stay near their caller). Medians of in-process timings and the heap
- * after building; there is no peer that computes these in the same way, so the figures stand
+ * functions, the rest stay near their caller). Medians of in-process wall and CPU times
+ * (CPU time is the steadier figure on a shared machine) and the heap after building; there is no peer that computes these in the same way, so the figures stand
  * alone. Run: `deno run -A bench/symbols_graph_bench.ts [--runs N] [--nodes N] [--edges N]`.
  *
  * @module
  */
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { seededRandom } from "../tests/helpers.ts";
 import {
@@ -56,16 +57,28 @@ function generate(nodes: number, edges: number): Generated {
   return { ids, sources, targets };
 }
 
-/** Median milliseconds of `runs` calls of `task`, and its last result. */
-function time<T>(runs: number, task: () => T): { ms: number; result: T } {
-  const samples: number[] = [];
+/** What a timed step took: medians over the runs. */
+interface Took {
+  /** Wall milliseconds. */
+  wall: number;
+  /** CPU milliseconds (user and system) of the process: less disturbed by a busy machine. */
+  cpu: number;
+}
+
+/** Medians of `runs` calls of `task`, and its last result. */
+function time<T>(runs: number, task: () => T): Took & { result: T } {
+  const walls: number[] = [];
+  const cpus: number[] = [];
   let result: T | undefined;
   for (let run = 0; run < runs; run++) {
+    const cpu = process.cpuUsage();
     const start = performance.now();
     result = task();
-    samples.push(performance.now() - start);
+    walls.push(performance.now() - start);
+    const used = process.cpuUsage(cpu);
+    cpus.push((used.user + used.system) / 1000);
   }
-  return { ms: median(samples), result: result as T };
+  return { wall: median(walls), cpu: median(cpus), result: result as T };
 }
 
 /** The node with the most callers (the hub of the power law). */
@@ -88,10 +101,10 @@ function main(): void {
   const edges = Number(values.edges ?? 4_000_000);
   const runs = runsOption(3);
   const generated = generate(nodes, edges);
-  const rows: [string, number, string][] = [];
-  const row = (name: string, took: number, note = "") => {
+  const rows: [string, Took, string][] = [];
+  const row = (name: string, took: Took, note = "") => {
     rows.push([name, took, note]);
-    console.error(`${name}: ${ms(took)} ${note}`);
+    console.error(`${name}: ${ms(took.wall)} (CPU ${ms(took.cpu)}) ${note}`);
   };
 
   const indexed = time(
@@ -99,42 +112,42 @@ function main(): void {
     () => graphFromIndexed(generated.ids, generated.sources, generated.targets),
   );
   const graph = indexed.result;
-  row("build from numbered edges", indexed.ms, `${graph.size} nodes, ${graph.edgeCount} edges`);
+  row("build from numbered edges", indexed, `${graph.size} nodes, ${graph.edgeCount} edges`);
   const edgeList: GraphEdge[] = Array.from({ length: edges }, (_, e) => ({
     from: generated.ids[generated.sources[e]],
     to: generated.ids[generated.targets[e]],
   }));
-  row("build from id edges", time(runs, () => buildGraph(edgeList, generated.ids)).ms);
+  row("build from id edges", time(runs, () => buildGraph(edgeList, generated.ids)));
   edgeList.length = 0;
   const heapMb = Deno.memoryUsage().heapUsed / 2 ** 20;
 
   const top = hub(graph);
   const start = graph.ids[nodes >> 1];
   const forward = time(runs, () => reachable(graph, start, { direction: "forward" }));
-  row("reachable forward, unbounded", forward.ms, `${forward.result.nodes.length} reached`);
+  row("reachable forward, unbounded", forward, `${forward.result.nodes.length} reached`);
   const reverse = time(runs, () => reachable(graph, top, { direction: "reverse" }));
-  row("reachable reverse from the hub", reverse.ms, `${reverse.result.nodes.length} reached`);
+  row("reachable reverse from the hub", reverse, `${reverse.result.nodes.length} reached`);
   const near = time(runs, () => reachable(graph, start, { direction: "forward", maxDepth: 3 }));
-  row("reachable forward, depth 3", near.ms, `${near.result.nodes.length} reached`);
+  row("reachable forward, depth 3", near, `${near.result.nodes.length} reached`);
   const cycles = time(runs, () => stronglyConnected(graph));
   const largest = cycles.result[0]?.length ?? 0;
-  row("strongly connected", cycles.ms, `${cycles.result.length} cycles, largest ${largest}`);
+  row("strongly connected", cycles, `${cycles.result.length} cycles, largest ${largest}`);
   const ranks = time(runs, () => pageRank(graph));
-  row("pageRank", ranks.ms, `${ranks.result.iterations} iterations`);
+  row("pageRank", ranks, `${ranks.result.iterations} iterations`);
   const focus = new Map(graph.ids.slice(0, 50).map((id) => [id, 1]));
   const focused = time(runs, () => pageRank(graph, { personalization: focus }));
-  row("pageRank, 50 focus symbols", focused.ms, `${focused.result.iterations} iterations`);
+  row("pageRank, 50 focus symbols", focused, `${focused.result.iterations} iterations`);
   const blast = time(runs, () => impact(graph, start, { maxDepth: 5 }));
-  row("impact, depth 5", blast.ms, `${blast.result.callers} callers`);
+  row("impact, depth 5", blast, `${blast.result.callers} callers`);
   const target = near.result.nodes.at(-1)?.id ?? top;
   const paths = time(
     runs,
     () => boundedPaths(graph, start, target, { maxDepth: 6, maxPaths: 100 }),
   );
-  row("paths, depth 6, 100 paths", paths.ms, `${paths.result.paths.length} paths`);
+  row("paths, depth 6, 100 paths", paths, `${paths.result.paths.length} paths`);
   const entries = graph.ids.slice(0, 1000);
   const dead = time(runs, () => deadCode(graph, entries, graph.ids));
-  row("dead code from 1,000 entries", dead.ms, `${dead.result.length} dead`);
+  row("dead code from 1,000 entries", dead, `${dead.result.length} dead`);
 
   const mapEntries: MapEntry[] = graph.ids.map((id, n) => ({
     symbol_id: id,
@@ -146,13 +159,15 @@ function main(): void {
     rank: ranks.result.ranks[n],
   }));
   const map = time(runs, () => renderRepoMap(mapEntries, { tokens: 2000 }));
-  row("repository map, 2,000 tokens", map.ms, `${map.result.shown} symbols shown`);
+  row("repository map, 2,000 tokens", map, `${map.result.shown} symbols shown`);
 
   console.log(`\n## llm-symbols graph: ${nodes} nodes, ${edges} edges (median of ${runs})`);
   console.log(`Heap after building: ${heapMb.toFixed(0)} MB.\n`);
-  console.log("| step | time | result |");
-  console.log("| --- | --- | --- |");
-  for (const [name, took, note] of rows) console.log(`| ${name} | ${ms(took)} | ${note} |`);
+  console.log("| step | wall | CPU | result |");
+  console.log("| --- | --- | --- | --- |");
+  for (const [name, took, note] of rows) {
+    console.log(`| ${name} | ${ms(took.wall)} | ${ms(took.cpu)} | ${note} |`);
+  }
 }
 
 main();

@@ -153,7 +153,7 @@ Deno.test("reachable: depths, both directions, depth bound and unknown ids", () 
   });
 });
 
-Deno.test("cycles: components of two or more and self-loops only, sorted", () => {
+Deno.test("cycles: components of two or more and self-loops only, in node order", () => {
   const graph = buildGraph([
     { from: "c", to: "b" },
     { from: "b", to: "c" },
@@ -163,7 +163,7 @@ Deno.test("cycles: components of two or more and self-loops only, sorted", () =>
     { from: "rec", to: "rec" },
     { from: "main", to: "x" },
   ]);
-  assert.deepEqual(stronglyConnected(graph), [["x", "y", "z"], ["b", "c"], ["rec"]]);
+  assert.deepEqual(stronglyConnected(graph), [["x", "y", "z"], ["c", "b"], ["rec"]]);
 });
 
 Deno.test("cycles: a cycle 300,000 deep does not overflow the stack", () => {
@@ -203,6 +203,11 @@ Deno.test("paths: shortest first, bounds reported as partial", () => {
   });
   assert.deepEqual(boundedPaths(graph, "a", "a", { maxDepth: 3, maxPaths: 5 }).paths, [["a"]]);
   assert.deepEqual(boundedPaths(graph, "a", "zz", { maxDepth: 3, maxPaths: 5 }).paths, []);
+  assert.deepEqual(
+    boundedPaths(graph, "a", "d", { maxDepth: Infinity, maxPaths: 9 }).paths.length,
+    3,
+  );
+  assert.throws(() => boundedPaths(graph, "a", "d", { maxDepth: -1, maxPaths: 1 }), RangeError);
 });
 
 Deno.test("paths: the step budget stops a search that would explode", () => {

@@ -169,7 +169,9 @@ function fromNumbered(
     throw new RangeError("graph: sources, targets and weights differ in length");
   }
   for (let e = 0; e < sources.length; e++) {
-    const [u, v, w] = [sources[e], targets[e], weights[e]];
+    const u = sources[e];
+    const v = targets[e];
+    const w = weights[e];
     if (!(u >= 0 && u < n && v >= 0 && v < n)) {
       throw new RangeError(`graph: edge ${e} names a node outside 0…${n - 1}`);
     }
@@ -220,23 +222,11 @@ function mergeParallel(rows: Rows, n: number): Rows {
   return { start: merged, target: target.slice(0, write), weight: weight.slice(0, write) };
 }
 
-/** The reverse adjacency of `rows`. */
+/** The reverse adjacency of `rows`: the edges sorted again, by target. */
 function transpose(rows: Rows, n: number): Rows {
-  const m = rows.target.length;
-  const start = new Int32Array(n + 1);
-  for (let k = 0; k < m; k++) start[rows.target[k] + 1]++;
-  for (let v = 0; v < n; v++) start[v + 1] += start[v];
-  const next = start.slice(0, n);
-  const target = new Int32Array(m);
-  const weight = new Float64Array(m);
-  for (let u = 0; u < n; u++) {
-    for (let k = rows.start[u]; k < rows.start[u + 1]; k++) {
-      const slot = next[rows.target[k]]++;
-      target[slot] = u;
-      weight[slot] = rows.weight[k];
-    }
-  }
-  return { start, target, weight };
+  const sources = new Int32Array(rows.target.length);
+  for (let u = 0; u < n; u++) sources.fill(u, rows.start[u], rows.start[u + 1]);
+  return toRows(n, rows.target, sources, rows.weight);
 }
 
 // --- Reachability -------------------------------------------------------------------------------
@@ -789,7 +779,9 @@ function edgeShares(graph: SymbolGraph): Float64Array {
     for (let k = forward.start[u]; k < forward.start[u + 1]; k++) outWeight[u] += forward.weight[k];
   }
   const { target: users, weight } = graph.rows("reverse");
-  return Float64Array.from(weight, (w, k) => w / outWeight[users[k]]);
+  const share = new Float64Array(weight.length);
+  for (let k = 0; k < share.length; k++) share[k] = weight[k] / outWeight[users[k]];
+  return share;
 }
 
 /** The restart distribution: the personalization normalised, or uniform. */
@@ -806,7 +798,10 @@ function restartDistribution(
     weights[n] += w;
     total += w;
   }
-  if (total > 0) return { weights: weights.map((w) => w / total), personalized: true };
+  if (total > 0) {
+    for (let v = 0; v < weights.length; v++) weights[v] /= total;
+    return { weights, personalized: true };
+  }
   return { weights: weights.fill(1 / graph.size), personalized: false };
 }
 

@@ -37,6 +37,9 @@ interface Rows {
   weight: Float64Array;
 }
 
+/** How many lookups of a graph built without an index scan its ids before it builds one. */
+const LINEAR_LOOKUPS = 8;
+
 /**
  * A directed graph over string ids, numbered `0 … size - 1` internally. Parallel edges are
  * merged into one whose weight is their sum; self-loops are kept (a recursive function).
@@ -51,12 +54,16 @@ interface Rows {
 export class SymbolGraph {
   /** Node number → id. */
   readonly ids: readonly string[];
-  readonly #index: ReadonlyMap<string, number>;
+  #index: ReadonlyMap<string, number> | undefined;
+  #scans = 0;
   readonly #forward: Rows;
   readonly #reverse: Rows;
 
-  /** Use {@linkcode buildGraph} or {@linkcode graphFromIndexed}. */
-  constructor(ids: readonly string[], index: ReadonlyMap<string, number>, forward: Rows) {
+  /**
+   * Use {@linkcode buildGraph} or {@linkcode graphFromIndexed}. `index` maps each id to its
+   * first position in `ids`; when absent it is built on demand (see `indexOf`).
+   */
+  constructor(ids: readonly string[], forward: Rows, index?: ReadonlyMap<string, number>) {
     this.ids = ids;
     this.#index = index;
     this.#forward = forward;
@@ -73,9 +80,19 @@ export class SymbolGraph {
     return this.#forward.target.length;
   }
 
-  /** The node number of `id`, or -1 when the graph does not hold it. */
+  /**
+   * The node number of `id` (its first position in `ids`), or -1 when the graph does not hold
+   * it. The first few lookups scan `ids`: a query names one or two symbols, and hashing a
+   * million ids into a map costs more than scanning them a few times; past that, the map is
+   * built once.
+   */
   indexOf(id: string): number {
-    return this.#index.get(id) ?? -1;
+    if (this.#index === undefined && ++this.#scans > LINEAR_LOOKUPS) {
+      const index = new Map<string, number>();
+      for (let n = this.ids.length - 1; n >= 0; n--) index.set(this.ids[n], n);
+      this.#index = index;
+    }
+    return this.#index === undefined ? this.ids.indexOf(id) : this.#index.get(id) ?? -1;
   }
 
   /** The adjacency rows of one direction (read-only by convention: the algorithms share it). */
@@ -117,18 +134,19 @@ export function buildGraph(edges: Iterable<GraphEdge>, nodes: Iterable<string> =
   }
   return fromNumbered(
     ids,
-    index,
     Int32Array.from(sources),
     Int32Array.from(targets),
     Float64Array.from(weights),
+    index,
   );
 }
 
 /**
  * Builds the graph from edges already numbered: edge `e` goes from `ids[sources[e]]` to
  * `ids[targets[e]]` with weight `weights?.[e] ?? 1`. The fast path for a store that keeps
- * integer keys. Throws a `RangeError` on a number outside `ids`, a repeated id, or a weight
- * that is not a positive finite number.
+ * integer keys: no map of the ids is built unless many are looked up. The ids should be
+ * distinct (a repeated one is found at its first position). Throws a `RangeError` on a number
+ * outside `ids` or a weight that is not a positive finite number.
  *
  * @example Numbered edges
  * ```ts
@@ -143,26 +161,16 @@ export function graphFromIndexed(
   targets: Int32Array,
   weights?: Float64Array,
 ): SymbolGraph {
-  const index = new Map<string, number>();
-  for (const [n, id] of ids.entries()) {
-    if (index.has(id)) throw new RangeError(`graph: id ${id} is given twice`);
-    index.set(id, n);
-  }
-  return fromNumbered(
-    ids,
-    index,
-    sources,
-    targets,
-    weights ?? new Float64Array(sources.length).fill(1),
-  );
+  const ones = new Float64Array(sources.length).fill(1);
+  return fromNumbered(ids, sources, targets, weights ?? ones);
 }
 
 function fromNumbered(
   ids: readonly string[],
-  index: ReadonlyMap<string, number>,
   sources: Int32Array,
   targets: Int32Array,
   weights: Float64Array,
+  index?: ReadonlyMap<string, number>,
 ): SymbolGraph {
   const n = ids.length;
   if (targets.length !== sources.length || weights.length !== sources.length) {
@@ -177,7 +185,7 @@ function fromNumbered(
     }
     if (!(w > 0 && Number.isFinite(w))) throw new RangeError(`graph: edge ${e} has weight ${w}`);
   }
-  return new SymbolGraph(ids, index, mergeParallel(toRows(n, sources, targets, weights), n));
+  return new SymbolGraph(ids, mergeParallel(toRows(n, sources, targets, weights), n), index);
 }
 
 /** Counting sort of the edges by source into rows. */

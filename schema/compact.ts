@@ -198,10 +198,20 @@ export const CompactSearchDataSchema: z.ZodType<CompactSearchData> = z.object({
   counts: z.array(FileCountSchema).optional(),
 }).meta({ id: "CompactSearchData" });
 
-/** Columns of a compact ast-search row. */
+/** Columns of a compact ast-search row whose matches differ in kind. */
 export const AST_COLUMNS = [
   "name",
   "kind",
+  "start_line",
+  "end_line",
+  "byte_start",
+  "byte_end",
+  "first_line",
+] as const;
+
+/** Columns of a compact ast-search row when every match has one kind (`data.kind` names it). */
+export const AST_ONE_KIND_COLUMNS = [
+  "name",
   "start_line",
   "end_line",
   "byte_start",
@@ -214,6 +224,9 @@ export const AST_COLUMNS = [
  * for a query match, `name` and `kind` are those of its first capture (its capture name as kind).
  */
 export type AstRow = [string, string, number, number, number, number, string];
+
+/** An ast-search match of an answer whose matches share one kind: {@linkcode AstRow} without it. */
+export type AstOneKindRow = [string, number, number, number, number, string];
 
 /** Compact `data` of `llm-ast-search`. */
 export interface CompactAstSearchData {
@@ -231,11 +244,18 @@ export interface CompactAstSearchData {
   languages: string[];
   /** Matches before `limit` cut them; present only when cut. */
   total?: number;
-  /** Names of the row fields. */
-  columns: typeof AST_COLUMNS;
+  /**
+   * The kind of every match shown, when they share one (a `kind: ["function"]` search): the
+   * rows then leave the kind out, which would repeat it on every row.
+   */
+  kind?: string;
+  /** Names of the row fields: {@linkcode AST_ONE_KIND_COLUMNS} when `kind` is given. */
+  columns: typeof AST_COLUMNS | typeof AST_ONE_KIND_COLUMNS;
   /** Matches grouped by file. */
-  by_file: FileRows<AstRow>[];
+  by_file: FileRows<AstRow | AstOneKindRow>[];
 }
+
+const astCells = [z.string(), z.string(), line, line, count, count, z.string()];
 
 /** zod schema of {@linkcode CompactAstSearchData}. */
 export const CompactAstSearchDataSchema: z.ZodType<CompactAstSearchData> = z.object({
@@ -246,13 +266,21 @@ export const CompactAstSearchDataSchema: z.ZodType<CompactAstSearchData> = z.obj
   files_matched: count,
   languages: z.array(z.string()),
   total: count.optional(),
-  columns: columnsSchema(AST_COLUMNS),
+  kind: z.string().optional(),
+  columns: z.union([columnsSchema(AST_COLUMNS), columnsSchema(AST_ONE_KIND_COLUMNS)]),
   by_file: z.array(
     fileRowsSchema(
-      rowSchema<AstRow>([z.string(), z.string(), line, line, count, count, z.string()]),
+      z.union([rowSchema<AstRow>(astCells), rowSchema<AstOneKindRow>(astCells.slice(1))]),
     ),
   ),
-}).meta({ id: "CompactAstSearchData" });
+}).refine(
+  (data) => data.columns.length === (data.kind === undefined ? 7 : 6),
+  "the columns leave the kind out exactly when data.kind is given",
+).refine(
+  (data) =>
+    data.by_file.every((file) => file.rows.every((row) => row.length === data.columns.length)),
+  "every row has one value per column",
+).meta({ id: "CompactAstSearchData" });
 
 /** Columns of a compact discover row. */
 export const DISCOVER_COLUMNS = ["path", "kind", "size", "score", "reason"] as const;
@@ -387,10 +415,9 @@ export function compactSearchData(data: SearchData): CompactSearchData {
 
 function astRow(match: AstMatch): AstRow {
   const span = match.span;
-  const capture = match.captures[0];
   return [
-    match.name ?? capture?.text ?? "",
-    match.kind ?? capture?.name ?? "",
+    match.name ?? match.captures[0]?.text ?? "",
+    astKind(match),
     span.start_line,
     span.end_line,
     span.byte_start,
@@ -399,9 +426,15 @@ function astRow(match: AstMatch): AstRow {
   ];
 }
 
+/** A match's kind: its own, or for a query match its first capture's name. */
+function astKind(match: AstMatch): string {
+  return match.kind ?? match.captures[0]?.name ?? "";
+}
+
 /**
  * The compact data of an `llm-ast-search` result: name, kind, span and first line (a
- * definition's signature) of each match, grouped by file; no bodies, captures or ids.
+ * definition's signature) of each match, grouped by file; no bodies, captures or ids. When
+ * every match has the same kind, `data.kind` names it once and the rows leave it out.
  *
  * @example
  * ```ts
@@ -415,8 +448,17 @@ function astRow(match: AstMatch): AstRow {
  */
 export function compactAstSearchData(data: AstSearchData): CompactAstSearchData {
   const { matches, ...summary } = data; // every field but the matches is already compact
-  const by_file = groupByFile(matches, (match) => match.span.file_path, astRow);
-  return { ...summary, columns: AST_COLUMNS, by_file };
+  const kinds = new Set(matches.map(astKind));
+  if (kinds.size !== 1) {
+    const by_file = groupByFile(matches, (match) => match.span.file_path, astRow);
+    return { ...summary, columns: AST_COLUMNS, by_file };
+  }
+  const oneKindRow = (match: AstMatch): AstOneKindRow => {
+    const [name, _kind, ...rest] = astRow(match);
+    return [name, ...rest];
+  };
+  const by_file = groupByFile(matches, (match) => match.span.file_path, oneKindRow);
+  return { ...summary, kind: [...kinds][0], columns: AST_ONE_KIND_COLUMNS, by_file };
 }
 
 /**

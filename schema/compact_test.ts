@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   AST_COLUMNS,
+  AST_ONE_KIND_COLUMNS,
   COMPACT_TEXT_CHARS,
   compactEnvelope,
   compactEnvelopeSchemaOf,
@@ -65,41 +66,68 @@ Deno.test("compact search: rows grouped by file, in order, without ids or matche
   assert.ok(!text.includes("span_id"));
 });
 
-Deno.test("compact ast-search: name, kind, span and the first line, not the body", () => {
-  const span = makeSpan("a.c", index, 0, TEXT.indexOf("}") + 1);
-  const match: AstMatch = {
+const body = TEXT.slice(0, TEXT.indexOf("}") + 1);
+
+function astMatch(name: string, kind: string): AstMatch {
+  return {
     match_id: crypto.randomUUID(),
-    span,
+    span: makeSpan("a.c", index, 0, body.length),
     pattern_index: 0,
-    text: TEXT.slice(0, TEXT.indexOf("}") + 1),
-    name: "main",
-    kind: "function",
-    captures: [{ name: "name", span: makeSpan("a.c", index, 4, 8), text: "main" }],
+    text: body,
+    name,
+    kind,
+    captures: [{ name: "name", span: makeSpan("a.c", index, 4, 8), text: name }],
   };
-  const full = queryEnvelope("llm-ast-search", {
-    count: 1,
+}
+
+function astEnvelope(matches: AstMatch[]) {
+  return queryEnvelope("llm-ast-search", {
+    count: matches.length,
     mode: "kind" as const,
-    match_count: 1,
+    match_count: matches.length,
     files_searched: 1,
     files_matched: 1,
     languages: ["c"],
-    matches: [match],
+    matches,
   }, []);
-  const compact = compactEnvelope(full) as {
-    data: { columns: readonly string[]; by_file: { rows: unknown[][] }[] };
-  };
+}
+
+type CompactAst = {
+  data: { kind?: string; columns: readonly string[]; by_file: { rows: unknown[][] }[] };
+};
+
+Deno.test("compact ast-search: name, kind, span and the first line, not the body", () => {
+  const compact = compactEnvelope(astEnvelope([astMatch("main", "function")])) as CompactAst;
   assert.ok(compactEnvelopeSchemaOf("llm-ast-search")!.safeParse(compact).success);
-  assert.deepEqual(compact.data.columns, AST_COLUMNS);
+  // One kind for every match: said once, not on every row.
+  assert.equal(compact.data.kind, "function");
+  assert.deepEqual(compact.data.columns, AST_ONE_KIND_COLUMNS);
   assert.deepEqual(compact.data.by_file[0].rows[0], [
     "main",
-    "function",
     1,
     4,
     0,
-    span.byte_end,
+    body.length,
     "int main(void)",
   ]);
   assert.ok(!JSON.stringify(compact).includes("return"));
+});
+
+Deno.test("compact ast-search: matches of several kinds keep the kind column", () => {
+  const matches = [astMatch("main", "function"), astMatch("point", "struct")];
+  const compact = compactEnvelope(astEnvelope(matches)) as CompactAst;
+  const schema = compactEnvelopeSchemaOf("llm-ast-search")!;
+  assert.ok(schema.safeParse(compact).success);
+  assert.equal(compact.data.kind, undefined);
+  assert.deepEqual(compact.data.columns, AST_COLUMNS);
+  assert.deepEqual(compact.data.by_file[0].rows.map((row) => row.slice(0, 2)), [
+    ["main", "function"],
+    ["point", "struct"],
+  ]);
+  // A row that does not follow its columns is refused.
+  const mixed = structuredClone(compact);
+  mixed.data.kind = "function";
+  assert.ok(!schema.safeParse(mixed).success);
 });
 
 Deno.test("diagnostics are summarised by code with three examples, after the results", () => {

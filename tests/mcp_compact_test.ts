@@ -175,3 +175,29 @@ Deno.test("mcp compact: definitions without bodies; many warnings summarised, no
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("mcp compact: asking for checksums or context answers in full unless compact is asked", async () => {
+  const root = await makeTree(needleTree());
+  const server = await connect({ root, permissions: [`--allow-read=${root}`] });
+  const call = async (args: Record<string, unknown>) => {
+    const result = await server.client.callTool({
+      name: "search",
+      arguments: { patterns: ["NEEDLE_SUSPEND"], paths: ["src/file00.txt"], ...args },
+    }) as CallOutcome;
+    assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+    return result.structuredContent;
+  };
+  try {
+    const checksums = await call({ with_checksums: true });
+    assert.equal(checksums.form, undefined, "the full form");
+    assert.match(JSON.stringify(checksums), /"sha256:[0-9a-f]{64}"/);
+    const context = await call({ with_context: true, context_lines: 1 });
+    assert.ok(JSON.stringify(context).includes("context_before"), "context is shown");
+    const asked = await call({ with_checksums: true, detail: "compact" });
+    assert.equal(asked.form, "compact", "an explicit detail wins");
+    assert.equal((await call({})).form, "compact", "the default stays compact");
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -66,7 +66,8 @@ const DETAIL_SCHEMA = {
   description: 'How much to show: "compact" (default) gives rows grouped by file (line, ' +
     'column, byte span, line text or first line; a transform\'s status and new spans); "full" ' +
     "adds ids, span ids, matched text, captures, whole node text and a transform's checksums " +
-    "and full spans, as the command line prints with --format json.",
+    "and full spans, as the command line prints with --format json. A call asking for " +
+    "with_context, with_checksums or with_semantics is full unless it says compact.",
 };
 
 /** The tool's envelope schema, or, when it has a compact form, either form. */
@@ -292,7 +293,7 @@ export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {
     }
     offset = value as number;
   }
-  let detail: Detail = "compact";
+  let detail: Detail | undefined;
   if (entry.takesDetail && DETAIL_ARGUMENT in args) {
     const value = args[DETAIL_ARGUMENT];
     delete args[DETAIL_ARGUMENT];
@@ -315,5 +316,16 @@ export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {
       ...exampleRemediation(tool),
     });
   }
-  return { input, offset, detail };
+  return { input, offset, detail: detail ?? defaultDetail(input) };
+}
+
+/** Input flags asking for span extensions, which only the full form of a match carries. */
+const EXTENSION_FLAGS = ["with_context", "with_checksums", "with_semantics"];
+
+/**
+ * The detail of a call that names none: compact, unless it asks for an extension (context,
+ * checksums, semantics) that only the full form shows; asking for one is asking for that form.
+ */
+function defaultDetail(input: Record<string, unknown>): Detail {
+  return EXTENSION_FLAGS.some((flag) => input[flag] === true) ? "full" : "compact";
 }

@@ -251,10 +251,8 @@ export const CompactSearchDataSchema: z.ZodType<CompactSearchData> = z.object({
   counts: z.array(FileCountSchema).optional(),
 }).meta({ id: "CompactSearchData" });
 
-/** Columns of a compact ast-search row whose matches differ in kind. */
-export const AST_COLUMNS = [
-  "name",
-  "kind",
+/** The columns of a compact ast-search row after its name and kind. */
+const AST_SPAN_COLUMNS = [
   "start_line",
   "end_line",
   "byte_start",
@@ -262,15 +260,11 @@ export const AST_COLUMNS = [
   "first_line",
 ] as const;
 
+/** Columns of a compact ast-search row whose matches differ in kind. */
+export const AST_COLUMNS = ["name", "kind", ...AST_SPAN_COLUMNS] as const;
+
 /** Columns of a compact ast-search row when every match has one kind (`data.kind` names it). */
-export const AST_ONE_KIND_COLUMNS = [
-  "name",
-  "start_line",
-  "end_line",
-  "byte_start",
-  "byte_end",
-  "first_line",
-] as const;
+export const AST_ONE_KIND_COLUMNS = ["name", ...AST_SPAN_COLUMNS] as const;
 
 /**
  * An ast-search match: `[name, kind, start_line, end_line, byte_start, byte_end, first_line]`;

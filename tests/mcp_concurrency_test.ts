@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { defineTool } from "../core/tool.ts";
 import { queryEnvelope, queryEnvelopeSchema } from "../schema/envelope.ts";
-import { ExecutionLog, flagSignal, queryScope, ToolServer } from "../tools/mcp/main.ts";
+import { ExecutionLog, queryScope, ToolServer } from "../tools/mcp/main.ts";
+import { flagSignal } from "../tools/mcp/call_protocol.ts";
 import { makeTree, REPO } from "./helpers.ts";
 import { connect, type Connected, FIXTURE, indexFixture, SAMPLES } from "./mcp_helpers.ts";
 

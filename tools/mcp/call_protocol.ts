@@ -39,7 +39,7 @@ const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborte
  *
  * @example
  * ```ts
- * import { flagSignal } from "@llm/search/mcp";
+ * import { flagSignal } from "./call_protocol.ts";
  * const flag = new Int32Array(new SharedArrayBuffer(4));
  * const signal = flagSignal(flag);
  * Atomics.store(flag, 0, 1);

@@ -221,18 +221,18 @@ Deno.test({
           await settle(server.pid);
           const cancel = new AbortController();
           const slow = slowCall(server, cancel.signal, { name: "ast_search", arguments: args });
-          await sleep(700); // inside the parses
-          const busy = await cpuDuring(server.pid, 300);
+          await sleep(600); // inside the parses
+          const busy = await cpuDuring(server.pid, 500);
           cancel.abort();
           const cancelledAt = performance.now();
           assert.notEqual(await slow, "answered");
           await sleep(CANCEL_BOUND_MS - (performance.now() - cancelledAt));
           const idle = await cpuDuring(server.pid, 500);
-          assert.ok(busy >= 5, `the parse should keep a core busy (${busy} ticks in 300 ms)`);
+          assert.ok(busy >= 5, `the parse should keep a core busy (${busy} ticks in 500 ms)`);
           assert.ok(
-            idle <= 3,
+            idle <= Math.max(3, busy / 5),
             `the cancelled parse still computes ${CANCEL_BOUND_MS} ms after the cancel: ` +
-              `${idle} ticks in 500 ms (${busy} in 300 ms before)`,
+              `${idle} ticks in 500 ms (${busy} before)`,
           );
         });
       }

@@ -221,6 +221,13 @@ Deno.test("mcp write: a transform answers compactly by default and its execution
       FIXTURE["src/greet.ts"].replace("hello ", "hi "),
     );
 
+    const stored = await server.client.callTool({
+      name: "get_execution",
+      arguments: { execution_id: done.execution_id },
+    }) as CallOutcome;
+    const page = (stored.structuredContent.data as { execution: { envelope: unknown } }).execution;
+    assert.deepEqual(page.envelope, done, "get_execution gives the same compact answer");
+
     const full = await call({ file: "src/greet.ts", old: "hi ", new: "hey ", detail: "full" });
     assert.match(JSON.stringify(full), /"final_checksum":"sha256:[0-9a-f]{64}"/);
     const fullUndo = await call({ undo: full.execution_id });

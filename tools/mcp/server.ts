@@ -472,7 +472,7 @@ export class ToolServer {
 
 /** A compact page ending at `end` of `total` items, with its `next_page` when items remain. */
 function withNextPage(answer: Answer, request: PageRequest, end: number, total: number): Answer {
-  if (end >= total || !isCompact(answer)) return answer;
+  if (end >= total || !isCompact(answer) || !("data" in answer)) return answer;
   const { diagnostics, ...head } = answer;
   const next_page = {
     tool: "get_execution" as const,

@@ -2,7 +2,9 @@
  * A cache that long-lived hosts (the MCP server) hand to runs so repeated work on unchanged
  * files is skipped. Entries are stamped with the file's size and mtime (and, where the caller
  * has it, a checksum) and are dropped when the stamp no longer matches or a mutating tool
- * reports the path as changed. One-shot CLI runs pass no cache.
+ * reports the path as changed. One-shot CLI runs pass no cache. Besides stamped values, a cache
+ * holds resources that keep themselves fresh (an open index database with its file watcher):
+ * opened on first use, kept across invalidations, disposed when the host closes the cache.
  *
  * @module
  */
@@ -25,6 +27,13 @@ export interface RunCache {
   set<T>(namespace: string, key: string, stamp: FileStamp, value: T): void;
   /** Drops every entry whose key is `absPath` (or everything when no path is given). */
   invalidate(absPath?: string): void;
+  /**
+   * The resource kept under `key`, opened by `open` on first use. A resource keeps itself fresh
+   * (invalidation leaves it alone) and lives until {@linkcode RunCache.close}.
+   */
+  resource<T extends Disposable>(key: string, open: () => T): T;
+  /** Disposes every resource (a host that shuts down calls it). */
+  close(): void;
 }
 
 interface Stored {
@@ -59,6 +68,7 @@ export class MemoryCache implements RunCache {
   readonly #entries = new Map<string, Map<string, Stored>>();
   readonly #maxEntries: number;
   readonly #racyWindowMs: number;
+  readonly #resources = new Map<string, Disposable>();
   #size = 0;
 
   /**
@@ -99,6 +109,21 @@ export class MemoryCache implements RunCache {
     if (!removed) return;
     this.#size -= removed.size;
     this.#entries.delete(absPath);
+  }
+
+  resource<T extends Disposable>(key: string, open: () => T): T {
+    let resource = this.#resources.get(key);
+    if (!resource) {
+      resource = open();
+      this.#resources.set(key, resource);
+    }
+    return resource as T;
+  }
+
+  close(): void {
+    const resources = [...this.#resources.values()];
+    this.#resources.clear();
+    for (const resource of resources) resource[Symbol.dispose]();
   }
 
   #evictOldest(): void {

@@ -533,6 +533,29 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Run `llm-symbols index` again (it resumes: indexed files are not parsed twice).",
     exit: EXIT.ok,
   },
+  "MAG-IO-017": {
+    meaning: "The answer comes from the index as it is; it may be stale.",
+    cause:
+      "The MCP server may not write the index, so it cannot re-index the files changed since the last index run.",
+    remediation:
+      "Run `llm-symbols index` (or start the server with --allow-write=<root>/.llm) to bring it up to date.",
+    exit: EXIT.ok,
+  },
+  "MAG-IO-018": {
+    meaning: "No symbol index to take relationships from; the results are unchanged.",
+    cause:
+      "A relationship flag (with_callers, with_callees, with_imports, with_exports, -R) was given in a root without <root>/.llm/index.db.",
+    remediation:
+      "Run `llm-symbols index` in the root (it needs --allow-write=<root>/.llm), then ask again.",
+    exit: EXIT.ok,
+  },
+  "MAG-IO-019": {
+    meaning: "Results in files changed since the last index run have no relationships.",
+    cause:
+      "Their file's size, time or content differs from the index, so its spans may name other code.",
+    remediation: "Run `llm-symbols index` to bring the index up to date, then ask again.",
+    exit: EXIT.ok,
+  },
   "MAG-AST-001": {
     meaning: "A file has syntax errors; it was indexed as far as its tree allows.",
     cause:

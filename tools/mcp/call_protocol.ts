@@ -90,6 +90,10 @@ export type CallMessage =
     type: "invalidate";
     /** Absolute paths a mutation changed; empty for everything. */
     paths: string[];
+  }
+  | {
+    /** The server shuts down: the worker disposes its cache's resources and ends. */
+    type: "close";
   };
 
 /** A call worker's answer: the envelope of the call. */

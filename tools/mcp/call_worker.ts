@@ -17,6 +17,7 @@ import { type CallMessage, type CallReply, flagSignal, warmCache } from "./call_
 interface WorkerScope {
   onmessage: ((event: MessageEvent<CallMessage>) => void) | null;
   postMessage(message: CallReply): void;
+  close(): void;
 }
 
 const scope = globalThis as unknown as WorkerScope;
@@ -40,6 +41,12 @@ async function runCall(message: Extract<CallMessage, { type: "call" }>): Promise
 
 scope.onmessage = async (event: MessageEvent<CallMessage>) => {
   const message = event.data;
+  if (message.type === "close") {
+    // Open index databases and their file watchers are released before the worker ends.
+    cache.close();
+    scope.close();
+    return;
+  }
   if (message.type === "invalidate") {
     if (!message.paths.length) cache.invalidate();
     for (const path of message.paths) cache.invalidate(path);

@@ -32,7 +32,7 @@ export interface ToolRunner {
   run(tool: Tool, input: Record<string, unknown>, call: CallSpec): Promise<Envelope>;
   /** Drops the cached entries of `paths` (absolute), or every entry when `paths` is empty. */
   invalidate(paths: readonly string[]): void;
-  /** Stops every worker. */
+  /** Stops every worker and releases the cache's resources (open databases, file watchers). */
   close(): void;
 }
 
@@ -87,7 +87,9 @@ export class InProcessRunner implements ToolRunner {
     for (const path of paths) this.#cache.invalidate(path);
   }
 
-  close(): void {}
+  close(): void {
+    this.#cache?.close();
+  }
 }
 
 /** A call worker and the call it runs. */
@@ -190,6 +192,12 @@ export class WorkerRunner implements ToolRunner {
   }
 
   close(): void {
+    // An idle worker releases its cache's resources and ends itself; a busy one is stopped.
+    const closing: CallMessage = { type: "close" };
+    for (const slot of this.#idle.splice(0)) {
+      slot.worker.postMessage(closing);
+      this.#live.delete(slot);
+    }
     for (const slot of [...this.#live]) this.#discard(slot);
   }
 

@@ -234,64 +234,140 @@ async function processCandidates(
  * ```
  */
 export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
-  const started = Date.now();
-  const diagnostics: Diagnostic[] = [];
-  const location = locateDb(options.root, options.db, true);
-  const store = IndexStore.open(location, "write");
+  const store = IndexStore.open(locateDb(options.root, options.db, true), "write");
   try {
-    const candidates = walkCandidates(options, location.displayPath, diagnostics);
-    const known = new Map(store.files().map((row) => [row.path, row]));
-    const walked = new Set(candidates.map((candidate) => candidate.path));
-    const gone = [...known.keys()].filter((path) => !walked.has(path));
-    if (known.size > 0) store.ensureLookupIndexes();
-    store.transaction(() => gone.forEach((path) => store.removeFile(path)));
-    const maxBytes = options.maxFileBytes ?? SYMBOLS_DEFAULTS.maxFileBytes;
-    const toCheck: Candidate[] = [];
-    let sameStamp = 0;
-    let tooLarge = 0;
-    for (const candidate of candidates) {
-      const row = known.get(candidate.path);
-      if (row && row.size === candidate.size && row.mtime === candidate.mtime) sameStamp++;
-      else if (candidate.size > maxBytes) {
-        tooLarge++;
-        diagnostics.push(note(
-          "MAG-IO-015",
-          `${candidate.path} (${candidate.size} bytes) is larger than max_file_bytes ${maxBytes}`,
-          candidate.path,
-        ));
-      } else toCheck.push(candidate);
-    }
-    if (known.size === gone.length) store.dropLookupIndexes();
-    const writer = new BatchWriter(store);
-    const state = await processCandidates(toCheck, known, options, writer, diagnostics);
-    writer.flush();
-    store.ensureLookupIndexes();
-    store.setMeta("indexed_at", new Date().toISOString());
-    if (state.timedOut) {
-      diagnostics.push(note(
-        "MAG-IO-016",
-        `the run stopped at its time limit (${options.timeoutMs} ms); run \`llm-symbols index\` again for the rest`,
-      ));
-    }
-    const counts = store.counts();
-    return {
-      result: {
-        db_path: location.displayPath,
-        files_seen: candidates.length,
-        parsed: state.parsed,
-        unchanged: sameStamp + state.unchanged,
-        removed: gone.length,
-        parse_error_files: state.parseErrorFiles,
-        skipped: state.skipped + tooLarge,
-        symbols: counts.symbols,
-        references: counts.references,
-        imports: counts.imports,
-        duration_ms: Date.now() - started,
-      },
-      diagnostics,
-      partial: state.timedOut || state.skipped + tooLarge > 0,
-    };
+    return await refreshIndex(store, options);
   } finally {
     store.close();
   }
+}
+
+/**
+ * Brings an index opened for writing up to date with the walk of `options.root` (what
+ * {@linkcode indexRoot} does, on a store a long-lived host keeps open).
+ *
+ * @example
+ * ```ts
+ * import { refreshIndex } from "./indexer.ts";
+ * import { IndexStore, locateDb } from "./store.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
+ * const store = IndexStore.open(locateDb(root, undefined, true), "write");
+ * (await refreshIndex(store, { root, threads: 0 })).result.parsed; // 1
+ * store.close();
+ * ```
+ */
+export async function refreshIndex(
+  store: IndexStore,
+  options: IndexOptions,
+): Promise<IndexOutcome> {
+  const started = Date.now();
+  const diagnostics: Diagnostic[] = [];
+  const location = store.location;
+  const candidates = walkCandidates(options, location.displayPath, diagnostics);
+  const known = new Map(store.files().map((row) => [row.path, row]));
+  const walked = new Set(candidates.map((candidate) => candidate.path));
+  const gone = [...known.keys()].filter((path) => !walked.has(path));
+  if (known.size > 0) store.ensureLookupIndexes();
+  store.transaction(() => gone.forEach((path) => store.removeFile(path)));
+  const maxBytes = options.maxFileBytes ?? SYMBOLS_DEFAULTS.maxFileBytes;
+  const toCheck: Candidate[] = [];
+  let sameStamp = 0;
+  let tooLarge = 0;
+  for (const candidate of candidates) {
+    const row = known.get(candidate.path);
+    if (row && row.size === candidate.size && row.mtime === candidate.mtime) sameStamp++;
+    else if (candidate.size > maxBytes) {
+      tooLarge++;
+      diagnostics.push(tooLargeNote(candidate, maxBytes));
+    } else toCheck.push(candidate);
+  }
+  if (known.size === gone.length) store.dropLookupIndexes();
+  const writer = new BatchWriter(store);
+  const state = await processCandidates(toCheck, known, options, writer, diagnostics);
+  writer.flush();
+  store.ensureLookupIndexes();
+  store.setMeta("indexed_at", new Date().toISOString());
+  if (state.timedOut) {
+    diagnostics.push(note(
+      "MAG-IO-016",
+      `the run stopped at its time limit (${options.timeoutMs} ms); run \`llm-symbols index\` again for the rest`,
+    ));
+  }
+  const counts = store.counts();
+  return {
+    result: {
+      db_path: location.displayPath,
+      files_seen: candidates.length,
+      parsed: state.parsed,
+      unchanged: sameStamp + state.unchanged,
+      removed: gone.length,
+      parse_error_files: state.parseErrorFiles,
+      skipped: state.skipped + tooLarge,
+      symbols: counts.symbols,
+      references: counts.references,
+      imports: counts.imports,
+      duration_ms: Date.now() - started,
+    },
+    diagnostics,
+    partial: state.timedOut || state.skipped + tooLarge > 0,
+  };
+}
+
+function tooLargeNote(candidate: Candidate, maxBytes: number): Diagnostic {
+  return note(
+    "MAG-IO-015",
+    `${candidate.path} (${candidate.size} bytes) is larger than max_file_bytes ${maxBytes}`,
+    candidate.path,
+  );
+}
+
+/** What re-indexing named files did. */
+export interface ReindexOutcome {
+  /** Files parsed again. */
+  parsed: number;
+  /** Files whose facts were removed. */
+  removed: number;
+  /** Parse errors and files that could not be read. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Re-indexes the named files only, without a walk (a file watcher's changed paths): each of
+ * `gone` loses its facts; each of `changed` whose size or time moved is hashed and, when its
+ * content changed, parsed again on the calling thread (a handful of files: no worker to start).
+ *
+ * @example
+ * ```ts
+ * import { reindexFiles } from "./indexer.ts";
+ * import { IndexStore, locateDb } from "./store.ts";
+ * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
+ * (await reindexFiles(store, [], ["gone.py"])).removed; // 0 (it was not indexed)
+ * store.close();
+ * ```
+ */
+export async function reindexFiles(
+  store: IndexStore,
+  changed: readonly Candidate[],
+  gone: readonly string[],
+  signal?: AbortSignal,
+): Promise<ReindexOutcome> {
+  const diagnostics: Diagnostic[] = [];
+  const indexed = gone.filter((path) => store.file(path) !== undefined);
+  store.transaction(() => indexed.forEach((path) => store.removeFile(path)));
+  const known = new Map<string, FileRow>();
+  const toCheck: Candidate[] = [];
+  for (const candidate of changed) {
+    const row = store.file(candidate.path);
+    if (row) known.set(candidate.path, row);
+    if (row && row.size === candidate.size && row.mtime === candidate.mtime) continue;
+    if (candidate.size > SYMBOLS_DEFAULTS.maxFileBytes) {
+      diagnostics.push(tooLargeNote(candidate, SYMBOLS_DEFAULTS.maxFileBytes));
+    } else toCheck.push(candidate);
+  }
+  const writer = new BatchWriter(store);
+  const options = { root: "", threads: 0, signal };
+  const state = await processCandidates(toCheck, known, options, writer, diagnostics);
+  writer.flush();
+  return { parsed: state.parsed, removed: indexed.length, diagnostics };
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { basename, resolve } from "node:path";
+import type { RunCache } from "../../core/cache.ts";
 import { displayPath } from "../../core/paths.ts";
 import { listingCut } from "../../core/listing.ts";
 import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
@@ -46,6 +47,13 @@ export interface QueryOptions {
   kinds?: readonly string[];
   /** Results to list (0: all). */
   limit?: number;
+  /**
+   * A long-lived host's cache: the index stays open there and is brought up to date before
+   * each answer (see `live.ts`); without one the index is opened for this query and read as it is.
+   */
+  cache?: RunCache;
+  /** Stops the refresh of a live index between files. */
+  signal?: AbortSignal;
 }
 
 /** A query's answer. */
@@ -62,7 +70,9 @@ export interface QueryOutcome<D> {
 export type NameMatch = "exact" | "prefix" | "fuzzy";
 
 /**
- * Opens the index of a query read-only and runs `work` on it.
+ * Runs `work` on the index of a query: opened read-only for this query, or, in a host with a
+ * cache, the host's live index brought up to date first (what that refresh reports is added to
+ * the diagnostics of `work`'s outcome).
  *
  * @example
  * ```ts
@@ -74,12 +84,25 @@ export async function withIndex<T>(
   options: QueryOptions,
   work: (store: IndexStore) => T | Promise<T>,
 ): Promise<T> {
+  if (options.cache) {
+    const { liveIndex } = await import("./live.ts");
+    const live = liveIndex(options.cache, options.root, options.db);
+    const notes = await live.fresh(options.signal);
+    const outcome = await work(live.store);
+    if (notes.length > 0 && hasDiagnostics(outcome)) outcome.diagnostics.push(...notes);
+    return outcome;
+  }
   const store = IndexStore.open(locateDb(options.root, options.db, false), "read");
   try {
     return await work(store);
   } finally {
     store.close();
   }
+}
+
+function hasDiagnostics(value: unknown): value is { diagnostics: Diagnostic[] } {
+  return typeof value === "object" && value !== null && "diagnostics" in value &&
+    Array.isArray(value.diagnostics);
 }
 
 /** Root-relative forms of `paths` (`.` for the root). */
@@ -170,8 +193,7 @@ export async function findSymbols(
   query: string,
   match: NameMatch,
 ): Promise<QueryOutcome<SymbolListData>> {
-  const store = IndexStore.open(locateDb(options.root, options.db, false), "read");
-  try {
+  return await withIndex(options, async (store) => {
     const filter = new RowFilter(options);
     let rows: SymbolRow[];
     let scores: Map<string, number> | undefined;
@@ -205,9 +227,7 @@ export async function findSymbols(
       diagnostics: [],
       partial: listingCut(results.length, kept.length),
     };
-  } finally {
-    store.close();
-  }
+  });
 }
 
 /** The name part of a possibly qualified name. */

@@ -482,6 +482,14 @@ export class IndexStore {
     ).map((row) => row.path);
   }
 
+  /** Whether some indexed file lies under the folder `folder` (root-relative, no trailing `/`). */
+  hasFilesUnder(folder: string): boolean {
+    return this.#get<{ path: string }>(
+      "SELECT path FROM files WHERE path > ?1 || '/' AND path < ?1 || '0' LIMIT 1",
+      folder,
+    ) !== undefined;
+  }
+
   /** Removes a file and all its facts. Call inside a transaction. */
   removeFile(path: string): void {
     const row = this.#get<{ id: number }>("SELECT id FROM files WHERE path = ?", path);

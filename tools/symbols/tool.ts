@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, type Tool } from "../../core/tool.ts";
+import { defineTool, type RunContext, type Tool } from "../../core/tool.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { SYMBOL_KINDS } from "../../schema/ast_search.ts";
 import {
@@ -105,15 +105,17 @@ const queryShape = { db: dbField, limit: limitField(SYMBOLS_DEFAULTS.limit), kin
 
 function queryOptions(
   input: { db?: string; limit: number; kind?: string[]; paths?: string[] },
-  cwd: string,
+  context: RunContext,
 ): QueryOptions {
   return {
-    root: cwd,
-    cwd,
+    root: context.cwd,
+    cwd: context.cwd,
     db: input.db,
     limit: input.limit,
     kinds: input.kind,
     paths: input.paths,
+    cache: context.cache,
+    signal: context.signal,
   };
 }
 
@@ -401,7 +403,7 @@ export const symbolsFindTool: Tool = defineTool({
   run: async (input, context) =>
     envelopeOf(
       FIND,
-      await findSymbols(queryOptions(input, context.cwd), input.name, input.match),
+      await findSymbols(queryOptions(input, context), input.name, input.match),
       context.executionId,
     ),
 });
@@ -447,7 +449,7 @@ function useTool(
     run: async (input, context) =>
       envelopeOf(
         name,
-        await USE_QUERIES[subcommand](queryOptions(input, context.cwd), input.name, input.depth),
+        await USE_QUERIES[subcommand](queryOptions(input, context), input.name, input.depth),
         context.executionId,
       ),
   });
@@ -547,7 +549,7 @@ export const symbolsOutlineTool: Tool = defineTool({
   run: async (input, context) =>
     envelopeOf(
       OUTLINE,
-      await outlineFile(queryOptions(input, context.cwd), input.file),
+      await outlineFile(queryOptions(input, context), input.file),
       context.executionId,
     ),
 });
@@ -581,7 +583,7 @@ function importTool(subcommand: "imports" | "importers", title: string, descript
     run: async (input, context) =>
       envelopeOf(
         `${LLM_SYMBOLS} ${subcommand}`,
-        await run(queryOptions(input, context.cwd), input.file),
+        await run(queryOptions(input, context), input.file),
         context.executionId,
       ),
   });

@@ -1,0 +1,262 @@
+/**
+ * The symbol index as a long-lived host (the MCP server) keeps it: opened once, with its prepared
+ * statements, in the host's cache, and brought up to date before every answer.
+ *
+ * A file watcher (`Deno.watchFs` on the root) marks the paths that change. Before a query the
+ * changed indexed files are re-indexed (a deleted one loses its facts); a change the watcher
+ * cannot map to indexed files (a new file of an indexed language, a new folder, an ignore file,
+ * a folder gone) walks the root again as `llm-symbols index` does, since only the walk knows
+ * which new paths its ignore rules keep. The first query walks too: the watcher starts first,
+ * so nothing changed between the two goes unseen. Walking the Linux tree and comparing every
+ * file's size and time takes seconds there; the watcher's dirty set takes nothing when nothing
+ * changed and one parse per edited file when something did.
+ *
+ * A host that may not write the index answers from it as it is, with a note that it may be
+ * stale (never a failure).
+ *
+ * @module
+ */
+import { basename } from "node:path";
+import { displayPath, isInside } from "../../core/paths.ts";
+import type { RunCache } from "../../core/cache.ts";
+import { IGNORE_FILES } from "../../core/walk/ignore_rules.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
+import { languageForFile } from "../../grammars/languages.ts";
+import type { Candidate } from "./candidates.ts";
+import { IndexStore, locateDb } from "./store.ts";
+
+/**
+ * How long a refresh waits for the watcher to report its own fence (a touch of the index file):
+ * inotify reports in order, so once the fence arrived every earlier change has too.
+ */
+const FENCE_TIMEOUT_MS = 250;
+
+/** Folders under the root whose changes never concern the index. */
+const UNWATCHED = [".llm", ".git"];
+
+/** What a set of changed paths asks for. */
+type RefreshPlan = "walk" | { changed: Candidate[]; gone: string[] };
+
+function hasWritePermission(absPath: string): boolean {
+  return ["", "-wal", "-shm"].every((suffix) =>
+    Deno.permissions.querySync({ name: "write", path: absPath + suffix }).state === "granted"
+  );
+}
+
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** Whether files named `name` are of a language the index holds. */
+function indexedLanguage(name: string): boolean {
+  const language = languageForFile(name);
+  return language !== undefined && !language.unsupported;
+}
+
+/**
+ * An open index kept fresh by a file watcher (see the module). Dispose it to close the watcher
+ * and the database.
+ *
+ * @example
+ * ```ts
+ * import { LiveIndex } from "./live.ts";
+ * import { indexRoot } from "./indexer.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
+ * await indexRoot({ root, threads: 0 });
+ * using live = LiveIndex.open(root, undefined);
+ * await live.fresh();
+ * live.store.counts().symbols; // 1
+ * ```
+ */
+export class LiveIndex implements Disposable {
+  /** The open index. */
+  readonly store: IndexStore;
+  /** Whether this process may write the index (else it is read as it is). */
+  readonly writable: boolean;
+  readonly #root: string;
+  readonly #dirty = new Set<string>();
+  #watcher: Deno.FsWatcher | undefined;
+  #walkNeeded = true;
+  #fence: (() => void) | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(root: string, store: IndexStore, writable: boolean) {
+    this.#root = root;
+    this.store = store;
+    this.writable = writable;
+  }
+
+  /**
+   * Opens the index of `root` (`db` relative to it): for writing when this process may write
+   * it, else read-only. A missing index is `MAG-IO-013`, as for a one-shot query.
+   */
+  static open(root: string, db: string | undefined): LiveIndex {
+    const realRoot = Deno.realPathSync(root);
+    const location = locateDb(realRoot, db, false);
+    // Read first: a missing or foreign index is refused before anything is written.
+    IndexStore.open(location, "read").close();
+    const writable = hasWritePermission(location.absPath);
+    const store = IndexStore.open(location, writable ? "write" : "read");
+    return new LiveIndex(realRoot, store, writable);
+  }
+
+  /**
+   * Brings the index up to date with the disk (see the module) and returns what the refresh
+   * reports: parse errors, unreadable files, or, when the index may not be written, a note that
+   * it may be stale. Refreshes run one at a time.
+   */
+  fresh(signal?: AbortSignal): Promise<Diagnostic[]> {
+    if (!this.writable) return Promise.resolve([this.#staleNote()]);
+    const run = this.#queue.then(() => this.#refresh(signal));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Closes the watcher and the database. */
+  [Symbol.dispose](): void {
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    this.store.close();
+  }
+
+  #staleNote(): Diagnostic {
+    const shown = this.store.location.displayPath;
+    return makeDiagnostic(
+      LLM_SYMBOLS,
+      "MAG-IO-017",
+      `answered from the index ${shown} as it is: this host may not write it, so files changed ` +
+        "since the last `llm-symbols index` run are answered as they were then",
+      { level: "note", file: shown },
+    );
+  }
+
+  async #refresh(signal: AbortSignal | undefined): Promise<Diagnostic[]> {
+    if (this.#watcher) await this.#settle();
+    else this.#startWatcher();
+    if (!this.#walkNeeded && this.#dirty.size === 0) return [];
+    const paths = [...this.#dirty];
+    this.#dirty.clear();
+    const plan = this.#walkNeeded ? "walk" : this.#plan(paths);
+    try {
+      if (plan === "walk") {
+        this.#walkNeeded = false;
+        const { refreshIndex } = await import("./indexer.ts");
+        return (await refreshIndex(this.store, { root: this.#root, signal })).diagnostics;
+      }
+      const { reindexFiles } = await import("./indexer.ts");
+      return (await reindexFiles(this.store, plan.changed, plan.gone, signal)).diagnostics;
+    } catch (error) {
+      // Not done: the next refresh tries again.
+      if (plan === "walk") this.#walkNeeded = true;
+      else paths.forEach((path) => this.#dirty.add(path));
+      throw error;
+    }
+  }
+
+  /** Starts the watcher; when the host cannot watch, every refresh walks. */
+  #startWatcher(): void {
+    let watcher: Deno.FsWatcher;
+    try {
+      watcher = Deno.watchFs(this.#root, { recursive: true });
+    } catch {
+      // Out of inotify watches, or a file system without them: walking stays correct.
+      this.#walkNeeded = true;
+      return;
+    }
+    this.#watcher = watcher;
+    this.#watch(watcher);
+  }
+
+  async #watch(watcher: Deno.FsWatcher): Promise<void> {
+    try {
+      for await (const event of watcher) this.#mark(event);
+    } catch {
+      // The watcher failed (its resource is gone): the next refresh starts another and walks.
+    }
+    if (this.#watcher === watcher) {
+      this.#watcher = undefined;
+      this.#walkNeeded = true;
+    }
+  }
+
+  #mark(event: Deno.FsEvent): void {
+    if (event.flag === "rescan") this.#walkNeeded = true;
+    if (event.paths.includes(this.store.location.absPath)) this.#fence?.();
+    // Reads change nothing (and a search over the tree reads every file).
+    if (event.kind === "access") return;
+    for (const path of event.paths) {
+      if (!isInside(this.#root, path) || path === this.#root) continue;
+      const shown = displayPath(this.#root, path);
+      if (UNWATCHED.some((folder) => shown === folder || shown.startsWith(folder + "/"))) continue;
+      this.#dirty.add(path);
+    }
+  }
+
+  /**
+   * Waits until the watcher has reported every change made before now: it touches the index
+   * file and waits for that event (or a short time limit when it does not come).
+   */
+  async #settle(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      this.#fence = resolve;
+      timer = setTimeout(resolve, FENCE_TIMEOUT_MS);
+    });
+    const now = new Date();
+    Deno.utimeSync(this.store.location.absPath, now, now);
+    await arrived;
+    clearTimeout(timer);
+    this.#fence = undefined;
+  }
+
+  /** Which indexed files the changed paths touch, or `walk` when only a walk can tell. */
+  #plan(paths: readonly string[]): RefreshPlan {
+    const changed: Candidate[] = [];
+    const gone: string[] = [];
+    for (const absPath of paths) {
+      const path = displayPath(this.#root, absPath);
+      const name = basename(absPath);
+      if (IGNORE_FILES.includes(name)) return "walk";
+      const row = this.store.file(path);
+      const info = statOrUndefined(absPath);
+      if (row) {
+        if (info?.isFile) {
+          const mtime = Math.trunc(info.mtime?.getTime() ?? 0);
+          changed.push({ absPath, path, language: row.language, size: info.size, mtime });
+        } else gone.push(path);
+      } else if (!info) {
+        if (this.store.hasFilesUnder(path)) return "walk";
+      } else if (info.isDirectory) return "walk";
+      else if (info.isFile && indexedLanguage(name)) return "walk";
+    }
+    return { changed, gone };
+  }
+}
+
+/**
+ * The live index of `root` kept in a host's cache (opened on first use).
+ *
+ * @example
+ * ```ts
+ * import { MemoryCache } from "../../core/cache.ts";
+ * import { liveIndex } from "./live.ts";
+ * try {
+ *   liveIndex(new MemoryCache(), Deno.makeTempDirSync(), undefined);
+ * } catch (error) {
+ *   (error as { code?: string }).code; // "MAG-IO-013"
+ * }
+ * ```
+ */
+export function liveIndex(cache: RunCache, root: string, db: string | undefined): LiveIndex {
+  const location = locateDb(root, db, false);
+  return cache.resource(`symbols-index\0${location.absPath}`, () => LiveIndex.open(root, db));
+}

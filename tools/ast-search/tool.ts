@@ -9,6 +9,11 @@ import { defineTool, type Tool } from "../../core/tool.ts";
 import { type AstSearchData, AstSearchDataSchema, SYMBOL_KINDS } from "../../schema/ast_search.ts";
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
+import {
+  openRelations,
+  relationshipInputShape,
+  relationshipKinds,
+} from "../symbols/relationship_input.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { astSearch } from "./engine.ts";
 import { DEFAULT_PARSE_LIMITS } from "./file_search.ts";
@@ -89,6 +94,7 @@ const AstSearchInput = z.object({
   ),
   file_timeout: z.number().int().positive().default(DEFAULT_PARSE_LIMITS.fileTimeoutMs)
     .describe("Stop the parse and query of one file after N milliseconds"),
+  ...relationshipInputShape,
   ...walkInputShape,
   threads: field(
     z.number().int().positive().optional().describe("Threads to parse on [default: CPU count]"),
@@ -164,33 +170,46 @@ export const astSearchTool: Tool = defineTool({
     ],
   },
   run: async (input, context) => {
-    const result = await astSearch({
-      cwd: context.cwd,
-      paths: input.paths,
-      query: input.query,
-      queryFile: input.query_file,
-      language: input.language,
-      kinds: input.kind,
-      name: input.name,
-      semantics: input.with_semantics,
-      contextLines: input.with_context ? input.context_lines : 0,
-      checksums: input.with_checksums,
-      maxColumns: input.max_columns,
-      limit: input.limit,
-      threads: input.threads,
-      maxParseBytes: input.max_parse_bytes,
-      maxParseMemory: input.max_parse_memory * MIB,
-      fileTimeoutMs: input.file_timeout,
-      cache: context.cache,
-      signal: context.signal,
-      emit: context.emit,
-      walk: { ...walkOptionsFrom(input, "LMA"), cache: context.cache },
-    });
-    return {
-      envelope: queryEnvelope(LLM_AST_SEARCH, result.data, result.diagnostics, {
-        partial: result.partial,
-        executionId: context.executionId,
-      }),
-    };
+    const relations = await openRelations(LLM_AST_SEARCH, context.cwd, relationshipKinds(input));
+    const emit = relations && context.emit
+      ? (item: unknown) => context.emit!(relations.annotate(item))
+      : context.emit;
+    try {
+      const result = await astSearch({
+        cwd: context.cwd,
+        paths: input.paths,
+        query: input.query,
+        queryFile: input.query_file,
+        language: input.language,
+        kinds: input.kind,
+        name: input.name,
+        semantics: input.with_semantics,
+        contextLines: input.with_context ? input.context_lines : 0,
+        checksums: input.with_checksums,
+        maxColumns: input.max_columns,
+        limit: input.limit,
+        threads: input.threads,
+        maxParseBytes: input.max_parse_bytes,
+        maxParseMemory: input.max_parse_memory * MIB,
+        fileTimeoutMs: input.file_timeout,
+        cache: context.cache,
+        signal: context.signal,
+        emit,
+        walk: { ...walkOptionsFrom(input, "LMA"), cache: context.cache },
+      });
+      const diagnostics = result.diagnostics;
+      if (relations) {
+        result.data.matches?.forEach((match) => relations.annotate(match));
+        diagnostics.push(...relations.diagnostics());
+      }
+      return {
+        envelope: queryEnvelope(LLM_AST_SEARCH, result.data, diagnostics, {
+          partial: result.partial,
+          executionId: context.executionId,
+        }),
+      };
+    } finally {
+      relations?.close();
+    }
   },
 });

@@ -9,6 +9,11 @@ import { defineTool, type Tool } from "../../core/tool.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
+import {
+  openRelations,
+  relationshipInputShape,
+  relationshipKinds,
+} from "../symbols/relationship_input.ts";
 import { type SearchData, SearchDataSchema } from "../../schema/search.ts";
 import { search } from "./engine.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
@@ -77,6 +82,7 @@ const SearchInput = z.object({
     ),
     { short: "M" },
   ),
+  ...relationshipInputShape,
   ...walkInputShape,
   with_checksums: z.boolean().default(false).describe(
     "Add span and file sha256 checksums to matches",
@@ -168,35 +174,48 @@ export const searchTool: Tool = defineTool({
   },
   run: async (input, context) => {
     const around = input.context ?? (input.with_context ? input.context_lines : 0);
-    const result = await search({
-      patterns: input.patterns,
-      paths: input.paths,
-      cwd: context.cwd,
-      fixedStrings: input.fixed_strings,
-      ignoreCase: input.ignore_case,
-      smartCase: input.smart_case,
-      wordRegexp: input.word_regexp,
-      multiline: input.multiline,
-      maxCount: input.max_count,
-      limit: input.limit,
-      before: input.before_context ?? around,
-      after: input.after_context ?? around,
-      maxColumns: input.max_columns,
-      mode: input.files_with_matches ? "files" : input.count ? "counts" : "matches",
-      withChecksums: input.with_checksums,
-      threads: input.threads,
-      timeoutMs: input.timeout_ms,
-      // A long-lived host (it has a cache) keeps the worker threads warm between calls.
-      keepWorkers: context.cache !== undefined,
-      emit: context.emit,
-      signal: context.signal,
-      walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },
-    });
-    return {
-      envelope: queryEnvelope(LLM_SEARCH, result.data, result.diagnostics, {
-        partial: result.partial,
-        executionId: context.executionId,
-      }),
-    };
+    const relations = await openRelations(LLM_SEARCH, context.cwd, relationshipKinds(input));
+    const emit = relations && context.emit
+      ? (item: unknown) => context.emit!(relations.annotate(item))
+      : context.emit;
+    try {
+      const result = await search({
+        patterns: input.patterns,
+        paths: input.paths,
+        cwd: context.cwd,
+        fixedStrings: input.fixed_strings,
+        ignoreCase: input.ignore_case,
+        smartCase: input.smart_case,
+        wordRegexp: input.word_regexp,
+        multiline: input.multiline,
+        maxCount: input.max_count,
+        limit: input.limit,
+        before: input.before_context ?? around,
+        after: input.after_context ?? around,
+        maxColumns: input.max_columns,
+        mode: input.files_with_matches ? "files" : input.count ? "counts" : "matches",
+        withChecksums: input.with_checksums,
+        threads: input.threads,
+        timeoutMs: input.timeout_ms,
+        // A long-lived host (it has a cache) keeps the worker threads warm between calls.
+        keepWorkers: context.cache !== undefined,
+        emit,
+        signal: context.signal,
+        walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },
+      });
+      const diagnostics = result.diagnostics;
+      if (relations) {
+        result.data.matches?.forEach((match) => relations.annotate(match));
+        diagnostics.push(...relations.diagnostics());
+      }
+      return {
+        envelope: queryEnvelope(LLM_SEARCH, result.data, diagnostics, {
+          partial: result.partial,
+          executionId: context.executionId,
+        }),
+      };
+    } finally {
+      relations?.close();
+    }
   },
 });

@@ -52,6 +52,8 @@ export interface IndexOutcome {
 const BATCH_FILES = 256;
 /** Facts written per transaction (a few big files make a batch too). */
 const BATCH_FACTS = 100_000;
+/** Runs with fewer files than this to check parse them on the calling thread. */
+const FEW_FILES = 8;
 /** Parse-error warnings listed one by one; the rest are counted in one note. */
 const LISTED_PARSE_ERRORS = 20;
 
@@ -139,7 +141,9 @@ async function processCandidates(
     timedOut: false,
   };
   const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : Infinity;
-  const { extract, inFlight, close } = extractor(options.threads);
+  // A few changed files parse on the calling thread sooner than workers start and load the parser.
+  const threads = candidates.length < FEW_FILES ? 0 : options.threads;
+  const { extract, inFlight, close } = extractor(threads);
   const running = new Set<Promise<void>>();
   const parseErrors: Diagnostic[] = [];
   try {

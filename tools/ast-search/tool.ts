@@ -10,9 +10,9 @@ import { type AstSearchData, AstSearchDataSchema, SYMBOL_KINDS } from "../../sch
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
 import {
-  openRelations,
   relationshipInputShape,
   relationshipKinds,
+  withRelations,
 } from "../symbols/relationship_input.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { astSearch } from "./engine.ts";
@@ -170,46 +170,41 @@ export const astSearchTool: Tool = defineTool({
     ],
   },
   run: async (input, context) => {
-    const relations = await openRelations(LLM_AST_SEARCH, context.cwd, relationshipKinds(input));
-    const emit = relations && context.emit
-      ? (item: unknown) => context.emit!(relations.annotate(item))
-      : context.emit;
-    try {
-      const result = await astSearch({
-        cwd: context.cwd,
-        paths: input.paths,
-        query: input.query,
-        queryFile: input.query_file,
-        language: input.language,
-        kinds: input.kind,
-        name: input.name,
-        semantics: input.with_semantics,
-        contextLines: input.with_context ? input.context_lines : 0,
-        checksums: input.with_checksums,
-        maxColumns: input.max_columns,
-        limit: input.limit,
-        threads: input.threads,
-        maxParseBytes: input.max_parse_bytes,
-        maxParseMemory: input.max_parse_memory * MIB,
-        fileTimeoutMs: input.file_timeout,
-        cache: context.cache,
-        signal: context.signal,
-        emit,
-        walk: { ...walkOptionsFrom(input, "LMA"), cache: context.cache },
-      });
-      const diagnostics = result.diagnostics;
-      if (relations) {
-        result.data.matches?.forEach((match) => relations.annotate(match));
-        diagnostics.push(...relations.diagnostics());
-      }
-      return {
-        envelope: queryEnvelope(LLM_AST_SEARCH, result.data, diagnostics, {
-          partial: result.partial,
-          executionId: context.executionId,
+    const kinds = relationshipKinds(input);
+    const result = await withRelations(
+      LLM_AST_SEARCH,
+      context.cwd,
+      kinds,
+      context.emit,
+      (emit) =>
+        astSearch({
+          cwd: context.cwd,
+          paths: input.paths,
+          query: input.query,
+          queryFile: input.query_file,
+          language: input.language,
+          kinds: input.kind,
+          name: input.name,
+          semantics: input.with_semantics,
+          contextLines: input.with_context ? input.context_lines : 0,
+          checksums: input.with_checksums,
+          maxColumns: input.max_columns,
+          limit: input.limit,
+          threads: input.threads,
+          maxParseBytes: input.max_parse_bytes,
+          maxParseMemory: input.max_parse_memory * MIB,
+          fileTimeoutMs: input.file_timeout,
+          cache: context.cache,
+          signal: context.signal,
+          emit,
+          walk: { ...walkOptionsFrom(input, "LMA"), cache: context.cache },
         }),
-      };
-    } finally {
-      relations?.close();
-    }
+    );
+    return {
+      envelope: queryEnvelope(LLM_AST_SEARCH, result.data, result.diagnostics, {
+        partial: result.partial,
+        executionId: context.executionId,
+      }),
+    };
   },
 });

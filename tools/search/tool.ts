@@ -10,9 +10,9 @@ import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
 import {
-  openRelations,
   relationshipInputShape,
   relationshipKinds,
+  withRelations,
 } from "../symbols/relationship_input.ts";
 import { type SearchData, SearchDataSchema } from "../../schema/search.ts";
 import { search } from "./engine.ts";
@@ -174,48 +174,43 @@ export const searchTool: Tool = defineTool({
   },
   run: async (input, context) => {
     const around = input.context ?? (input.with_context ? input.context_lines : 0);
-    const relations = await openRelations(LLM_SEARCH, context.cwd, relationshipKinds(input));
-    const emit = relations && context.emit
-      ? (item: unknown) => context.emit!(relations.annotate(item))
-      : context.emit;
-    try {
-      const result = await search({
-        patterns: input.patterns,
-        paths: input.paths,
-        cwd: context.cwd,
-        fixedStrings: input.fixed_strings,
-        ignoreCase: input.ignore_case,
-        smartCase: input.smart_case,
-        wordRegexp: input.word_regexp,
-        multiline: input.multiline,
-        maxCount: input.max_count,
-        limit: input.limit,
-        before: input.before_context ?? around,
-        after: input.after_context ?? around,
-        maxColumns: input.max_columns,
-        mode: input.files_with_matches ? "files" : input.count ? "counts" : "matches",
-        withChecksums: input.with_checksums,
-        threads: input.threads,
-        timeoutMs: input.timeout_ms,
-        // A long-lived host (it has a cache) keeps the worker threads warm between calls.
-        keepWorkers: context.cache !== undefined,
-        emit,
-        signal: context.signal,
-        walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },
-      });
-      const diagnostics = result.diagnostics;
-      if (relations) {
-        result.data.matches?.forEach((match) => relations.annotate(match));
-        diagnostics.push(...relations.diagnostics());
-      }
-      return {
-        envelope: queryEnvelope(LLM_SEARCH, result.data, diagnostics, {
-          partial: result.partial,
-          executionId: context.executionId,
+    const kinds = relationshipKinds(input);
+    const result = await withRelations(
+      LLM_SEARCH,
+      context.cwd,
+      kinds,
+      context.emit,
+      (emit) =>
+        search({
+          patterns: input.patterns,
+          paths: input.paths,
+          cwd: context.cwd,
+          fixedStrings: input.fixed_strings,
+          ignoreCase: input.ignore_case,
+          smartCase: input.smart_case,
+          wordRegexp: input.word_regexp,
+          multiline: input.multiline,
+          maxCount: input.max_count,
+          limit: input.limit,
+          before: input.before_context ?? around,
+          after: input.after_context ?? around,
+          maxColumns: input.max_columns,
+          mode: input.files_with_matches ? "files" : input.count ? "counts" : "matches",
+          withChecksums: input.with_checksums,
+          threads: input.threads,
+          timeoutMs: input.timeout_ms,
+          // A long-lived host (it has a cache) keeps the worker threads warm between calls.
+          keepWorkers: context.cache !== undefined,
+          emit,
+          signal: context.signal,
+          walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },
         }),
-      };
-    } finally {
-      relations?.close();
-    }
+    );
+    return {
+      envelope: queryEnvelope(LLM_SEARCH, result.data, result.diagnostics, {
+        partial: result.partial,
+        executionId: context.executionId,
+      }),
+    };
   },
 });

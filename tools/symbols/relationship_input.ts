@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 import { field } from "../../schema/fields.ts";
-import type { RelationshipKinds, SpanRelations } from "./relationships.ts";
+import type { Diagnostic } from "../../schema/diagnostic.ts";
+import type { RelationshipKinds } from "./relationships.ts";
 
 const flag = (what: string) =>
   z.boolean().default(false).describe(`Add ${what} from the symbol index (relationships)`);
@@ -58,22 +59,42 @@ export function relationshipKinds(input: RelationshipInput): RelationshipKinds |
   return Object.values(kinds).some(Boolean) ? kinds : undefined;
 }
 
+/** What a search engine returns, as far as relationships care. */
+export interface RelatableResult {
+  /** The engine's data: its matches get relationships. */
+  data: { matches?: unknown[] };
+  /** The engine's diagnostics: the relationships' notes are appended. */
+  diagnostics: Diagnostic[];
+}
+
 /**
- * Opens the index of `root` to fill the relationships of `tool`'s results, loading the index
- * modules only now; `undefined` when no relationship is asked for.
+ * Runs a search engine (`run`, given the `emit` to stream results through) and fills the
+ * relationships `kinds` asks for in its matches, streamed or listed, from the index of `root`.
+ * Without `kinds` it runs the engine as it is: the index modules are loaded only when asked.
  *
  * @example
  * ```ts
- * import { openRelations } from "./relationship_input.ts";
- * await openRelations("llm-search", Deno.cwd(), undefined); // undefined
+ * import { withRelations } from "./relationship_input.ts";
+ * const result = { data: { matches: [] }, diagnostics: [] };
+ * (await withRelations("llm-search", Deno.cwd(), undefined, undefined, () => Promise.resolve(result))) === result; // true
  * ```
  */
-export async function openRelations(
+export async function withRelations<R extends RelatableResult>(
   tool: string,
   root: string,
   kinds: RelationshipKinds | undefined,
-): Promise<SpanRelations | undefined> {
-  if (!kinds) return undefined;
+  emit: ((item: unknown) => void) | undefined,
+  run: (emit: ((item: unknown) => void) | undefined) => Promise<R>,
+): Promise<R> {
+  if (!kinds) return await run(emit);
   const { SpanRelations } = await import("./relationships.ts");
-  return SpanRelations.open(tool, root, kinds);
+  const relations = SpanRelations.open(tool, root, kinds);
+  try {
+    const result = await run(emit && ((item) => emit(relations.annotate(item))));
+    result.data.matches?.forEach((match) => relations.annotate(match));
+    result.diagnostics.push(...relations.diagnostics());
+    return result;
+  } finally {
+    relations.close();
+  }
 }

@@ -1,0 +1,78 @@
+/**
+ * The live index a long-lived host keeps in its cache (`tools/symbols/live.ts`), in process: one
+ * open database and one watcher per index, fresh before each query, and nothing left open once
+ * the host closes its cache (counted by the process's inotify watches, on Linux).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { MemoryCache } from "../core/cache.ts";
+import { indexRoot } from "../tools/symbols/indexer.ts";
+import { liveIndex } from "../tools/symbols/live.ts";
+import { findSymbols, findUses } from "../tools/symbols/queries.ts";
+import { makeTree } from "./helpers.ts";
+
+const FILES: Record<string, string> = {
+  "lib.c": "int helper(void) { return 1; }\n",
+  "main.c": "int helper(void);\nint main(void) { return helper(); }\n",
+};
+
+const linux = Deno.build.os === "linux";
+
+/**
+ * Folders this process watches (inotify watches over its inotify descriptors), read by a shell:
+ * Deno asks for --allow-all to read /proc/self itself.
+ */
+async function watches(): Promise<number> {
+  const fds = `/proc/${Deno.pid}/fd`;
+  const script = `for fd in ${fds}/*; do [ "$(readlink "$fd")" = anon_inode:inotify ] && ` +
+    `grep '^inotify' "/proc/${Deno.pid}/fdinfo/\${fd##*/}"; done; true`;
+  const output = await new Deno.Command("sh", {
+    args: ["-c", script],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(output.stdout).split("\n").filter(Boolean).length;
+}
+
+async function found(cache: MemoryCache, root: string, name: string): Promise<string[]> {
+  try {
+    const { data } = await findSymbols({ root, cache }, name, "exact");
+    return data.results.map((symbol) => symbol.span.file_path);
+  } catch (error) {
+    if ((error as { code?: string }).code === "MAG-REF-001") return [];
+    throw error;
+  }
+}
+
+Deno.test("live index: one per database, fresh after edits, closed with the cache", async () => {
+  const root = await makeTree(FILES);
+  await indexRoot({ root, threads: 0 });
+  const before = linux ? await watches() : 0;
+  const cache = new MemoryCache();
+  try {
+    assert.equal(liveIndex(cache, root, undefined), liveIndex(cache, root, undefined));
+    assert.deepEqual(await found(cache, root, "helper"), ["lib.c"]);
+    await Deno.writeTextFile(join(root, "lib.c"), "int assist(void) { return 1; }\n");
+    await Deno.writeTextFile(join(root, "main.c"), "int main(void) { return assist(); }\n");
+    assert.deepEqual(await found(cache, root, "helper"), []);
+    const callers = await findUses({ root, cache }, "assist", { callsOnly: true });
+    assert.deepEqual(callers.data.results.map((use) => use.caller?.name), ["main"]);
+    await Deno.writeTextFile(join(root, "extra.c"), "void extra(void) {}\n");
+    assert.deepEqual(await found(cache, root, "extra"), ["extra.c"]);
+    await Deno.remove(join(root, "extra.c"));
+    assert.deepEqual(await found(cache, root, "extra"), []);
+    if (linux) assert.ok(await watches() > before, "the root is watched");
+  } finally {
+    cache.close();
+  }
+  if (linux) assert.equal(await watches(), before, "the watcher is closed with the cache");
+});
+
+Deno.test("live index: a missing index is MAG-IO-013 and nothing is kept open", async () => {
+  const root = await makeTree(FILES);
+  const cache = new MemoryCache();
+  await assert.rejects(() => findSymbols({ root, cache }, "helper", "exact"), {
+    code: "MAG-IO-013",
+  });
+  cache.close();
+});

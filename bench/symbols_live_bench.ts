@@ -6,20 +6,27 @@
  * cross-reference after the same edit (`cscope -b -q -R`, database in a temporary folder), in
  * the same rounds. The edited file is restored after each run.
  * Needs the tree's index (`llm-symbols index` in the tree first). Run:
- * `deno run -A bench/symbols_live_bench.ts [--runs N]`.
+ * `deno run -A bench/symbols_live_bench.ts [--runs N] [--root DIR --file PATH]` (default: the
+ * Linux tree and its `kernel/sched/loadavg.c`, a file of the median size).
  *
  * @module
  */
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { MemoryCache } from "../core/cache.ts";
 import { liveIndex } from "../tools/symbols/live.ts";
 import { findSymbols, findUses, type QueryOptions } from "../tools/symbols/queries.ts";
-import { denoRun, median, runOnce, runsOption } from "./measure.ts";
+import { type Command, CONFIG, median, REPO, runOnce, runsOption } from "./measure.ts";
 import { LINUX } from "./prepare.ts";
 
-const EDITED = "kernel/sched/core.c";
 const runs = runsOption(5);
-const root = LINUX;
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { root: { type: "string" }, file: { type: "string" } },
+  strict: false,
+});
+const root = typeof values.root === "string" ? values.root : LINUX;
+const EDITED = typeof values.file === "string" ? values.file : "kernel/sched/loadavg.c";
 const path = join(root, EDITED);
 
 try {
@@ -43,11 +50,18 @@ function restore(): void {
   Deno.utimeSync(path, stamp.atime ?? new Date(), stamp.mtime ?? new Date());
 }
 
-const indexCommand = denoRun(
-  "tools/symbols/main.ts",
-  ["index"],
-  `--allow-read --allow-write=${join(root, ".llm")}`,
-);
+const indexCommand: Command = [
+  "deno",
+  [
+    "run",
+    "--quiet",
+    `--config=${CONFIG}`,
+    "--allow-read",
+    `--allow-write=${join(root, ".llm")}`,
+    join(REPO, "tools/symbols/main.ts"),
+    "index",
+  ],
+];
 
 const cscopeDir = Deno.makeTempDirSync({ prefix: "llm-symbols-live-bench-" });
 const cscope: [string, string[]] = ["cscope", [

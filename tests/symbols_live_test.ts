@@ -61,6 +61,11 @@ Deno.test("live index: one per database, fresh after edits, closed with the cach
     assert.deepEqual(await found(cache, root, "extra"), ["extra.c"]);
     await Deno.remove(join(root, "extra.c"));
     assert.deepEqual(await found(cache, root, "extra"), []);
+    await Deno.mkdir(join(root, "pkg"));
+    await Deno.writeTextFile(join(root, "pkg/new.c"), "void fresh(void) {}\n");
+    assert.deepEqual(await found(cache, root, "fresh"), ["pkg/new.c"]);
+    await Deno.writeTextFile(join(root, "pkg/new.c"), "void renewed(void) {}\n");
+    assert.deepEqual(await found(cache, root, "renewed"), ["pkg/new.c"], "a new folder is watched");
     if (linux) assert.ok(await watches() > before, "the root is watched");
   } finally {
     cache.close();

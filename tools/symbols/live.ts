@@ -2,7 +2,9 @@
  * The symbol index as a long-lived host (the MCP server) keeps it: opened once, with its prepared
  * statements, in the host's cache, and brought up to date before every answer.
  *
- * A file watcher (`Deno.watchFs` on the root) marks the paths that change. Before a query the
+ * File watchers mark the paths that change: one on the root itself (its own entries) and one on
+ * each of its folders but `.llm/` and `.git/` recursively, so the index's own writes (hundreds of
+ * WAL events per re-indexed file) and git's never reach it. Before a query the
  * changed indexed files are re-indexed (a deleted one loses its facts); a change the watcher
  * cannot map to indexed files (a new file of an indexed language, a new folder, an ignore file,
  * a folder gone) walks the root again as `llm-symbols index` does, since only the walk knows
@@ -16,7 +18,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { displayPath, isInside } from "../../core/paths.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { IGNORE_FILES } from "../../core/walk/ignore_rules.ts";
@@ -32,7 +34,7 @@ import { IndexStore, locateDb } from "./store.ts";
  */
 const FENCE_TIMEOUT_MS = 250;
 
-/** Folders under the root whose changes never concern the index. */
+/** Folders under the root whose changes never concern the index (and are not watched). */
 const UNWATCHED = [".llm", ".git"];
 
 /** What a set of changed paths asks for. */
@@ -84,7 +86,10 @@ export class LiveIndex implements Disposable {
   readonly writable: boolean;
   readonly #root: string;
   readonly #dirty = new Set<string>();
-  #watcher: Deno.FsWatcher | undefined;
+  /** The root's watcher, then its folders' (none while not watching). */
+  #watchers: Deno.FsWatcher[] = [];
+  /** The folders watched recursively, joined: a change means the watchers start again. */
+  #folders = "";
   #walkNeeded = true;
   #fence: (() => void) | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -123,8 +128,7 @@ export class LiveIndex implements Disposable {
 
   /** Closes the watcher and the database. */
   [Symbol.dispose](): void {
-    this.#watcher?.close();
-    this.#watcher = undefined;
+    this.#stopWatching();
     this.store.close();
   }
 
@@ -140,8 +144,8 @@ export class LiveIndex implements Disposable {
   }
 
   async #refresh(signal: AbortSignal | undefined): Promise<Diagnostic[]> {
-    if (this.#watcher) await this.#settle();
-    else this.#startWatcher();
+    if (this.#watchers.length) await this.#settle();
+    else this.#startWatching();
     if (!this.#walkNeeded && this.#dirty.size === 0) return [];
     const paths = [...this.#dirty];
     this.#dirty.clear();
@@ -149,6 +153,11 @@ export class LiveIndex implements Disposable {
     try {
       if (plan === "walk") {
         this.#walkNeeded = false;
+        // A folder added or removed at the top: watch the new set before the walk reads it.
+        if (this.#watchers.length && this.#topFolders().join("\0") !== this.#folders) {
+          this.#stopWatching();
+          this.#startWatching();
+        }
         const { refreshIndex } = await import("./indexer.ts");
         return (await refreshIndex(this.store, { root: this.#root, signal })).diagnostics;
       }
@@ -162,35 +171,51 @@ export class LiveIndex implements Disposable {
     }
   }
 
-  /** Starts the watcher; when the host cannot watch, every refresh walks. */
-  #startWatcher(): void {
-    let watcher: Deno.FsWatcher;
+  /** The root's folders to watch recursively (every real folder but `.llm/` and `.git/`). */
+  #topFolders(): string[] {
+    return [...Deno.readDirSync(this.#root)]
+      .filter((entry) => entry.isDirectory && !UNWATCHED.includes(entry.name))
+      .map((entry) => join(this.#root, entry.name))
+      .sort();
+  }
+
+  /** Starts the watchers; when the host cannot watch, every refresh walks. */
+  #startWatching(): void {
+    const folders = this.#topFolders();
     try {
-      watcher = Deno.watchFs(this.#root, { recursive: true });
+      this.#watchers.push(Deno.watchFs(this.#root, { recursive: false }));
+      if (folders.length) this.#watchers.push(Deno.watchFs(folders, { recursive: true }));
     } catch {
       // Out of inotify watches, or a file system without them: walking stays correct.
+      this.#stopWatching();
       this.#walkNeeded = true;
       return;
     }
-    this.#watcher = watcher;
-    this.#watch(watcher);
+    this.#folders = folders.join("\0");
+    for (const watcher of this.#watchers) this.#watch(watcher);
+  }
+
+  #stopWatching(): void {
+    const watchers = this.#watchers;
+    this.#watchers = [];
+    for (const watcher of watchers) watcher.close();
   }
 
   async #watch(watcher: Deno.FsWatcher): Promise<void> {
     try {
       for await (const event of watcher) this.#mark(event);
     } catch {
-      // The watcher failed (its resource is gone): the next refresh starts another and walks.
+      // The watcher failed (its resource is gone): the next refresh starts again and walks.
     }
-    if (this.#watcher === watcher) {
-      this.#watcher = undefined;
+    if (this.#watchers.includes(watcher)) {
+      this.#stopWatching();
       this.#walkNeeded = true;
     }
   }
 
   #mark(event: Deno.FsEvent): void {
     if (event.flag === "rescan") this.#walkNeeded = true;
-    if (event.paths.includes(this.store.location.absPath)) this.#fence?.();
+    if (event.paths.includes(this.#fencePath)) this.#fence?.();
     // Reads change nothing (and a search over the tree reads every file).
     if (event.kind === "access") return;
     for (const path of event.paths) {
@@ -202,8 +227,17 @@ export class LiveIndex implements Disposable {
   }
 
   /**
-   * Waits until the watcher has reported every change made before now: it touches the index
-   * file and waits for that event (or a short time limit when it does not come).
+   * The root's entry that holds the index (`.llm` by default): touching it is an event of the
+   * root's watcher, which the tool owns.
+   */
+  get #fencePath(): string {
+    return join(this.#root, this.store.location.displayPath.split("/")[0]);
+  }
+
+  /**
+   * Waits until the watchers have reported every change made before now: it touches the root's
+   * entry that holds the index and waits for that event (or a short time limit when it does not
+   * come), then lets the events already delivered be read.
    */
   async #settle(): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -212,10 +246,11 @@ export class LiveIndex implements Disposable {
       timer = setTimeout(resolve, FENCE_TIMEOUT_MS);
     });
     const now = new Date();
-    Deno.utimeSync(this.store.location.absPath, now, now);
+    Deno.utimeSync(this.#fencePath, now, now);
     await arrived;
     clearTimeout(timer);
     this.#fence = undefined;
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
 
   /** Which indexed files the changed paths touch, or `walk` when only a walk can tell. */

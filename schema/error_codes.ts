@@ -585,6 +585,13 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Check the path (close indexed paths are in the note) or run `llm-symbols index`.",
     exit: EXIT.badInput,
   },
+  "MAG-REF-003": {
+    meaning: "The symbol named denotes several definitions; nothing is picked for you.",
+    cause: "The name is defined more than once (other files, overloads, other languages).",
+    remediation:
+      "Give a qualified name or one of the symbol_ids listed in the note (`llm-symbols find NAME` lists them).",
+    exit: EXIT.badInput,
+  },
   // llm-mcp
   "MCP-ARG-010": {
     meaning: "Unknown tool name.",

@@ -1,7 +1,8 @@
 /**
  * Output shapes of `llm-symbols`: the symbol index's records (definitions, uses of names,
  * imports) and what each subcommand prints (`index`, `status`, `verify`, `find`, `refs`,
- * `callers`, `callees`, `outline`, `imports`, `importers`).
+ * `callers`, `callees`, `outline`, `imports`, `importers`, and the code graph's `reachable`,
+ * `dead-code`, `cycles`, `paths`, `impact`, `export` and `map`).
  *
  * A definition's `symbol_id` is {@linkcode symbolId} of its language, file, qualified name and
  * kind, so it survives edits elsewhere in the file; a use is resolved to definitions when it is
@@ -332,4 +333,290 @@ export const IndexResultSchema: z.ZodType<IndexResult> = z.object({
   references: count,
   imports: count,
   duration_ms: count,
+});
+
+// --- The code graph: reachable, dead-code, cycles, paths, impact, export, map -------------------
+
+/** `data` of `llm-symbols reachable`: what a symbol reaches through calls, or what reaches it. */
+export interface ReachableData {
+  /** Results listed in this document. */
+  count: number;
+  /** The symbol asked for, as given. */
+  query: string;
+  /** The symbol it denotes. */
+  symbol: SymbolRef;
+  /** `forward`: what it calls, transitively; `reverse`: what calls it, transitively. */
+  direction: "forward" | "reverse";
+  /** Symbols reached, listed or not. */
+  total: number;
+  /** The symbols reached, nearest first, each with its `depth` (calls away). */
+  results: SymbolRecord[];
+}
+
+/** zod schema of {@linkcode ReachableData}. */
+export const ReachableDataSchema: z.ZodType<ReachableData> = z.object({
+  count,
+  query: z.string(),
+  symbol: SymbolRefSchema,
+  direction: z.enum(["forward", "reverse"]),
+  total: count,
+  results: z.array(SymbolRecordSchema),
+});
+
+/** `data` of `llm-symbols dead-code`: functions no entry reaches. */
+export interface DeadCodeData {
+  /** Results listed in this document. */
+  count: number;
+  /** `given`: the entries named; `default`: main, exported or public definitions, uses at file scope. */
+  entry_rule: "given" | "default";
+  /** Entry definitions the walk started from. */
+  entries: number;
+  /** Unreachable functions, listed or not. */
+  total: number;
+  /** Unreachable functions left out because an ambiguous use may denote them. */
+  maybe_used: number;
+  /** The unreachable functions and methods, by file and position. */
+  results: SymbolRecord[];
+}
+
+/** zod schema of {@linkcode DeadCodeData}. */
+export const DeadCodeDataSchema: z.ZodType<DeadCodeData> = z.object({
+  count,
+  entry_rule: z.enum(["given", "default"]),
+  entries: count,
+  total: count,
+  maybe_used: count,
+  results: z.array(SymbolRecordSchema),
+});
+
+/** A group of symbols that call each other (a strongly connected component), or a recursion. */
+export interface CycleRecord {
+  /** How many symbols. */
+  size: number;
+  /** Its members, by file and position. */
+  symbols: SymbolRef[];
+}
+
+/** zod schema of {@linkcode CycleRecord}. */
+export const CycleRecordSchema: z.ZodType<CycleRecord> = z.object({
+  size: z.number().int().positive(),
+  symbols: z.array(SymbolRefSchema),
+});
+
+/** `data` of `llm-symbols cycles`. */
+export interface CyclesData {
+  /** Cycles listed in this document. */
+  count: number;
+  /** Cycles found, listed or not. */
+  total: number;
+  /** The cycles, largest first. */
+  results: CycleRecord[];
+}
+
+/** zod schema of {@linkcode CyclesData}. */
+export const CyclesDataSchema: z.ZodType<CyclesData> = z.object({
+  count,
+  total: count,
+  results: z.array(CycleRecordSchema),
+});
+
+/** One call path. */
+export interface PathRecord {
+  /** Calls on it. */
+  length: number;
+  /** Its symbols, from the start to the end. */
+  symbols: SymbolRef[];
+}
+
+/** zod schema of {@linkcode PathRecord}. */
+export const PathRecordSchema: z.ZodType<PathRecord> = z.object({
+  length: count,
+  symbols: z.array(SymbolRefSchema),
+});
+
+/** `data` of `llm-symbols paths`. */
+export interface PathsData {
+  /** Paths listed. */
+  count: number;
+  /** Where paths start. */
+  from: SymbolRef;
+  /** Where they end. */
+  to: SymbolRef;
+  /** The simple call paths found, shortest first; partial when a bound may hide more. */
+  results: PathRecord[];
+}
+
+/** zod schema of {@linkcode PathsData}. */
+export const PathsDataSchema: z.ZodType<PathsData> = z.object({
+  count,
+  from: SymbolRefSchema,
+  to: SymbolRefSchema,
+  results: z.array(PathRecordSchema),
+});
+
+/** How to read {@linkcode ImpactData.score}. */
+export const IMPACT_SCORE_FORMULA =
+  "score = sum over the transitive callers c of 1/depth(c): a direct caller counts 1, a " +
+  "caller's caller 1/2, the next 1/3; with depth 1 it is the number of direct callers";
+
+/** `data` of `llm-symbols impact`: the blast radius of changing one symbol. */
+export interface ImpactData {
+  /** Callers listed in this document. */
+  count: number;
+  /** The symbol asked for, as given. */
+  query: string;
+  /** The symbol it denotes. */
+  symbol: SymbolRef;
+  /** Transitive callers, listed or not. */
+  total: number;
+  /** How many callers at each depth, nearest first. */
+  levels: { depth: number; callers: number }[];
+  /** The files holding the callers, sorted. */
+  files: string[];
+  /** See {@linkcode IMPACT_SCORE_FORMULA}. */
+  score: number;
+  /** The transitive callers, nearest first, each with its `depth`. */
+  results: SymbolRecord[];
+}
+
+/** zod schema of {@linkcode ImpactData}. */
+export const ImpactDataSchema: z.ZodType<ImpactData> = z.object({
+  count,
+  query: z.string(),
+  symbol: SymbolRefSchema,
+  total: count,
+  levels: z.array(z.object({ depth: z.number().int().positive(), callers: count })),
+  files: z.array(z.string()),
+  score: z.number().nonnegative().describe(IMPACT_SCORE_FORMULA),
+  results: z.array(SymbolRecordSchema),
+});
+
+/** A node of an exported graph. */
+export interface GraphNodeRecord {
+  /** Its id. */
+  symbol_id: string;
+  /** Qualified name. */
+  name: string;
+  /** Kind. */
+  kind: string;
+  /** File. */
+  file_path: string;
+  /** 1-based line of the definition. */
+  line: number;
+}
+
+/** An edge of an exported graph: `from` calls `to`, `weight` times. */
+export interface GraphEdgeRecord {
+  /** Caller's id. */
+  from: string;
+  /** Callee's id. */
+  to: string;
+  /** Call sites it stands for. */
+  weight: number;
+}
+
+/** `data` of `llm-symbols export`. */
+export interface ExportData {
+  /** Edges listed. */
+  count: number;
+  /** The form asked for: `json` fills nodes and results, `jsonl` and `dot` fill text. */
+  format: "json" | "jsonl" | "dot";
+  /** Edges of the call graph in scope, listed or not. */
+  total: number;
+  /** The listed edges' nodes (json). */
+  nodes?: GraphNodeRecord[];
+  /** The listed edges (json). */
+  results?: GraphEdgeRecord[];
+  /** The graph as JSON lines (a node or edge object per line) or Graphviz DOT. */
+  text?: string;
+}
+
+const GraphNodeRecordSchema: z.ZodType<GraphNodeRecord> = z.object({
+  symbol_id: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  file_path: z.string(),
+  line: z.number().int().positive(),
+});
+
+/** zod schema of {@linkcode ExportData}. */
+export const ExportDataSchema: z.ZodType<ExportData> = z.object({
+  count,
+  format: z.enum(["json", "jsonl", "dot"]),
+  total: count,
+  nodes: z.array(GraphNodeRecordSchema).optional(),
+  results: z.array(z.object({ from: z.string(), to: z.string(), weight: z.number().positive() }))
+    .optional(),
+  text: z.string().optional(),
+});
+
+/** A symbol shown in the repository map. */
+export interface MapSymbol {
+  /** Its stable id. */
+  symbol_id: string;
+  /** Its name. */
+  name: string;
+  /** Normalised kind, e.g. `function`. */
+  kind: string;
+  /** 1-based line of its definition. */
+  line: number;
+  /** The definition's first line: what the map shows. */
+  signature: string;
+  /** Its rank (higher first), e.g. its PageRank. */
+  rank: number;
+}
+
+/** A file shown in the map, with its shown symbols in line order. */
+export interface MapFile {
+  /** Its path. */
+  path: string;
+  /** The highest rank among its shown symbols: files are listed by it, highest first. */
+  rank: number;
+  /** Its shown symbols, by line. */
+  symbols: MapSymbol[];
+}
+
+const MapFileSchema: z.ZodType<MapFile> = z.object({
+  path: z.string(),
+  rank: z.number(),
+  symbols: z.array(z.object({
+    symbol_id: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    line: z.number().int().positive(),
+    signature: z.string(),
+    rank: z.number(),
+  })),
+});
+
+/** `data` of `llm-symbols map`: the repository's most used definitions within a token budget. */
+export interface RepoMapData {
+  /** Files shown. */
+  count: number;
+  /** The budget in tokens (characters / 4). */
+  budget: number;
+  /** The map's size in tokens: never above the budget. */
+  tokens: number;
+  /** Symbols shown. */
+  shown: number;
+  /** Symbols ranked. */
+  total: number;
+  /** Whether the ranking restarted at the focus (false: no focus, or none of it indexed). */
+  personalized: boolean;
+  /** The map: file headers, then `line│signature` of their top symbols. */
+  text: string;
+  /** The same, structured: files by rank. */
+  files: MapFile[];
+}
+
+/** zod schema of {@linkcode RepoMapData}. */
+export const RepoMapDataSchema: z.ZodType<RepoMapData> = z.object({
+  count,
+  budget: count,
+  tokens: count,
+  shown: count,
+  total: count,
+  personalized: z.boolean(),
+  text: z.string(),
+  files: z.array(MapFileSchema),
 });

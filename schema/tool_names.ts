@@ -33,6 +33,13 @@ export const SYMBOLS_MCP_NAMES = {
   outline: "symbols_outline",
   imports: "symbols_imports",
   importers: "symbols_importers",
+  reachable: "symbols_reachable",
+  dead_code: "symbols_dead_code",
+  cycles: "symbols_cycles",
+  paths: "symbols_paths",
+  impact: "symbols_impact",
+  export: "symbols_export",
+  map: "repo_map",
 } as const;
 /** `llm-refactor` (coming): refactorings. */
 export const LLM_REFACTOR = "llm-refactor";

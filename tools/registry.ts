@@ -21,6 +21,15 @@ import {
   symbolsStatusTool,
   symbolsVerifyTool,
 } from "./symbols/tool.ts";
+import {
+  repoMapTool,
+  symbolsCyclesTool,
+  symbolsDeadCodeTool,
+  symbolsExportTool,
+  symbolsImpactTool,
+  symbolsPathsTool,
+  symbolsReachableTool,
+} from "./symbols/graph_tool.ts";
 
 /**
  * All tools, read-only ones first.
@@ -43,6 +52,13 @@ export const TOOLS: readonly Tool[] = [
   symbolsOutlineTool,
   symbolsImportsTool,
   symbolsImportersTool,
+  symbolsImpactTool,
+  repoMapTool,
+  symbolsReachableTool,
+  symbolsDeadCodeTool,
+  symbolsCyclesTool,
+  symbolsPathsTool,
+  symbolsExportTool,
   symbolsStatusTool,
   symbolsVerifyTool,
   transformTool,

@@ -14,6 +14,14 @@ export const SYMBOLS_DEFAULTS = {
   depth: 1,
   /** Deepest `depth` accepted. */
   maxDepth: 16,
+  /** Most calls on a path of `paths`. */
+  pathDepth: 8,
+  /** Paths listed by `paths`. */
+  paths: 10,
+  /** Edges listed by `export`. */
+  exportEdges: 5000,
+  /** The budget of `map` in tokens (characters / 4). */
+  mapTokens: 2000,
   /** Close names suggested for an unknown symbol. */
   suggestions: 5,
 } as const;

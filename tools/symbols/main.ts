@@ -1,7 +1,8 @@
 /**
  * `llm-symbols`: a symbol index of a repository (definitions, calls and references, imports)
  * in SQLite, and the questions an agent asks it in milliseconds: `find`, `refs`, `callers`,
- * `callees`, `outline`, `imports`, `importers`, with `index`, `status` and `verify` to keep it.
+ * `callees`, `outline`, `imports`, `importers`, with `index`, `status` and `verify` to keep it;
+ * and the code graph: `reachable`, `dead-code`, `cycles`, `paths`, `impact`, `export`, `map`.
  * The first argument names the subcommand; each is its own tool definition.
  *
  * ```sh
@@ -45,6 +46,25 @@ export {
   type QueryOutcome,
 } from "./queries.ts";
 export { type FreshnessOptions, indexStatus, verifyIndex } from "./freshness.ts";
+export {
+  cycleList,
+  deadCodeSymbols,
+  type ExportFormat,
+  exportGraph,
+  impactOf,
+  pathList,
+  reachableSymbols,
+  repoMap,
+} from "./graph_queries.ts";
+export {
+  repoMapTool,
+  symbolsCyclesTool,
+  symbolsDeadCodeTool,
+  symbolsExportTool,
+  symbolsImpactTool,
+  symbolsPathsTool,
+  symbolsReachableTool,
+} from "./graph_tool.ts";
 export {
   SYMBOLS_SUBCOMMANDS,
   symbolsCalleesTool,

@@ -17,37 +17,14 @@
  *
  * @module
  */
+import type { MapFile, MapSymbol } from "../../schema/symbols.ts";
 
-/** A symbol shown in the map. */
-export interface MapSymbol {
-  /** Its stable id. */
-  symbol_id: string;
-  /** Its name. */
-  name: string;
-  /** Normalised kind, e.g. `function`. */
-  kind: string;
-  /** 1-based line of its definition. */
-  line: number;
-  /** The definition's first line: what the map shows. */
-  signature: string;
-  /** Its rank (higher first), e.g. its PageRank. */
-  rank: number;
-}
+export type { MapFile, MapSymbol } from "../../schema/symbols.ts";
 
 /** One ranked symbol offered to the map: a shown symbol's fields and its file. */
 export interface MapEntry extends MapSymbol {
   /** Path of its file, as reported in spans. */
   path: string;
-}
-
-/** A file shown in the map, with its shown symbols in line order. */
-export interface MapFile {
-  /** Its path. */
-  path: string;
-  /** The highest rank among its shown symbols: files are listed by it, highest first. */
-  rank: number;
-  /** Its shown symbols, by line. */
-  symbols: MapSymbol[];
 }
 
 /** A rendered repository map. */

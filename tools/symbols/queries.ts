@@ -112,8 +112,16 @@ function scopes(options: QueryOptions): string[] {
   return (options.paths ?? []).map((path) => displayPath(realRoot, resolve(cwd, path)));
 }
 
-/** A filter of rows by file (`paths`) and, for definitions, kind. */
-class RowFilter {
+/**
+ * A filter of rows by file (`paths`) and, for definitions, kind.
+ *
+ * @example
+ * ```ts
+ * import { RowFilter } from "./queries.ts";
+ * new RowFilter({ root: Deno.cwd(), paths: ["src"] }).inScope("src/a.c"); // true
+ * ```
+ */
+export class RowFilter {
   readonly #scopes: string[];
   readonly #kinds: Set<string> | undefined;
 
@@ -122,6 +130,7 @@ class RowFilter {
     this.#kinds = options.kinds?.length ? new Set(options.kinds) : undefined;
   }
 
+  /** Whether `path` lies in the asked files or folders (every path when none was asked). */
   inScope(path: string): boolean {
     return this.#scopes.length === 0 ||
       this.#scopes.some((scope) =>
@@ -130,21 +139,39 @@ class RowFilter {
       );
   }
 
+  /** Whether a definition is in scope and of an asked kind. */
   definition(row: SymbolRow): boolean {
     return (!this.#kinds || this.#kinds.has(row.kind)) && this.inScope(row.path);
   }
 }
 
-/** Lists the first `limit` of `items` (0: all). */
-function cut<T>(items: T[], limit: number): T[] {
+/**
+ * Lists the first `limit` of `items` (0: all).
+ *
+ * @example
+ * ```ts
+ * import { cut } from "./queries.ts";
+ * cut([1, 2, 3], 2); // [1, 2]
+ * ```
+ */
+export function cut<T>(items: T[], limit: number): T[] {
   return limit > 0 ? items.slice(0, limit) : items;
 }
 
 /**
  * The `MAG-REF-001` error for `name`, with the index's closest names (the name matcher is
  * loaded only on this path: it brings the parser runtime, which answers need not load).
+ *
+ * @example
+ * ```ts
+ * import { unknownSymbol } from "./queries.ts";
+ * import { IndexStore, locateDb } from "./store.ts";
+ * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
+ * (await unknownSymbol(store, "mian")).code; // "MAG-REF-001"
+ * store.close();
+ * ```
  */
-async function unknownSymbol(store: IndexStore, name: string): Promise<ToolError> {
+export async function unknownSymbol(store: IndexStore, name: string): Promise<ToolError> {
   const { closestNames } = await import("../../grammars/query.ts");
   const first = name.slice(0, 1);
   const pool = [

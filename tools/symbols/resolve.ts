@@ -81,15 +81,33 @@ export class Resolver {
   readonly #store: IndexStore;
   readonly #definitions = new Map<string, SymbolRow[]>();
   readonly #imports = new Map<number, PathPattern[]>();
+  readonly #answers = new Map<string, UseResolution>();
+  #preloaded = false;
 
   /** A resolver over `store`. */
   constructor(store: IndexStore) {
     this.#store = store;
   }
 
+  /**
+   * Fills the definitions cache from `rows`, every definition of the index: a walk of the whole
+   * index asks for most names, and one scan costs less than a query per name.
+   */
+  preload(rows: Iterable<SymbolRow>): void {
+    this.#definitions.clear();
+    this.#answers.clear();
+    for (const row of rows) {
+      const named = this.#definitions.get(row.name);
+      if (named) named.push(row);
+      else this.#definitions.set(row.name, [row]);
+    }
+    this.#preloaded = true;
+  }
+
   /** Definitions whose own name is `name`. */
   definitionsNamed(name: string): SymbolRow[] {
     let found = this.#definitions.get(name);
+    if (!found && this.#preloaded) return [];
     if (!found) {
       found = this.#store.symbolsNamed(name).filter((row) => row.name === name);
       this.#definitions.set(name, found);
@@ -109,24 +127,44 @@ export class Resolver {
     return patterns;
   }
 
-  /** The definition(s) `use` denotes, nearest first. */
+  /**
+   * The definition(s) `use` denotes, nearest first. Answers that do not depend on the use's
+   * enclosing definition (all but a choice among several in its own file) are cached by file,
+   * name and call-or-not: a whole-index walk asks the same question from every function of a
+   * file.
+   */
   resolve(use: UseSite): UseResolution {
+    const key = `${use.file_id}\0${use.is_call}\0${use.name}`;
+    const cached = this.#answers.get(key);
+    if (cached) return cached;
+    const { resolution, scopeFree } = this.#resolve(use);
+    if (scopeFree) this.#answers.set(key, resolution);
+    return resolution;
+  }
+
+  #resolve(use: UseSite): { resolution: UseResolution; scopeFree: boolean } {
+    const answer = (resolution: UseResolution) => ({ resolution, scopeFree: true });
     let definitions = this.definitionsNamed(use.name);
     if (use.is_call) {
       const callable = definitions.filter((row) => CALLABLE_KINDS.has(row.kind));
       if (callable.length > 0) definitions = callable;
     }
-    if (definitions.length === 0) return { resolution: "unresolved", definitions: [] };
+    if (definitions.length === 0) return answer({ resolution: "unresolved", definitions: [] });
     const sameFile = definitions.filter((row) => row.file_id === use.file_id);
-    if (sameFile.length > 0) return this.#verdict(nearestInScope(sameFile, use), "file");
+    if (sameFile.length > 0) {
+      return {
+        resolution: this.#verdict(nearestInScope(sameFile, use), "file"),
+        scopeFree: sameFile.length < 2,
+      };
+    }
     const others = definitions.filter((row) => row.language === use.language);
     const candidates = others.length > 0 ? others : definitions;
     const patterns = this.#importPatterns(use);
     const imported = candidates.filter((row) =>
       patterns.some((pattern) => patternMatches(pattern, row.path))
     );
-    if (imported.length > 0) return this.#verdict(imported, "import");
-    return this.#verdict(candidates, "global");
+    if (imported.length > 0) return answer(this.#verdict(imported, "import"));
+    return answer(this.#verdict(candidates, "global"));
   }
 
   #verdict(definitions: SymbolRow[], scope: ResolutionScope): UseResolution {

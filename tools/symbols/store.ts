@@ -29,6 +29,9 @@ import {
 /** Default index location under the root. */
 export const DEFAULT_DB_PATH = ".llm/index.db";
 
+/** Rows of `refs` grouped per statement by {@linkcode IndexStore.useGroups}. */
+const USE_SLICE = 500_000;
+
 /** How long a writer waits for another writer's transaction, in milliseconds. */
 const BUSY_TIMEOUT_MS = 30_000;
 
@@ -94,6 +97,20 @@ export interface RefRow extends ExtentRow {
   enclosing: string | null;
   /** Qualifier as written, or null. */
   qualifier: string | null;
+}
+
+/** The uses of one name by one definition (or at file scope), counted: an edge's raw material. */
+export interface UseGroupRow {
+  /** The using file's row id. */
+  file_id: number;
+  /** Qualified name of the enclosing definition, or null at file scope. */
+  enclosing: string | null;
+  /** Name used. */
+  name: string;
+  /** 1 for calls, 0 for other references. */
+  is_call: number;
+  /** How many uses the group holds. */
+  uses: number;
 }
 
 /** One stored import. */
@@ -564,6 +581,38 @@ export class IndexStore {
       `${SYMBOL_SELECT} WHERE s.name = ?1 OR s.qualified_name = ?1 ORDER BY f.path, s.byte_start`,
       name,
     );
+  }
+
+  /** Definitions whose `symbol_id` is `id`, by path and position. */
+  symbolsWithId(id: string): SymbolRow[] {
+    return this.#all<SymbolRow>(
+      `${SYMBOL_SELECT} WHERE s.symbol_id = ? ORDER BY f.path, s.byte_start`,
+      id,
+    );
+  }
+
+  /** Every definition, by path and position. */
+  everySymbol(): SymbolRow[] {
+    return this.#all<SymbolRow>(`${SYMBOL_SELECT} ORDER BY f.path, s.byte_start`);
+  }
+
+  /**
+   * Every use grouped by file, enclosing definition, name and call or not, with its count
+   * (`callsOnly`: calls only). A use's resolution depends on exactly these, so each group is
+   * resolved once however many uses it holds. Read in slices of row ids, each grouped by SQLite
+   * on a plain scan (faster than through the lookup indexes, and memory stays bounded); a group
+   * that straddles two slices comes twice, with its uses split.
+   */
+  *useGroups(callsOnly: boolean): Generator<UseGroupRow> {
+    const last = this.#get<{ last: number | null }>("SELECT max(id) AS last FROM refs")?.last ?? 0;
+    const slice = this.#statement(
+      "SELECT file_id, enclosing, name, is_call, count(*) AS uses FROM refs NOT INDEXED " +
+        `WHERE id >= ? AND id < ? ${callsOnly ? "AND is_call = 1 " : ""}` +
+        "GROUP BY file_id, enclosing, name, is_call",
+    );
+    for (let low = 0; low <= last; low += USE_SLICE) {
+      yield* slice.all(low, low + USE_SLICE) as unknown as UseGroupRow[];
+    }
   }
 
   /** Definitions whose name starts with `prefix` (case-sensitive), by path and position. */

@@ -1,7 +1,8 @@
 /**
  * The `llm-symbols` subcommands, each defined once through `defineTool` (so each has its CLI,
  * `--help`, MCP tool and JSON Schema): `index` (the one that writes, and only the index),
- * `status`, `verify`, `find`, `refs`, `callers`, `callees`, `outline`, `imports`, `importers`.
+ * `status`, `verify`, `find`, `refs`, `callers`, `callees`, `outline`, `imports`, `importers`,
+ * and the code-graph subcommands of `graph_tool.ts`.
  * The root is the working directory (the MCP server's root).
  *
  * @module
@@ -9,13 +10,11 @@
 import { z } from "zod";
 import { defineTool, type RunContext, type Tool } from "../../core/tool.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
-import { SYMBOL_KINDS } from "../../schema/ast_search.ts";
 import {
   type MutationEnvelope,
   mutationEnvelope,
   mutationEnvelopeSchema,
   type QueryEnvelope,
-  queryEnvelope,
   queryEnvelopeSchema,
 } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
@@ -34,9 +33,9 @@ import {
   VerifyDataSchema,
 } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS, SYMBOLS_MCP_NAMES } from "../../schema/tool_names.ts";
-import type { QueryData } from "../../schema/envelope.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
 import { indexStatus, verifyIndex } from "./freshness.ts";
+import { GRAPH_SUBCOMMANDS } from "./graph_tool.ts";
 import {
   fileImporters,
   fileImports,
@@ -47,48 +46,24 @@ import {
   type QueryOptions,
   type QueryOutcome,
 } from "./queries.ts";
-
-const count = z.number().int().nonnegative();
+import {
+  count,
+  dbField,
+  envelopeOf,
+  firstAs,
+  kindField,
+  limitField,
+  nameField,
+  pathsField,
+  READ_ONLY,
+  where,
+} from "./tool_fields.ts";
 
 const INDEX = `${LLM_SYMBOLS} index`;
 const STATUS = `${LLM_SYMBOLS} status`;
 const VERIFY = `${LLM_SYMBOLS} verify`;
 const FIND = `${LLM_SYMBOLS} find`;
 const OUTLINE = `${LLM_SYMBOLS} outline`;
-
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
-
-const dbField = field(
-  z.string().min(1).optional().describe(
-    "Index database, relative to the root [default: .llm/index.db]",
-  ),
-  { path: true },
-);
-
-const limitField = (fallback: number) =>
-  field(
-    count.default(fallback).describe(
-      "Results to list, 0 for all; cut results set partial and total",
-    ),
-    { short: "n" },
-  );
-
-const pathsField = field(
-  z.array(z.string()).default([]).describe("Only results in these files or folders"),
-  { path: true, aliases: ["path"] },
-);
-
-const kindField = field(
-  z.array(z.enum(SYMBOL_KINDS)).default([]).describe(
-    "Only definitions of this kind (function, method, class, …); repeat for several",
-  ),
-  { short: "k", aliases: ["kinds"] },
-);
-
-const nameField = field(
-  z.string().min(1).describe("Symbol name or qualified name (the first positional argument)"),
-  { aliases: ["symbol"] },
-);
 
 const fileField = field(
   z.string().min(1).describe("A file of the index (the first positional argument)"),
@@ -119,24 +94,6 @@ function queryOptions(
   };
 }
 
-/** The query envelope of a subcommand's outcome (its `tool` is the subcommand's full name). */
-function envelopeOf<D extends QueryData>(
-  tool: string,
-  outcome: QueryOutcome<D>,
-  executionId: string,
-): { envelope: QueryEnvelope<D> } {
-  return {
-    envelope: queryEnvelope(tool, outcome.data, outcome.diagnostics, {
-      partial: outcome.partial,
-      executionId,
-    }),
-  };
-}
-
-function where(span: { file_path: string; start_line: number; start_col: number }): string {
-  return `${span.file_path}:${span.start_line}:${span.start_col + 1}`;
-}
-
 function symbolLines(envelope: QueryEnvelope<SymbolListData>): string {
   return (envelope.data.results ?? []).map((symbol) =>
     `${where(symbol.span)}: ${symbol.kind} ${symbol.qualified_name}  ${symbol.signature}\n`
@@ -161,13 +118,6 @@ function importLines(envelope: QueryEnvelope<ImportListData>): string {
     }\n`
   ).join("");
 }
-
-const firstAs = (key: string) => (positionals: string[], flags: Record<string, unknown>) => {
-  if (flags[key] !== undefined) return positionals.length ? { paths: positionals } : {};
-  const [first, ...rest] = positionals;
-  if (first === undefined) return {};
-  return rest.length ? { [key]: first, paths: rest } : { [key]: first };
-};
 
 const IndexInput = z.object({
   db: dbField,
@@ -635,4 +585,5 @@ export const SYMBOLS_SUBCOMMANDS: Readonly<Record<string, Tool>> = {
   outline: symbolsOutlineTool,
   imports: symbolsImportsTool,
   importers: symbolsImportersTool,
+  ...GRAPH_SUBCOMMANDS,
 };

@@ -1,0 +1,507 @@
+/**
+ * The code-graph questions of `llm-symbols`, answered from the index: `reachable`, `dead-code`,
+ * `cycles`, `paths`, `impact`, `export` and the repository `map`. Each loads the graph of the
+ * index (`graph_load.ts`: resolved calls, or every resolved reference for the map and dead
+ * code), runs one of the pure algorithms of `graph.ts` or `map.ts`, and turns node numbers back
+ * into the contract's records.
+ *
+ * A symbol argument is a name, a qualified name or a `symbol_id`; one that denotes several
+ * definitions is refused with `MAG-REF-003` and its candidates (nothing is picked for you), an
+ * unknown one is `MAG-REF-001` with close names.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { displayPath } from "../../core/paths.ts";
+import { listingCut } from "../../core/listing.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
+import type {
+  CyclesData,
+  DeadCodeData,
+  ExportData,
+  GraphEdgeRecord,
+  GraphNodeRecord,
+  ImpactData,
+  PathsData,
+  ReachableData,
+  RepoMapData,
+  SymbolRecord,
+} from "../../schema/symbols.ts";
+import {
+  boundedPaths,
+  buildGraph,
+  deadCode,
+  type Direction,
+  impact,
+  pageRank,
+  reachable,
+  stronglyConnected,
+  toDot,
+} from "./graph.ts";
+import { type CodeGraph, loadCodeGraph } from "./graph_load.ts";
+import { type MapEntry, renderRepoMap } from "./map.ts";
+import {
+  cut,
+  type QueryOptions,
+  type QueryOutcome,
+  RowFilter,
+  unknownSymbol,
+  withIndex,
+} from "./queries.ts";
+import { symbolRecord, symbolRef } from "./records.ts";
+import type { IndexStore, SymbolRow } from "./store.ts";
+import { SYMBOLS_DEFAULTS } from "./defaults.ts";
+
+/** Kinds `dead-code` reports when no kind is asked: what can be called. */
+const CALLABLE = ["function", "method"];
+
+/** Most candidates a `MAG-REF-003` refusal lists. */
+const CANDIDATES_SHOWN = 10;
+
+const SYMBOL_ID = /^[0-9a-f]{16}$/;
+
+/** The definitions `text` denotes: by `symbol_id` when it is one, else by (qualified) name. */
+function definitionsOf(store: IndexStore, text: string): SymbolRow[] {
+  const byId = SYMBOL_ID.test(text) ? store.symbolsWithId(text) : [];
+  return byId.length > 0 ? byId : store.symbolsNamed(text);
+}
+
+/** The first definition of each distinct `symbol_id` of `rows`. */
+function distinctIds(rows: SymbolRow[]): SymbolRow[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => !seen.has(row.symbol_id) && seen.add(row.symbol_id));
+}
+
+/**
+ * The one symbol `text` denotes: `MAG-REF-001` (close names) when none, `MAG-REF-003` (the
+ * candidates with their ids) when several.
+ *
+ * @example
+ * ```ts
+ * import { denotedSymbol } from "./graph_queries.ts";
+ * import { IndexStore, locateDb } from "./store.ts";
+ * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
+ * await denotedSymbol(store, "main").catch((error) => error.code); // "MAG-REF-001"
+ * store.close();
+ * ```
+ */
+export async function denotedSymbol(store: IndexStore, text: string): Promise<SymbolRow> {
+  const rows = distinctIds(definitionsOf(store, text));
+  if (rows.length === 0) throw await unknownSymbol(store, text);
+  if (rows.length === 1) return rows[0];
+  const shown = rows.slice(0, CANDIDATES_SHOWN).map((row) =>
+    `${row.symbol_id} ${row.kind} ${row.qualified_name} ${row.path}:${row.start_line}`
+  );
+  const more = rows.length > CANDIDATES_SHOWN ? `; ${rows.length - CANDIDATES_SHOWN} more` : "";
+  throw new ToolError(
+    "MAG-REF-003",
+    `'${text}' names ${rows.length} definitions; give a qualified name or a symbol_id`,
+    { note: `candidates: ${shown.join("; ")}${more}` },
+  );
+}
+
+/** The node rows of `ids` (ids the graph does not hold are skipped). */
+function rowsOf(code: CodeGraph, ids: readonly string[]): SymbolRow[] {
+  return ids.map((id) => code.graph.indexOf(id)).filter((n) => n >= 0).map((n) => code.nodes[n]);
+}
+
+function withDepth(row: SymbolRow, depth: number): SymbolRecord {
+  return { ...symbolRecord(row), depth };
+}
+
+/** A depth bound as the algorithms take it: 0 is no bound. */
+function bound(depth: number | undefined): number {
+  return depth ? depth : Infinity;
+}
+
+/**
+ * What a symbol reaches through resolved calls (`forward`: its transitive callees), or what
+ * reaches it (`reverse`: its transitive callers), nearest first, up to `depth` calls (0: all).
+ *
+ * @example
+ * ```ts
+ * import { reachableSymbols } from "./graph_queries.ts";
+ * await reachableSymbols({ root: Deno.makeTempDirSync() }, "main", "forward", 0).catch((e) => e.code); // "MAG-IO-013"
+ * ```
+ */
+export function reachableSymbols(
+  options: QueryOptions,
+  name: string,
+  direction: Direction,
+  depth: number,
+): Promise<QueryOutcome<ReachableData>> {
+  return withIndex(options, async (store) => {
+    const symbol = await denotedSymbol(store, name);
+    const code = loadCodeGraph(store, "calls");
+    const found = reachable(code.graph, symbol.symbol_id, { direction, maxDepth: bound(depth) });
+    const filter = new RowFilter(options);
+    const reached = found.nodes.map((node) => ({
+      row: code.nodes[code.graph.indexOf(node.id)],
+      depth: node.depth,
+    })).filter(({ row }) => filter.definition(row));
+    const results = cut(reached, options.limit ?? SYMBOLS_DEFAULTS.limit)
+      .map(({ row, depth }) => withDepth(row, depth));
+    return {
+      data: {
+        count: results.length,
+        query: name,
+        symbol: symbolRef(symbol),
+        direction,
+        total: reached.length,
+        results,
+      },
+      diagnostics: [],
+      partial: found.partial || listingCut(results.length, reached.length),
+    };
+  });
+}
+
+/** Whether a definition is visible outside its file or module by its language's rule. */
+function exported(row: SymbolRow): boolean {
+  const signature = row.signature.trimStart();
+  switch (row.language) {
+    case "go":
+      return /^[A-Z]/.test(row.name);
+    case "python":
+      return !row.name.startsWith("_") || /^__\w+__$/.test(row.name);
+    case "c":
+    case "cpp":
+      return !/\bstatic\b/.test(signature);
+    case "rust":
+      return /^pub\b/.test(signature);
+    case "java":
+    case "kotlin":
+    case "c_sharp":
+    case "scala":
+      return /\b(public|protected)\b/.test(signature);
+    default:
+      return /^export\b/.test(signature) || /^(public|pub)\b/.test(signature);
+  }
+}
+
+/**
+ * The default entries of `dead-code`: every `main`, every definition exported or public by its
+ * language's rule (a member counts when its parent does and it is not private), and every
+ * definition used at file scope (top-level code runs when its module loads).
+ */
+function defaultEntries(code: CodeGraph): string[] {
+  const entry = new Uint8Array(code.nodes.length);
+  const byQualified = new Map<string, number>();
+  code.nodes.forEach((row, n) => {
+    const parent = row.parent === null
+      ? undefined
+      : byQualified.get(`${row.file_id}\0${row.parent}`);
+    const member = parent !== undefined && entry[parent] === 1 &&
+      !/^[_#]/.test(row.name) && !/\bprivate\b/.test(row.signature);
+    if (
+      row.name === "main" || code.topLevel[n] || member || (parent === undefined && exported(row))
+    ) {
+      entry[n] = 1;
+    }
+    const key = `${row.file_id}\0${row.qualified_name}`;
+    if (!byQualified.has(key)) byQualified.set(key, n);
+  });
+  return code.nodes.filter((_, n) => entry[n] === 1).map((row) => row.symbol_id);
+}
+
+/**
+ * The functions and methods (or the asked `kinds`) that no entry reaches through resolved calls
+ * or other references (a function passed as a callback is used). `entries` are names, qualified
+ * names or `symbol_id`s, every definition of each counting; with none the default entries are
+ * taken: `main`, exported or public definitions, and what top-level code uses. A definition
+ * some ambiguous use may denote is left out and counted in `maybe_used`.
+ *
+ * @example
+ * ```ts
+ * import { deadCodeSymbols } from "./graph_queries.ts";
+ * await deadCodeSymbols({ root: Deno.makeTempDirSync() }, []).catch((e) => e.code); // "MAG-IO-013"
+ * ```
+ */
+export function deadCodeSymbols(
+  options: QueryOptions,
+  entries: readonly string[],
+): Promise<QueryOutcome<DeadCodeData>> {
+  return withIndex(options, async (store) => {
+    const entryIds: string[] = [];
+    for (const entry of entries) {
+      const rows = definitionsOf(store, entry);
+      if (rows.length === 0) throw await unknownSymbol(store, entry);
+      entryIds.push(...rows.map((row) => row.symbol_id));
+    }
+    const code = loadCodeGraph(store, "references");
+    const starts = entries.length > 0 ? entryIds : defaultEntries(code);
+    const filter = new RowFilter({
+      ...options,
+      kinds: options.kinds?.length ? options.kinds : CALLABLE,
+    });
+    const candidates = code.nodes.filter((row) => filter.definition(row));
+    const unreached = rowsOf(
+      code,
+      deadCode(code.graph, starts, candidates.map((r) => r.symbol_id)),
+    );
+    const dead = unreached.filter((row) => !code.maybeUsed[code.graph.indexOf(row.symbol_id)]);
+    const results = cut(dead, options.limit ?? SYMBOLS_DEFAULTS.limit).map(symbolRecord);
+    return {
+      data: {
+        count: results.length,
+        entry_rule: entries.length > 0 ? "given" : "default",
+        entries: new Set(starts).size,
+        total: dead.length,
+        maybe_used: unreached.length - dead.length,
+        results,
+      },
+      diagnostics: [],
+      partial: listingCut(results.length, dead.length),
+    };
+  });
+}
+
+/**
+ * The cycles of the call graph: strongly connected components of two symbols or more, and
+ * directly recursive symbols, largest first; with `paths`, those with a member there.
+ *
+ * @example
+ * ```ts
+ * import { cycleList } from "./graph_queries.ts";
+ * await cycleList({ root: Deno.makeTempDirSync() }).catch((e) => e.code); // "MAG-IO-013"
+ * ```
+ */
+export function cycleList(options: QueryOptions): Promise<QueryOutcome<CyclesData>> {
+  return withIndex(options, (store) => {
+    const code = loadCodeGraph(store, "calls");
+    const filter = new RowFilter({ ...options, kinds: [] });
+    const cycles = stronglyConnected(code.graph).map((ids) => rowsOf(code, ids))
+      .filter((members) => members.some((row) => filter.inScope(row.path)));
+    const results = cut(cycles, options.limit ?? SYMBOLS_DEFAULTS.limit).map((members) => ({
+      size: members.length,
+      symbols: members.map(symbolRef),
+    }));
+    return {
+      data: { count: results.length, total: cycles.length, results },
+      diagnostics: [],
+      partial: listingCut(results.length, cycles.length),
+    };
+  });
+}
+
+/**
+ * The simple call paths from one symbol to another, shortest first, of at most `depth` calls
+ * and at most `limit` paths (0: no bound on their number); partial when a bound may hide one.
+ *
+ * @example
+ * ```ts
+ * import { pathList } from "./graph_queries.ts";
+ * await pathList({ root: Deno.makeTempDirSync() }, "main", "exit", 8).catch((e) => e.code); // "MAG-IO-013"
+ * ```
+ */
+export function pathList(
+  options: QueryOptions,
+  from: string,
+  to: string,
+  depth: number,
+): Promise<QueryOutcome<PathsData>> {
+  return withIndex(options, async (store) => {
+    const start = await denotedSymbol(store, from);
+    const end = await denotedSymbol(store, to);
+    const code = loadCodeGraph(store, "calls");
+    const limit = options.limit ?? SYMBOLS_DEFAULTS.limit;
+    const found = boundedPaths(code.graph, start.symbol_id, end.symbol_id, {
+      maxDepth: depth,
+      maxPaths: limit > 0 ? limit : Infinity,
+    });
+    const results = found.paths.map((ids) => ({
+      length: ids.length - 1,
+      symbols: rowsOf(code, ids).map(symbolRef),
+    }));
+    return {
+      data: { count: results.length, from: symbolRef(start), to: symbolRef(end), results },
+      diagnostics: [],
+      partial: found.partial,
+    };
+  });
+}
+
+/**
+ * The blast radius of changing a symbol: its transitive callers by depth (up to `depth`, 0:
+ * all), the files they are in, and the score of `IMPACT_SCORE_FORMULA`.
+ *
+ * @example
+ * ```ts
+ * import { impactOf } from "./graph_queries.ts";
+ * await impactOf({ root: Deno.makeTempDirSync() }, "main", 0).catch((e) => e.code); // "MAG-IO-013"
+ * ```
+ */
+export function impactOf(
+  options: QueryOptions,
+  name: string,
+  depth: number,
+): Promise<QueryOutcome<ImpactData>> {
+  return withIndex(options, async (store) => {
+    const symbol = await denotedSymbol(store, name);
+    const code = loadCodeGraph(store, "calls");
+    const fileOf = (id: string) => code.nodes[code.graph.indexOf(id)]?.path;
+    const blast = impact(code.graph, symbol.symbol_id, { maxDepth: bound(depth), fileOf });
+    const callers = blast.levels.flatMap((level) =>
+      rowsOf(code, level.symbol_ids).map((row) => ({ row, depth: level.depth }))
+    );
+    const results = cut(callers, options.limit ?? SYMBOLS_DEFAULTS.limit)
+      .map(({ row, depth }) => withDepth(row, depth));
+    return {
+      data: {
+        count: results.length,
+        query: name,
+        symbol: symbolRef(symbol),
+        total: blast.callers,
+        levels: blast.levels.map((level) => ({
+          depth: level.depth,
+          callers: level.symbol_ids.length,
+        })),
+        files: blast.files,
+        score: blast.score,
+        results,
+      },
+      diagnostics: [],
+      partial: blast.partial || listingCut(results.length, blast.callers),
+    };
+  });
+}
+
+/** The forms `export` writes. */
+export type ExportFormat = ExportData["format"];
+
+function nodeRecord(row: SymbolRow): GraphNodeRecord {
+  return {
+    symbol_id: row.symbol_id,
+    name: row.qualified_name,
+    kind: row.kind,
+    file_path: row.path,
+    line: row.start_line,
+  };
+}
+
+/** The call graph's edges with both ends in scope, in caller order. */
+function edgesInScope(code: CodeGraph, filter: RowFilter): GraphEdgeRecord[] {
+  const { start, target, weight } = code.graph.rows("forward");
+  const edges: GraphEdgeRecord[] = [];
+  for (let u = 0; u < code.graph.size; u++) {
+    if (start[u] === start[u + 1] || !filter.inScope(code.nodes[u].path)) continue;
+    for (let k = start[u]; k < start[u + 1]; k++) {
+      const v = target[k];
+      if (!filter.inScope(code.nodes[v].path)) continue;
+      edges.push({ from: code.nodes[u].symbol_id, to: code.nodes[v].symbol_id, weight: weight[k] });
+    }
+  }
+  return edges;
+}
+
+/** The text of a `jsonl` or `dot` export of `edges` and their `nodes`. */
+function exportText(
+  format: "jsonl" | "dot",
+  nodes: GraphNodeRecord[],
+  edges: GraphEdgeRecord[],
+): string {
+  if (format === "dot") {
+    const labels = new Map(nodes.map((node) => [node.symbol_id, node.name]));
+    return toDot(buildGraph(edges, labels.keys()), (id) => labels.get(id));
+  }
+  return [
+    ...nodes.map((node) => JSON.stringify({ type: "node", ...node })),
+    ...edges.map((edge) => JSON.stringify({ type: "edge", ...edge })),
+  ].map((line) => line + "\n").join("");
+}
+
+/**
+ * The call graph as JSON (nodes and edges), JSON lines or Graphviz DOT: the first `limit`
+ * edges (0: all) whose two ends lie in `paths`, and their nodes.
+ *
+ * @example
+ * ```ts
+ * import { exportGraph } from "./graph_queries.ts";
+ * await exportGraph({ root: Deno.makeTempDirSync() }, "dot").catch((e) => e.code); // "MAG-IO-013"
+ * ```
+ */
+export function exportGraph(
+  options: QueryOptions,
+  format: ExportFormat,
+): Promise<QueryOutcome<ExportData>> {
+  return withIndex(options, (store) => {
+    const code = loadCodeGraph(store, "calls");
+    const all = edgesInScope(code, new RowFilter({ ...options, kinds: [] }));
+    const edges = cut(all, options.limit ?? SYMBOLS_DEFAULTS.limit);
+    const ends = new Set(edges.flatMap((edge) => [edge.from, edge.to]));
+    const nodes = code.nodes.filter((row) => ends.has(row.symbol_id)).map(nodeRecord);
+    const data: ExportData = format === "json"
+      ? { count: edges.length, format, total: all.length, nodes, results: edges }
+      : { count: edges.length, format, total: all.length, text: exportText(format, nodes, edges) };
+    return { data, diagnostics: [], partial: listingCut(edges.length, all.length) };
+  });
+}
+
+/** The restart weights of the map's focus: every symbol of a focus file, or a focus symbol. */
+async function focusWeights(
+  store: IndexStore,
+  options: QueryOptions,
+  focus: readonly string[],
+): Promise<Map<string, number>> {
+  const weights = new Map<string, number>();
+  const realRoot = Deno.realPathSync(options.root);
+  for (const item of focus) {
+    const file = store.file(displayPath(realRoot, resolve(options.cwd ?? options.root, item)));
+    const rows = file ? store.symbolsOfFile(file.id) : definitionsOf(store, item);
+    if (rows.length === 0 && !file) throw await unknownSymbol(store, item);
+    for (const row of rows) weights.set(row.symbol_id, 1);
+  }
+  return weights;
+}
+
+/**
+ * The repository map: PageRank over the reference graph (restarting at the `focus` files and
+ * symbols when given), its best-ranked definitions rendered as file headers and signature
+ * lines within `tokens` (characters / 4).
+ *
+ * @example
+ * ```ts
+ * import { repoMap } from "./graph_queries.ts";
+ * await repoMap({ root: Deno.makeTempDirSync() }, [], 2000).catch((e) => e.code); // "MAG-IO-013"
+ * ```
+ */
+export function repoMap(
+  options: QueryOptions,
+  focus: readonly string[],
+  tokens: number,
+): Promise<QueryOutcome<RepoMapData>> {
+  return withIndex(options, async (store) => {
+    const personalization = await focusWeights(store, options, focus);
+    const code = loadCodeGraph(store, "references");
+    const ranked = pageRank(code.graph, { personalization });
+    const filter = new RowFilter(options);
+    const entries: MapEntry[] = [];
+    code.nodes.forEach((row, n) => {
+      if (!filter.definition(row)) return;
+      entries.push({
+        symbol_id: row.symbol_id,
+        path: row.path,
+        name: row.name,
+        kind: row.kind,
+        line: row.start_line,
+        signature: row.signature,
+        rank: ranked.ranks[n],
+      });
+    });
+    const map = renderRepoMap(entries, { tokens });
+    return {
+      data: {
+        count: map.files.length,
+        budget: tokens,
+        tokens: map.tokens,
+        shown: map.shown,
+        total: map.total,
+        personalized: ranked.personalized,
+        text: map.text,
+        files: map.files,
+      },
+      diagnostics: [],
+      partial: map.partial,
+    };
+  });
+}

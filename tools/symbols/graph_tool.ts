@@ -1,0 +1,440 @@
+/**
+ * The code-graph subcommands of `llm-symbols`, each defined once through `defineTool` (CLI,
+ * `--help`, MCP tool and JSON Schema): `reachable`, `dead-code`, `cycles`, `paths`, `impact`,
+ * `export` and `map`. Their MCP descriptions are one line and one example each: every tool's
+ * entry is in every client's `tools/list`.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineTool, type Tool } from "../../core/tool.ts";
+import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
+import { field } from "../../schema/fields.ts";
+import {
+  type CyclesData,
+  CyclesDataSchema,
+  type DeadCodeData,
+  DeadCodeDataSchema,
+  type ExportData,
+  ExportDataSchema,
+  type ImpactData,
+  ImpactDataSchema,
+  type PathsData,
+  PathsDataSchema,
+  type ReachableData,
+  ReachableDataSchema,
+  type RepoMapData,
+  RepoMapDataSchema,
+  type SymbolRecord,
+} from "../../schema/symbols.ts";
+import { LLM_SYMBOLS, SYMBOLS_MCP_NAMES } from "../../schema/tool_names.ts";
+import { SYMBOLS_DEFAULTS } from "./defaults.ts";
+import {
+  cycleList,
+  deadCodeSymbols,
+  exportGraph,
+  impactOf,
+  pathList,
+  reachableSymbols,
+  repoMap,
+} from "./graph_queries.ts";
+import type { QueryOptions } from "./queries.ts";
+import {
+  count,
+  dbField,
+  envelopeOf,
+  firstAs,
+  kindField,
+  limitField,
+  nameField,
+  pathsField,
+  READ_ONLY,
+  where,
+} from "./tool_fields.ts";
+
+const symbolField = field(
+  z.string().min(1).describe("Name, qualified name or symbol_id (first positional)"),
+  { aliases: ["symbol"] },
+);
+
+const unboundedDepth = field(
+  count.default(0).describe("Most calls away, 0 for no limit"),
+  { short: "d" },
+);
+
+function options(
+  input: { db?: string; limit: number; kind?: string[]; paths?: string[] },
+  cwd: string,
+): QueryOptions {
+  return {
+    root: cwd,
+    cwd,
+    db: input.db,
+    limit: input.limit,
+    kinds: input.kind,
+    paths: input.paths,
+  };
+}
+
+function recordLines(results: SymbolRecord[]): string {
+  return results.map((symbol) =>
+    `${symbol.depth === undefined ? "" : `[${symbol.depth}] `}${where(symbol.span)}: ` +
+    `${symbol.kind} ${symbol.qualified_name}  ${symbol.signature}\n`
+  ).join("");
+}
+
+/** The fields every graph subcommand's definition shares (`command`: its CLI name). */
+function base(key: keyof typeof SYMBOLS_MCP_NAMES, command: string = key) {
+  return {
+    name: `${LLM_SYMBOLS} ${command}`,
+    mcpName: SYMBOLS_MCP_NAMES[key],
+    prefix: "MAG" as const,
+    kind: "query" as const,
+    permissions: ["read" as const],
+    annotations: READ_ONLY,
+  };
+}
+
+const REACHABLE = base("reachable");
+
+/**
+ * `llm-symbols reachable`: transitive callees (forward) or callers (reverse) of a symbol.
+ *
+ * @example Ask in a folder without an index
+ * ```ts
+ * import { symbolsReachableTool } from "./graph_tool.ts";
+ * await symbolsReachableTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsReachableTool: Tool = defineTool({
+  ...REACHABLE,
+  title: "Symbols reachable through calls",
+  description: "Transitive callees (forward) or callers (reverse) of a symbol, with depth.",
+  example: { name: "main", direction: "forward", depth: 3 },
+  input: z.object({
+    name: symbolField,
+    direction: z.enum(["forward", "reverse"]).default("forward").describe(
+      "forward: what it calls; reverse: what calls it",
+    ),
+    depth: unboundedDepth,
+    paths: pathsField,
+    db: dbField,
+    limit: limitField(SYMBOLS_DEFAULTS.limit),
+    kind: kindField,
+  }),
+  output: queryEnvelopeSchema(ReachableDataSchema),
+  listKey: "results",
+  itemType: "symbol",
+  text: (envelope) => recordLines((envelope as QueryEnvelope<ReachableData>).data.results),
+  cli: {
+    usage: "[FLAGS] SYMBOL [PATH...]",
+    positionals: firstAs("name"),
+    examples: [
+      "llm-symbols reachable main --depth 3",
+      "llm-symbols reachable kfree --direction reverse",
+    ],
+  },
+  run: async (input, context) =>
+    envelopeOf(
+      REACHABLE.name,
+      await reachableSymbols(options(input, context.cwd), input.name, input.direction, input.depth),
+      context.executionId,
+    ),
+});
+
+const DEAD_CODE = base("dead_code", "dead-code");
+
+/**
+ * `llm-symbols dead-code`: functions no entry reaches.
+ *
+ * @example Ask in a folder without an index
+ * ```ts
+ * import { symbolsDeadCodeTool } from "./graph_tool.ts";
+ * await symbolsDeadCodeTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsDeadCodeTool: Tool = defineTool({
+  ...DEAD_CODE,
+  title: "Unreachable functions",
+  description: "Functions no entry reaches by calls or references; entries default to main, " +
+    "exported/public symbols and what top-level code uses.",
+  example: { entry: ["main"] },
+  input: z.object({
+    entry: field(
+      z.array(z.string().min(1)).default([]).describe(
+        "Entry symbols (every definition of each name); none: the default entries",
+      ),
+      { aliases: ["entries"] },
+    ),
+    paths: pathsField,
+    db: dbField,
+    limit: limitField(SYMBOLS_DEFAULTS.limit),
+    kind: kindField,
+  }),
+  output: queryEnvelopeSchema(DeadCodeDataSchema),
+  listKey: "results",
+  itemType: "symbol",
+  text: (envelope) => recordLines((envelope as QueryEnvelope<DeadCodeData>).data.results),
+  cli: {
+    usage: "[FLAGS] [PATH...]",
+    positionals: (paths) => paths.length ? { paths } : {},
+    examples: ["llm-symbols dead-code", "llm-symbols dead-code --entry main --entry init src/"],
+    notes: "Default entries: every main; definitions exported or public by their language " +
+      "(export, pub, public, a capitalised Go name, a Python name without _, a C function not " +
+      "static; members of such a class unless private); definitions used by top-level code. " +
+      "A function some ambiguous call may denote is left out (counted in maybe_used).",
+  },
+  run: async (input, context) =>
+    envelopeOf(
+      DEAD_CODE.name,
+      await deadCodeSymbols(options(input, context.cwd), input.entry),
+      context.executionId,
+    ),
+});
+
+const CYCLES = base("cycles");
+
+/**
+ * `llm-symbols cycles`: the call graph's strongly connected components.
+ *
+ * @example Ask in a folder without an index
+ * ```ts
+ * import { symbolsCyclesTool } from "./graph_tool.ts";
+ * await symbolsCyclesTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsCyclesTool: Tool = defineTool({
+  ...CYCLES,
+  title: "Call cycles",
+  description: "Groups of functions that call each other (strongly connected components) and " +
+    "recursive functions, largest first.",
+  example: { paths: ["src"] },
+  input: z.object({ paths: pathsField, db: dbField, limit: limitField(SYMBOLS_DEFAULTS.limit) }),
+  output: queryEnvelopeSchema(CyclesDataSchema),
+  listKey: "results",
+  itemType: "cycle",
+  text: (envelope) =>
+    (envelope as QueryEnvelope<CyclesData>).data.results.map((cycle) =>
+      `${cycle.size}: ${cycle.symbols.map((symbol) => symbol.name).join(" ")}\n`
+    ).join(""),
+  cli: {
+    usage: "[FLAGS] [PATH...]",
+    positionals: (paths) => paths.length ? { paths } : {},
+    examples: ["llm-symbols cycles", "llm-symbols cycles kernel/sched/"],
+  },
+  run: async (input, context) =>
+    envelopeOf(CYCLES.name, await cycleList(options(input, context.cwd)), context.executionId),
+});
+
+const PATHS = base("paths");
+
+/**
+ * `llm-symbols paths`: call paths from one symbol to another.
+ *
+ * @example Ask in a folder without an index
+ * ```ts
+ * import { symbolsPathsTool } from "./graph_tool.ts";
+ * await symbolsPathsTool.execute({ from: "main", to: "exit" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsPathsTool: Tool = defineTool({
+  ...PATHS,
+  title: "Call paths between two symbols",
+  description: "Simple call paths from one symbol to another, shortest first; partial when a " +
+    "bound (depth, limit) may hide one.",
+  example: { from: "main", to: "parse", depth: 6 },
+  input: z.object({
+    from: field(z.string().min(1).describe("Start: name, qualified name or symbol_id"), {
+      aliases: ["source"],
+    }),
+    to: field(z.string().min(1).describe("End: name, qualified name or symbol_id"), {
+      aliases: ["target"],
+    }),
+    depth: field(
+      z.number().int().min(1).max(SYMBOLS_DEFAULTS.maxDepth).default(SYMBOLS_DEFAULTS.pathDepth)
+        .describe("Most calls on a path"),
+      { short: "d" },
+    ),
+    db: dbField,
+    limit: limitField(SYMBOLS_DEFAULTS.paths),
+  }),
+  output: queryEnvelopeSchema(PathsDataSchema),
+  listKey: "results",
+  itemType: "path",
+  text: (envelope) =>
+    (envelope as QueryEnvelope<PathsData>).data.results.map((path) =>
+      path.symbols.map((symbol) => symbol.name).join(" -> ") + "\n"
+    ).join(""),
+  cli: {
+    usage: "[FLAGS] --from SYMBOL --to SYMBOL",
+    examples: [
+      "llm-symbols paths --from main --to parse",
+      "llm-symbols paths --from a --to b -d 4",
+    ],
+  },
+  run: async (input, context) =>
+    envelopeOf(
+      PATHS.name,
+      await pathList(options(input, context.cwd), input.from, input.to, input.depth),
+      context.executionId,
+    ),
+});
+
+const IMPACT = base("impact");
+
+/**
+ * `llm-symbols impact`: the blast radius of changing a symbol.
+ *
+ * @example Ask in a folder without an index
+ * ```ts
+ * import { symbolsImpactTool } from "./graph_tool.ts";
+ * await symbolsImpactTool.execute({ name: "parse" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsImpactTool: Tool = defineTool({
+  ...IMPACT,
+  title: "Blast radius of a change",
+  description: "What changing a symbol may break: transitive callers by depth, files touched " +
+    "and a score (sum of 1/depth over the callers).",
+  example: { name: "parse_args", depth: 3 },
+  input: z.object({
+    name: symbolField,
+    depth: unboundedDepth,
+    db: dbField,
+    limit: limitField(SYMBOLS_DEFAULTS.limit),
+  }),
+  output: queryEnvelopeSchema(ImpactDataSchema),
+  listKey: "results",
+  itemType: "symbol",
+  text: (envelope) => {
+    const data = (envelope as QueryEnvelope<ImpactData>).data;
+    return `${data.total} caller(s) in ${data.files.length} file(s), score ` +
+      `${data.score.toFixed(2)}\n${recordLines(data.results)}`;
+  },
+  cli: {
+    usage: "[FLAGS] SYMBOL",
+    positionals: ([name]) => name === undefined ? {} : { name },
+    examples: ["llm-symbols impact parse_args", "llm-symbols impact kfree --depth 2"],
+  },
+  run: async (input, context) =>
+    envelopeOf(
+      IMPACT.name,
+      await impactOf(options(input, context.cwd), input.name, input.depth),
+      context.executionId,
+    ),
+});
+
+const EXPORT = base("export");
+
+/**
+ * `llm-symbols export`: the call graph as JSON, JSON lines or DOT.
+ *
+ * @example Ask in a folder without an index
+ * ```ts
+ * import { symbolsExportTool } from "./graph_tool.ts";
+ * await symbolsExportTool.execute({ graph_format: "dot" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const symbolsExportTool: Tool = defineTool({
+  ...EXPORT,
+  title: "Export the call graph",
+  description: "The call graph (edges with both ends in paths) as json (nodes, results), or " +
+    "jsonl or dot (text).",
+  example: { graph_format: "dot", paths: ["src"] },
+  input: z.object({
+    graph_format: field(
+      z.enum(["json", "jsonl", "dot"]).default("json").describe(
+        "json, jsonl or dot (first positional)",
+      ),
+      { aliases: ["as"] },
+    ),
+    paths: pathsField,
+    db: dbField,
+    limit: field(
+      count.default(SYMBOLS_DEFAULTS.exportEdges).describe("Edges to list, 0 for all"),
+      { short: "n" },
+    ),
+  }),
+  output: queryEnvelopeSchema(ExportDataSchema),
+  text: (envelope) => {
+    const data = (envelope as QueryEnvelope<ExportData>).data;
+    return data.text ?? JSON.stringify({ nodes: data.nodes, edges: data.results }) + "\n";
+  },
+  cli: {
+    usage: "[FLAGS] [json|jsonl|dot] [PATH...]",
+    positionals: firstAs("graph_format"),
+    examples: [
+      "llm-symbols export dot src/ --format text > calls.dot",
+      "llm-symbols export jsonl -n 0",
+    ],
+    notes: "--format text prints the graph itself (DOT, JSON lines or JSON), not the envelope.",
+  },
+  run: async (input, context) =>
+    envelopeOf(
+      EXPORT.name,
+      await exportGraph(options(input, context.cwd), input.graph_format),
+      context.executionId,
+    ),
+});
+
+const MAP = base("map");
+
+/**
+ * `llm-symbols map`: the ranked repository map.
+ *
+ * @example Ask in a folder without an index
+ * ```ts
+ * import { repoMapTool } from "./graph_tool.ts";
+ * await repoMapTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
+ *   .catch((error) => error.code); // "MAG-IO-013"
+ * ```
+ */
+export const repoMapTool: Tool = defineTool({
+  ...MAP,
+  title: "Ranked repository map",
+  description: "The repository's most used definitions (PageRank over references, restarted " +
+    "at focus files or symbols) as file headers and signature lines within tokens; read it first.",
+  example: { focus: ["src/main.rs"], tokens: 1000 },
+  input: z.object({
+    focus: field(
+      z.array(z.string().min(1)).default([]).describe(
+        "Files or symbols to rank around (positionals)",
+      ),
+      { path: true },
+    ),
+    tokens: count.default(SYMBOLS_DEFAULTS.mapTokens).describe("Budget, characters / 4"),
+    paths: pathsField,
+    db: dbField,
+    kind: kindField,
+  }),
+  output: queryEnvelopeSchema(RepoMapDataSchema),
+  text: (envelope) => (envelope as QueryEnvelope<RepoMapData>).data.text,
+  cli: {
+    usage: "[FLAGS] [FOCUS...]",
+    positionals: (focus) => focus.length ? { focus } : {},
+    examples: ["llm-symbols map --format text", "llm-symbols map src/parser.c --tokens 1000"],
+  },
+  run: async (input, context) =>
+    envelopeOf(
+      MAP.name,
+      await repoMap(options({ ...input, limit: 0 }, context.cwd), input.focus, input.tokens),
+      context.executionId,
+    ),
+});
+
+/** The graph subcommands, by their command-line names. */
+export const GRAPH_SUBCOMMANDS: Readonly<Record<string, Tool>> = {
+  reachable: symbolsReachableTool,
+  "dead-code": symbolsDeadCodeTool,
+  cycles: symbolsCyclesTool,
+  paths: symbolsPathsTool,
+  impact: symbolsImpactTool,
+  export: symbolsExportTool,
+  map: repoMapTool,
+};

@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { resolve } from "node:path";
-import { displayPath } from "../../core/paths.ts";
+import { join, resolve } from "node:path";
+import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
 import { listingCut } from "../../core/listing.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type {
@@ -156,9 +156,47 @@ export function reachableSymbols(
   });
 }
 
+/** Languages whose definitions are exported by an `export` before them on their line. */
+const EXPORT_KEYWORD = new Set(["javascript", "typescript", "tsx"]);
+
+/**
+ * The text before each top-level JavaScript or TypeScript definition on its line (where
+ * `export` is: the definition's span and signature start after it), read once per file.
+ */
+class LinePrefixes {
+  readonly #root: string;
+  readonly #lines = new Map<string, string[]>();
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  of(row: SymbolRow): string {
+    let lines = this.#lines.get(row.path);
+    if (!lines) {
+      lines = this.#read(row.path).split("\n");
+      this.#lines.set(row.path, lines);
+    }
+    return (lines[row.start_line - 1] ?? "").slice(0, row.start_col);
+  }
+
+  /** The file's text; "" when it is gone since indexing or resolves outside the root. */
+  #read(path: string): string {
+    const real = realPathOf(join(this.#root, path));
+    if (!isInside(this.#root, real)) return "";
+    try {
+      return Deno.readTextFileSync(real);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return "";
+      throw error;
+    }
+  }
+}
+
 /** Whether a definition is visible outside its file or module by its language's rule. */
-function exported(row: SymbolRow): boolean {
+function exported(row: SymbolRow, prefixes: LinePrefixes): boolean {
   const signature = row.signature.trimStart();
+  if (EXPORT_KEYWORD.has(row.language)) return /\bexport\b/.test(prefixes.of(row));
   switch (row.language) {
     case "go":
       return /^[A-Z]/.test(row.name);
@@ -184,7 +222,8 @@ function exported(row: SymbolRow): boolean {
  * language's rule (a member counts when its parent does and it is not private), and every
  * definition used at file scope (top-level code runs when its module loads).
  */
-function defaultEntries(code: CodeGraph): string[] {
+function defaultEntries(code: CodeGraph, root: string): string[] {
+  const prefixes = new LinePrefixes(root);
   const entry = new Uint8Array(code.nodes.length);
   const byQualified = new Map<string, number>();
   code.nodes.forEach((row, n) => {
@@ -194,7 +233,8 @@ function defaultEntries(code: CodeGraph): string[] {
     const member = parent !== undefined && entry[parent] === 1 &&
       !/^[_#]/.test(row.name) && !/\bprivate\b/.test(row.signature);
     if (
-      row.name === "main" || code.topLevel[n] || member || (parent === undefined && exported(row))
+      row.name === "main" || code.topLevel[n] || member ||
+      (parent === undefined && exported(row, prefixes))
     ) {
       entry[n] = 1;
     }
@@ -229,7 +269,9 @@ export function deadCodeSymbols(
       entryIds.push(...rows.map((row) => row.symbol_id));
     }
     const code = loadCodeGraph(store, "references");
-    const starts = entries.length > 0 ? entryIds : defaultEntries(code);
+    const starts = entries.length > 0
+      ? entryIds
+      : defaultEntries(code, Deno.realPathSync(options.root));
     const filter = new RowFilter({
       ...options,
       kinds: options.kinds?.length ? options.kinds : CALLABLE,

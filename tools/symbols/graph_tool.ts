@@ -46,7 +46,6 @@ import {
   firstAs,
   kindField,
   limitField,
-  nameField,
   pathsField,
   READ_ONLY,
   where,

@@ -289,6 +289,65 @@ export const SAMPLES: Record<string, Sample> = {
       if (found !== "src/main.ts") throw new Error(`symbols_importers found ${found}`);
     },
   },
+  symbols_reachable: {
+    args: { name: "add", direction: "reverse" },
+    check(envelope) {
+      const data = envelope.data as { symbol: { name: string }; count: number };
+      if (data.symbol.name !== "add" || data.count !== 0) {
+        throw new Error(`symbols_reachable answered ${JSON.stringify(data)}`);
+      }
+    },
+  },
+  symbols_dead_code: {
+    args: {},
+    check(envelope) {
+      const data = envelope.data as { entry_rule: string; entries: number };
+      if (data.entry_rule !== "default" || data.entries < 3) {
+        throw new Error(`symbols_dead_code answered ${JSON.stringify(data)}`);
+      }
+    },
+  },
+  symbols_cycles: {
+    args: {},
+    check(envelope) {
+      const data = envelope.data as { total: number };
+      if (data.total !== 0) throw new Error(`symbols_cycles answered ${JSON.stringify(data)}`);
+    },
+  },
+  symbols_paths: {
+    args: { from: "add", to: "Greeter" },
+    check(envelope) {
+      const data = envelope.data as { count: number; to: { name: string } };
+      if (data.count !== 0 || data.to.name !== "Greeter") {
+        throw new Error(`symbols_paths answered ${JSON.stringify(data)}`);
+      }
+    },
+  },
+  symbols_impact: {
+    args: { name: "add" },
+    check(envelope) {
+      const data = envelope.data as { total: number; score: number };
+      if (data.total !== 0 || data.score !== 0) {
+        throw new Error(`symbols_impact answered ${JSON.stringify(data)}`);
+      }
+    },
+  },
+  symbols_export: {
+    args: { graph_format: "dot" },
+    check(envelope) {
+      const text = (envelope.data as { text?: string }).text ?? "";
+      if (!text.startsWith("digraph symbols {")) throw new Error(`symbols_export wrote ${text}`);
+    },
+  },
+  repo_map: {
+    args: { tokens: 100 },
+    check(envelope) {
+      const data = envelope.data as { tokens: number; shown: number; text: string };
+      if (data.tokens > 100 || data.shown === 0 || !data.text.includes("│")) {
+        throw new Error(`repo_map answered ${JSON.stringify(data)}`);
+      }
+    },
+  },
   symbols_status: {
     args: {},
     check(envelope) {

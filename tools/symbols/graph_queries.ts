@@ -38,8 +38,8 @@ import {
   stronglyConnected,
   toDot,
 } from "./graph.ts";
-import { type CodeGraph, loadCodeGraph } from "./graph_load.ts";
-import { type MapEntry, renderRepoMap } from "./map.ts";
+import { type CodeGraph, type GraphSymbol, loadCodeGraph } from "./graph_load.ts";
+import { renderRepoMap } from "./map.ts";
 import {
   cut,
   type QueryOptions,
@@ -100,13 +100,24 @@ export async function denotedSymbol(store: IndexStore, text: string): Promise<Sy
   );
 }
 
-/** The node rows of `ids` (ids the graph does not hold are skipped). */
-function rowsOf(code: CodeGraph, ids: readonly string[]): SymbolRow[] {
+/** The nodes of `ids` (ids the graph does not hold are skipped). */
+function symbolsOf(code: CodeGraph, ids: readonly string[]): GraphSymbol[] {
   return ids.map((id) => code.graph.indexOf(id)).filter((n) => n >= 0).map((n) => code.nodes[n]);
 }
 
-function withDepth(row: SymbolRow, depth: number): SymbolRecord {
-  return { ...symbolRecord(row), depth };
+/** The full row of a node's definition (the graph keeps only what it walks with). */
+function rowOf(store: IndexStore, symbol: GraphSymbol): SymbolRow {
+  const rows = store.symbolsWithId(symbol.symbol_id);
+  return rows.find((row) => row.file_id === symbol.file_id) ?? rows[0];
+}
+
+function withDepth(store: IndexStore, symbol: GraphSymbol, depth: number): SymbolRecord {
+  return { ...symbolRecord(rowOf(store, symbol)), depth };
+}
+
+/** By file, then line: the order listed definitions are printed in. */
+function byPosition(a: GraphSymbol, b: GraphSymbol): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.start_line - b.start_line;
 }
 
 /** A depth bound as the algorithms take it: 0 is no bound. */
@@ -136,11 +147,11 @@ export function reachableSymbols(
     const found = reachable(code.graph, symbol.symbol_id, { direction, maxDepth: bound(depth) });
     const filter = new RowFilter(options);
     const reached = found.nodes.map((node) => ({
-      row: code.nodes[code.graph.indexOf(node.id)],
+      symbol: code.nodes[code.graph.indexOf(node.id)],
       depth: node.depth,
-    })).filter(({ row }) => filter.definition(row));
+    })).filter(({ symbol }) => filter.definition(symbol));
     const results = cut(reached, options.limit ?? SYMBOLS_DEFAULTS.limit)
-      .map(({ row, depth }) => withDepth(row, depth));
+      .map(({ symbol, depth }) => withDepth(store, symbol, depth));
     return {
       data: {
         count: results.length,
@@ -171,7 +182,7 @@ class LinePrefixes {
     this.#root = root;
   }
 
-  of(row: SymbolRow): string {
+  of(row: GraphSymbol): string {
     let lines = this.#lines.get(row.path);
     if (!lines) {
       lines = this.#read(row.path).split("\n");
@@ -194,8 +205,7 @@ class LinePrefixes {
 }
 
 /** Whether a definition is visible outside its file or module by its language's rule. */
-function exported(row: SymbolRow, prefixes: LinePrefixes): boolean {
-  const signature = row.signature.trimStart();
+function exported(row: GraphSymbol, signature: string, prefixes: LinePrefixes): boolean {
   if (EXPORT_KEYWORD.has(row.language)) return /\bexport\b/.test(prefixes.of(row));
   switch (row.language) {
     case "go":
@@ -220,28 +230,30 @@ function exported(row: SymbolRow, prefixes: LinePrefixes): boolean {
 /**
  * The default entries of `dead-code`: every `main`, every definition exported or public by its
  * language's rule (a member counts when its parent does and it is not private), and every
- * definition used at file scope (top-level code runs when its module loads).
+ * definition used at file scope (top-level code runs when its module loads). Signatures are
+ * read alongside the graph's definitions, in the same row order, and not kept.
  */
-function defaultEntries(code: CodeGraph, root: string): string[] {
+function defaultEntries(store: IndexStore, code: CodeGraph, root: string): string[] {
   const prefixes = new LinePrefixes(root);
   const entry = new Uint8Array(code.nodes.length);
-  const byQualified = new Map<string, number>();
-  code.nodes.forEach((row, n) => {
-    const parent = row.parent === null
-      ? undefined
-      : byQualified.get(`${row.file_id}\0${row.parent}`);
-    const member = parent !== undefined && entry[parent] === 1 &&
-      !/^[_#]/.test(row.name) && !/\bprivate\b/.test(row.signature);
-    if (
-      row.name === "main" || code.topLevel[n] || member ||
-      (parent === undefined && exported(row, prefixes))
-    ) {
-      entry[n] = 1;
+  const entryIn = new Map<string, boolean>();
+  let index = 0;
+  let fileId = -1;
+  for (const { symbol_id, signature } of store.everySignature()) {
+    const row = code.definitions[index++];
+    if (row === undefined || row.symbol_id !== symbol_id) break;
+    if (row.file_id !== fileId) {
+      fileId = row.file_id;
+      entryIn.clear();
     }
-    const key = `${row.file_id}\0${row.qualified_name}`;
-    if (!byQualified.has(key)) byQualified.set(key, n);
-  });
-  return code.nodes.filter((_, n) => entry[n] === 1).map((row) => row.symbol_id);
+    const parent = row.parent === null ? undefined : entryIn.get(row.parent);
+    const member = parent === true && !/^[_#]/.test(row.name) && !/\bprivate\b/.test(signature);
+    const isEntry = row.name === "main" || code.topLevel[row.node] === 1 || member ||
+      (parent === undefined && exported(row, signature.trimStart(), prefixes));
+    if (isEntry) entry[row.node] = 1;
+    if (!entryIn.has(row.qualified_name)) entryIn.set(row.qualified_name, isEntry);
+  }
+  return code.nodes.filter((row) => entry[row.node] === 1).map((row) => row.symbol_id);
 }
 
 /**
@@ -271,18 +283,19 @@ export function deadCodeSymbols(
     const code = loadCodeGraph(store, "references");
     const starts = entries.length > 0
       ? entryIds
-      : defaultEntries(code, Deno.realPathSync(options.root));
+      : defaultEntries(store, code, Deno.realPathSync(options.root));
     const filter = new RowFilter({
       ...options,
       kinds: options.kinds?.length ? options.kinds : CALLABLE,
     });
-    const candidates = code.nodes.filter((row) => filter.definition(row));
-    const unreached = rowsOf(
+    const candidates = code.nodes.filter((symbol) => filter.definition(symbol));
+    const unreached = symbolsOf(
       code,
-      deadCode(code.graph, starts, candidates.map((r) => r.symbol_id)),
+      deadCode(code.graph, starts, candidates.map((symbol) => symbol.symbol_id)),
     );
-    const dead = unreached.filter((row) => !code.maybeUsed[code.graph.indexOf(row.symbol_id)]);
-    const results = cut(dead, options.limit ?? SYMBOLS_DEFAULTS.limit).map(symbolRecord);
+    const dead = unreached.filter((symbol) => !code.maybeUsed[symbol.node]).sort(byPosition);
+    const results = cut(dead, options.limit ?? SYMBOLS_DEFAULTS.limit)
+      .map((symbol) => symbolRecord(rowOf(store, symbol)));
     return {
       data: {
         count: results.length,
@@ -312,11 +325,11 @@ export function cycleList(options: QueryOptions): Promise<QueryOutcome<CyclesDat
   return withIndex(options, (store) => {
     const code = loadCodeGraph(store, "calls");
     const filter = new RowFilter({ ...options, kinds: [] });
-    const cycles = stronglyConnected(code.graph).map((ids) => rowsOf(code, ids))
-      .filter((members) => members.some((row) => filter.inScope(row.path)));
+    const cycles = stronglyConnected(code.graph).map((ids) => symbolsOf(code, ids))
+      .filter((members) => members.some((symbol) => filter.inScope(symbol.path)));
     const results = cut(cycles, options.limit ?? SYMBOLS_DEFAULTS.limit).map((members) => ({
       size: members.length,
-      symbols: members.map(symbolRef),
+      symbols: members.sort(byPosition).map((symbol) => symbolRef(rowOf(store, symbol))),
     }));
     return {
       data: { count: results.length, total: cycles.length, results },
@@ -353,7 +366,7 @@ export function pathList(
     });
     const results = found.paths.map((ids) => ({
       length: ids.length - 1,
-      symbols: rowsOf(code, ids).map(symbolRef),
+      symbols: symbolsOf(code, ids).map((symbol) => symbolRef(rowOf(store, symbol))),
     }));
     return {
       data: { count: results.length, from: symbolRef(start), to: symbolRef(end), results },
@@ -384,10 +397,13 @@ export function impactOf(
     const fileOf = (id: string) => code.nodes[code.graph.indexOf(id)]?.path;
     const blast = impact(code.graph, symbol.symbol_id, { maxDepth: bound(depth), fileOf });
     const callers = blast.levels.flatMap((level) =>
-      rowsOf(code, level.symbol_ids).map((row) => ({ row, depth: level.depth }))
+      symbolsOf(code, level.symbol_ids).sort(byPosition).map((symbol) => ({
+        symbol,
+        depth: level.depth,
+      }))
     );
     const results = cut(callers, options.limit ?? SYMBOLS_DEFAULTS.limit)
-      .map(({ row, depth }) => withDepth(row, depth));
+      .map(({ symbol, depth }) => withDepth(store, symbol, depth));
     return {
       data: {
         count: results.length,
@@ -411,7 +427,7 @@ export function impactOf(
 /** The forms `export` writes. */
 export type ExportFormat = ExportData["format"];
 
-function nodeRecord(row: SymbolRow): GraphNodeRecord {
+function nodeRecord(row: GraphSymbol): GraphNodeRecord {
   return {
     symbol_id: row.symbol_id,
     name: row.qualified_name,
@@ -497,6 +513,20 @@ async function focusWeights(
 }
 
 /**
+ * The `limit` best-ranked of `symbols` (every shown symbol of a map costs at least 3 characters,
+ * so a budget of N tokens shows at most 4N/3): only these have their signatures read.
+ */
+function bestRanked(symbols: GraphSymbol[], ranks: Float64Array, limit: number): GraphSymbol[] {
+  if (limit === 0) return [];
+  const order = (a: GraphSymbol, b: GraphSymbol) =>
+    ranks[b.node] - ranks[a.node] || byPosition(a, b);
+  if (limit >= symbols.length) return symbols.sort(order);
+  const sorted = Float64Array.from(symbols, (symbol) => ranks[symbol.node]).sort();
+  const threshold = sorted[symbols.length - limit];
+  return symbols.filter((symbol) => ranks[symbol.node] >= threshold).sort(order).slice(0, limit);
+}
+
+/**
  * The repository map: PageRank over the reference graph (restarting at the `focus` files and
  * symbols when given), its best-ranked definitions rendered as file headers and signature
  * lines within `tokens` (characters / 4).
@@ -517,19 +547,17 @@ export function repoMap(
     const code = loadCodeGraph(store, "references");
     const ranked = pageRank(code.graph, { personalization });
     const filter = new RowFilter(options);
-    const entries: MapEntry[] = [];
-    code.nodes.forEach((row, n) => {
-      if (!filter.definition(row)) return;
-      entries.push({
-        symbol_id: row.symbol_id,
-        path: row.path,
-        name: row.name,
-        kind: row.kind,
-        line: row.start_line,
-        signature: row.signature,
-        rank: ranked.ranks[n],
-      });
-    });
+    const ranks = ranked.ranks;
+    const candidates = code.nodes.filter((symbol) => filter.definition(symbol));
+    const entries = bestRanked(candidates, ranks, Math.floor(tokens * 4 / 3)).map((symbol) => ({
+      symbol_id: symbol.symbol_id,
+      path: symbol.path,
+      name: symbol.name,
+      kind: symbol.kind,
+      line: symbol.start_line,
+      signature: rowOf(store, symbol).signature,
+      rank: ranks[symbol.node],
+    }));
     const map = renderRepoMap(entries, { tokens });
     return {
       data: {
@@ -537,13 +565,13 @@ export function repoMap(
         budget: tokens,
         tokens: map.tokens,
         shown: map.shown,
-        total: map.total,
+        total: candidates.length,
         personalized: ranked.personalized,
         text: map.text,
         files: map.files,
       },
       diagnostics: [],
-      partial: map.partial,
+      partial: map.shown < candidates.length,
     };
   });
 }

@@ -22,7 +22,7 @@ import type {
 } from "../../schema/symbols.ts";
 import { importPatterns, patternMatches } from "./import_paths.ts";
 import { importRecord, symbolRecord, useRecord } from "./records.ts";
-import { Resolver } from "./resolve.ts";
+import { Resolver, storedDefinitions } from "./resolve.ts";
 import {
   type FileRow,
   type ImportRow,
@@ -140,7 +140,7 @@ export class RowFilter {
   }
 
   /** Whether a definition is in scope and of an asked kind. */
-  definition(row: SymbolRow): boolean {
+  definition(row: Pick<SymbolRow, "kind" | "path">): boolean {
     return (!this.#kinds || this.#kinds.has(row.kind)) && this.inScope(row.path);
   }
 }
@@ -342,7 +342,7 @@ export function findUses(
 ): Promise<QueryOutcome<UseListData>> {
   return withIndex(options, async (store) => {
     const filter = new RowFilter(options);
-    const resolver = new Resolver(store);
+    const resolver = new Resolver(store, storedDefinitions(store));
     const callers = new Callers(store);
     const definitions = definitionsOf(store, name, options);
     const uses: UseRecord[] = [];
@@ -390,7 +390,7 @@ export function findCallees(
 ): Promise<QueryOutcome<UseListData>> {
   return withIndex(options, async (store) => {
     const filter = new RowFilter(options);
-    const resolver = new Resolver(store);
+    const resolver = new Resolver(store, storedDefinitions(store));
     const definitions = definitionsOf(store, name, options);
     if (definitions.length === 0) throw await unknownSymbol(store, name);
     const uses: UseRecord[] = [];

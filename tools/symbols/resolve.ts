@@ -14,14 +14,20 @@ import type { IndexStore, RefRow, SymbolRow } from "./store.ts";
 /** Kinds a call can reach. */
 const CALLABLE_KINDS = new Set(["function", "method", "macro", "class", "struct", "constructor"]);
 
+/** What resolution needs to know about a definition. */
+export type Definition = Pick<
+  SymbolRow,
+  "name" | "kind" | "file_id" | "path" | "language" | "parent"
+>;
+
 /** How one use resolved. */
-export interface UseResolution {
+export interface UseResolution<D extends Definition = SymbolRow> {
   /** The status. */
   resolution: Resolution;
   /** Where the definition(s) were found. */
   scope?: ResolutionScope;
   /** The definitions: one when resolved, several when ambiguous, none when unresolved. */
-  definitions: SymbolRow[];
+  definitions: D[];
 }
 
 /** What resolution needs to know about a use. */
@@ -37,7 +43,7 @@ function parentOf(qualifiedName: string): string {
 }
 
 /** Narrows definitions of the use's own file to its scope when that picks fewer. */
-function nearestInScope(definitions: SymbolRow[], use: UseSite): SymbolRow[] {
+function nearestInScope<D extends Definition>(definitions: D[], use: UseSite): D[] {
   if (definitions.length < 2 || !use.enclosing) return definitions;
   const scopes = [use.enclosing, parentOf(use.enclosing)];
   for (const scope of scopes) {
@@ -65,51 +71,55 @@ function companions(pattern: PathPattern): PathPattern[] {
 }
 
 /**
- * Resolves uses against one index, caching definitions by name and import patterns by file.
+ * The definitions of the index whose own name is `name` (the lookup of a {@linkcode Resolver}
+ * that asks the index name by name).
  *
  * @example
  * ```ts
- * import { Resolver } from "./resolve.ts";
+ * import { storedDefinitions } from "./resolve.ts";
  * import { IndexStore, locateDb } from "./store.ts";
  * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
- * const use = { name: "f", is_call: 1, enclosing: null, file_id: 1, path: "a.c", language: "c" };
- * new Resolver(store).resolve(use).resolution; // "unresolved"
+ * storedDefinitions(store)("main"); // []
  * store.close();
  * ```
  */
-export class Resolver {
+export function storedDefinitions(store: IndexStore): (name: string) => SymbolRow[] {
+  return (name) => store.symbolsNamed(name).filter((row) => row.name === name);
+}
+
+/**
+ * Resolves uses against one index, caching definitions by name and import patterns by file.
+ * Definitions come from `lookup`: the index name by name for a query, or definitions already
+ * loaded (of any shape holding what resolution reads) for a walk of the whole graph.
+ *
+ * @example
+ * ```ts
+ * import { Resolver, storedDefinitions } from "./resolve.ts";
+ * import { IndexStore, locateDb } from "./store.ts";
+ * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
+ * const use = { name: "f", is_call: 1, enclosing: null, file_id: 1, path: "a.c", language: "c" };
+ * new Resolver(store, storedDefinitions(store)).resolve(use).resolution; // "unresolved"
+ * store.close();
+ * ```
+ */
+export class Resolver<D extends Definition = SymbolRow> {
   readonly #store: IndexStore;
-  readonly #definitions = new Map<string, SymbolRow[]>();
+  readonly #lookup: (name: string) => D[];
+  readonly #definitions = new Map<string, D[]>();
   readonly #imports = new Map<number, PathPattern[]>();
-  readonly #answers = new Map<string, UseResolution>();
-  #preloaded = false;
+  readonly #answers = new Map<string, UseResolution<D>>();
 
-  /** A resolver over `store`. */
-  constructor(store: IndexStore) {
+  /** A resolver over `store` (for imports) whose definitions by name come from `lookup`. */
+  constructor(store: IndexStore, lookup: (name: string) => D[]) {
     this.#store = store;
-  }
-
-  /**
-   * Fills the definitions cache from `rows`, every definition of the index: a walk of the whole
-   * index asks for most names, and one scan costs less than a query per name.
-   */
-  preload(rows: Iterable<SymbolRow>): void {
-    this.#definitions.clear();
-    this.#answers.clear();
-    for (const row of rows) {
-      const named = this.#definitions.get(row.name);
-      if (named) named.push(row);
-      else this.#definitions.set(row.name, [row]);
-    }
-    this.#preloaded = true;
+    this.#lookup = lookup;
   }
 
   /** Definitions whose own name is `name`. */
-  definitionsNamed(name: string): SymbolRow[] {
+  definitionsNamed(name: string): D[] {
     let found = this.#definitions.get(name);
-    if (!found && this.#preloaded) return [];
     if (!found) {
-      found = this.#store.symbolsNamed(name).filter((row) => row.name === name);
+      found = this.#lookup(name);
       this.#definitions.set(name, found);
     }
     return found;
@@ -133,7 +143,7 @@ export class Resolver {
    * name and call-or-not: a whole-index walk asks the same question from every function of a
    * file.
    */
-  resolve(use: UseSite): UseResolution {
+  resolve(use: UseSite): UseResolution<D> {
     const key = `${use.file_id}\0${use.is_call}\0${use.name}`;
     const cached = this.#answers.get(key);
     if (cached) return cached;
@@ -142,8 +152,8 @@ export class Resolver {
     return resolution;
   }
 
-  #resolve(use: UseSite): { resolution: UseResolution; scopeFree: boolean } {
-    const answer = (resolution: UseResolution) => ({ resolution, scopeFree: true });
+  #resolve(use: UseSite): { resolution: UseResolution<D>; scopeFree: boolean } {
+    const answer = (resolution: UseResolution<D>) => ({ resolution, scopeFree: true });
     let definitions = this.definitionsNamed(use.name);
     if (use.is_call) {
       const callable = definitions.filter((row) => CALLABLE_KINDS.has(row.kind));
@@ -167,7 +177,7 @@ export class Resolver {
     return answer(this.#verdict(candidates, "global"));
   }
 
-  #verdict(definitions: SymbolRow[], scope: ResolutionScope): UseResolution {
+  #verdict(definitions: D[], scope: ResolutionScope): UseResolution<D> {
     return { resolution: definitions.length === 1 ? "resolved" : "ambiguous", scope, definitions };
   }
 }

@@ -29,7 +29,7 @@ import {
 /** Default index location under the root. */
 export const DEFAULT_DB_PATH = ".llm/index.db";
 
-/** Rows of `refs` grouped per statement by {@linkcode IndexStore.useGroups}. */
+/** Rows read per statement by {@linkcode IndexStore.useGroups} and `everySymbol`. */
 const USE_SLICE = 500_000;
 
 /** How long a writer waits for another writer's transaction, in milliseconds. */
@@ -98,6 +98,19 @@ export interface RefRow extends ExtentRow {
   /** Qualifier as written, or null. */
   qualifier: string | null;
 }
+
+/** What the code graph keeps of a definition. */
+export type SymbolBriefRow = Pick<
+  SymbolRow,
+  | "file_id"
+  | "symbol_id"
+  | "name"
+  | "qualified_name"
+  | "kind"
+  | "parent"
+  | "start_line"
+  | "start_col"
+>;
 
 /** The uses of one name by one definition (or at file scope), counted: an edge's raw material. */
 export interface UseGroupRow {
@@ -591,9 +604,35 @@ export class IndexStore {
     );
   }
 
-  /** Every definition, by path and position. */
-  everySymbol(): SymbolRow[] {
-    return this.#all<SymbolRow>(`${SYMBOL_SELECT} ORDER BY f.path, s.byte_start`);
+  /**
+   * Every definition's graph fields, in row order (file by file, each file's in source order),
+   * read in slices of row ids so that only the caller's objects stay in memory.
+   */
+  *everySymbol(): Generator<SymbolBriefRow> {
+    const last = this.#get<{ last: number | null }>("SELECT max(id) AS last FROM symbols")?.last ??
+      0;
+    const slice = this.#statement(
+      "SELECT file_id, symbol_id, name, qualified_name, kind, parent, start_line, start_col " +
+        "FROM symbols WHERE id >= ? AND id < ? ORDER BY id",
+    );
+    for (let low = 0; low <= last; low += USE_SLICE) {
+      yield* slice.all(low, low + USE_SLICE) as unknown as SymbolBriefRow[];
+    }
+  }
+
+  /** Every definition's `symbol_id` and signature, in the row order of `everySymbol`. */
+  *everySignature(): Generator<Pick<SymbolRow, "symbol_id" | "signature">> {
+    const last = this.#get<{ last: number | null }>("SELECT max(id) AS last FROM symbols")?.last ??
+      0;
+    const slice = this.#statement(
+      "SELECT symbol_id, signature FROM symbols WHERE id >= ? AND id < ? ORDER BY id",
+    );
+    for (let low = 0; low <= last; low += USE_SLICE) {
+      yield* slice.all(low, low + USE_SLICE) as unknown as Pick<
+        SymbolRow,
+        "symbol_id" | "signature"
+      >[];
+    }
   }
 
   /**

@@ -38,7 +38,6 @@ import {
   reachableSymbols,
   repoMap,
 } from "./graph_queries.ts";
-import type { QueryOptions } from "./queries.ts";
 import {
   count,
   dbField,
@@ -47,6 +46,7 @@ import {
   kindField,
   limitField,
   pathsField,
+  queryOptions,
   READ_ONLY,
   where,
 } from "./tool_fields.ts";
@@ -60,20 +60,6 @@ const unboundedDepth = field(
   count.default(0).describe("Most calls away, 0 for no limit"),
   { short: "d" },
 );
-
-function options(
-  input: { db?: string; limit: number; kind?: string[]; paths?: string[] },
-  cwd: string,
-): QueryOptions {
-  return {
-    root: cwd,
-    cwd,
-    db: input.db,
-    limit: input.limit,
-    kinds: input.kind,
-    paths: input.paths,
-  };
-}
 
 function recordLines(results: SymbolRecord[]): string {
   return results.map((symbol) =>
@@ -137,7 +123,12 @@ export const symbolsReachableTool: Tool = defineTool({
   run: async (input, context) =>
     envelopeOf(
       REACHABLE.name,
-      await reachableSymbols(options(input, context.cwd), input.name, input.direction, input.depth),
+      await reachableSymbols(
+        queryOptions(input, context),
+        input.name,
+        input.direction,
+        input.depth,
+      ),
       context.executionId,
     ),
 });
@@ -188,7 +179,7 @@ export const symbolsDeadCodeTool: Tool = defineTool({
   run: async (input, context) =>
     envelopeOf(
       DEAD_CODE.name,
-      await deadCodeSymbols(options(input, context.cwd), input.entry),
+      await deadCodeSymbols(queryOptions(input, context), input.entry),
       context.executionId,
     ),
 });
@@ -225,7 +216,7 @@ export const symbolsCyclesTool: Tool = defineTool({
     examples: ["llm-symbols cycles", "llm-symbols cycles kernel/sched/"],
   },
   run: async (input, context) =>
-    envelopeOf(CYCLES.name, await cycleList(options(input, context.cwd)), context.executionId),
+    envelopeOf(CYCLES.name, await cycleList(queryOptions(input, context)), context.executionId),
 });
 
 const PATHS = base("paths");
@@ -278,7 +269,7 @@ export const symbolsPathsTool: Tool = defineTool({
   run: async (input, context) =>
     envelopeOf(
       PATHS.name,
-      await pathList(options(input, context.cwd), input.from, input.to, input.depth),
+      await pathList(queryOptions(input, context), input.from, input.to, input.depth),
       context.executionId,
     ),
 });
@@ -323,7 +314,7 @@ export const symbolsImpactTool: Tool = defineTool({
   run: async (input, context) =>
     envelopeOf(
       IMPACT.name,
-      await impactOf(options(input, context.cwd), input.name, input.depth),
+      await impactOf(queryOptions(input, context), input.name, input.depth),
       context.executionId,
     ),
 });
@@ -377,7 +368,7 @@ export const symbolsExportTool: Tool = defineTool({
   run: async (input, context) =>
     envelopeOf(
       EXPORT.name,
-      await exportGraph(options(input, context.cwd), input.graph_format),
+      await exportGraph(queryOptions(input, context), input.graph_format),
       context.executionId,
     ),
 });
@@ -422,7 +413,7 @@ export const repoMapTool: Tool = defineTool({
   run: async (input, context) =>
     envelopeOf(
       MAP.name,
-      await repoMap(options({ ...input, limit: 0 }, context.cwd), input.focus, input.tokens),
+      await repoMap(queryOptions({ ...input, limit: 0 }, context), input.focus, input.tokens),
       context.executionId,
     ),
 });

@@ -19,7 +19,7 @@ import { sha256 } from "../../schema/checksum.ts";
 import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { Relationships, SymbolRef } from "../../schema/extensions.ts";
 import { spanOf, symbolRef } from "./records.ts";
-import { Resolver } from "./resolve.ts";
+import { Resolver, storedDefinitions } from "./resolve.ts";
 import { type FileRow, IndexStore, locateDb, type RefRow, type SymbolRow } from "./store.ts";
 
 /** Which relationships to fill. */
@@ -96,7 +96,7 @@ export class SpanRelations {
     this.#root = root;
     this.#kinds = kinds;
     this.#store = store;
-    this.#resolver = store ? new Resolver(store) : undefined;
+    this.#resolver = store ? new Resolver(store, storedDefinitions(store)) : undefined;
   }
 
   /**

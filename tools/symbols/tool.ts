@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { defineTool, type RunContext, type Tool } from "../../core/tool.ts";
+import { defineTool, type Tool } from "../../core/tool.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import {
   type MutationEnvelope,
@@ -55,6 +55,7 @@ import {
   limitField,
   nameField,
   pathsField,
+  queryOptions,
   READ_ONLY,
   where,
 } from "./tool_fields.ts";
@@ -77,22 +78,6 @@ const depthField = field(
 );
 
 const queryShape = { db: dbField, limit: limitField(SYMBOLS_DEFAULTS.limit), kind: kindField };
-
-function queryOptions(
-  input: { db?: string; limit: number; kind?: string[]; paths?: string[] },
-  context: RunContext,
-): QueryOptions {
-  return {
-    root: context.cwd,
-    cwd: context.cwd,
-    db: input.db,
-    limit: input.limit,
-    kinds: input.kind,
-    paths: input.paths,
-    cache: context.cache,
-    signal: context.signal,
-  };
-}
 
 function symbolLines(envelope: QueryEnvelope<SymbolListData>): string {
   return (envelope.data.results ?? []).map((symbol) =>

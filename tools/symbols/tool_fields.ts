@@ -5,10 +5,11 @@
  * @module
  */
 import { z } from "zod";
+import type { RunContext } from "../../core/tool.ts";
 import { SYMBOL_KINDS } from "../../schema/ast_search.ts";
 import { type QueryData, type QueryEnvelope, queryEnvelope } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
-import type { QueryOutcome } from "./queries.ts";
+import type { QueryOptions, QueryOutcome } from "./queries.ts";
 
 /** A non-negative integer. */
 export const count = z.number().int().nonnegative();
@@ -52,6 +53,32 @@ export const nameField = field(
   z.string().min(1).describe("Symbol name or qualified name (the first positional argument)"),
   { aliases: ["symbol"] },
 );
+
+/**
+ * The engine options of a query subcommand's input, run in the context's `cwd` (the root), with
+ * the host's cache (the live index of a long-lived host) and cancellation signal.
+ *
+ * @example
+ * ```ts
+ * import { queryOptions } from "./tool_fields.ts";
+ * queryOptions({ limit: 5 }, { cwd: "/repo" }).root; // "/repo"
+ * ```
+ */
+export function queryOptions(
+  input: { db?: string; limit: number; kind?: string[]; paths?: string[] },
+  context: Pick<RunContext, "cwd" | "cache" | "signal">,
+): QueryOptions {
+  return {
+    root: context.cwd,
+    cwd: context.cwd,
+    db: input.db,
+    limit: input.limit,
+    kinds: input.kind,
+    paths: input.paths,
+    cache: context.cache,
+    signal: context.signal,
+  };
+}
 
 /**
  * The query envelope of a subcommand's outcome (its `tool` is the subcommand's full name).

@@ -149,6 +149,24 @@ Deno.test("symbols graph: cycles, dead code, reachable, paths, impact, export, m
       assert.equal(reverse.partial, true);
     });
 
+    await t.step("reachable at depth 1 is the resolved callees (the same resolution)", async () => {
+      const names = ["main", "run", "odd", "even", "fact", "unused", "start", "ping", "api"];
+      for (const name of names) {
+        const callees = dataOf<{ results: { resolution: string; target?: Ref }[] }>(
+          await queryJson(root, ["callees", name, "-n", "0"]),
+        ).results.filter((use) => use.resolution === "resolved").map((use) =>
+          use.target!.symbol_id
+        );
+        const reachable = dataOf<{ results: Record_[]; symbol: Ref }>(
+          await queryJson(root, ["reachable", name, "--depth", "1", "-n", "0"]),
+        );
+        const reached = reachable.results.map((r) => r.symbol_id);
+        const self = reachable.symbol.symbol_id;
+        const expected = new Set(callees.filter((id) => id !== self));
+        assert.deepEqual(new Set(reached), expected, name);
+      }
+    });
+
     await t.step("paths: found within the bound, partial when the bound cuts", async () => {
       const paths = await queryJson(root, ["paths", "--from", "main", "--to", "odd"]);
       const listed = dataOf<{ results: { length: number; symbols: Ref[] }[] }>(paths).results;

@@ -455,7 +455,7 @@ export const PathsDataSchema: z.ZodType<PathsData> = z.object({
 });
 
 /** How to read {@linkcode ImpactData.score}. */
-export const IMPACT_SCORE_FORMULA =
+export const IMPACT_SCORE_FORMULA: string =
   "score = sum over the transitive callers c of 1/depth(c): a direct caller counts 1, a " +
   "caller's caller 1/2, the next 1/3; with depth 1 it is the number of direct callers";
 

@@ -31,7 +31,6 @@ import {
   boundedPaths,
   buildGraph,
   deadCode,
-  type Direction,
   impact,
   pageRank,
   reachable,
@@ -138,7 +137,7 @@ function bound(depth: number | undefined): number {
 export function reachableSymbols(
   options: QueryOptions,
   name: string,
-  direction: Direction,
+  direction: ReachableData["direction"],
   depth: number,
 ): Promise<QueryOutcome<ReachableData>> {
   return withIndex(options, async (store) => {

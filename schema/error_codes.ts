@@ -483,6 +483,111 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Name regular files only.",
     exit: EXIT.badInput,
   },
+  "LMT-V-013": {
+    meaning: "A file the edits touch fails a validation gate; nothing was written.",
+    cause:
+      "With validate on, the edited bytes do not parse (syntax gate) or do not compile (compiler gate).",
+    remediation:
+      "Fix the edits at the line and column of the gate diagnostics listed, then retry; " +
+      "validate: false writes without the gates.",
+    exit: EXIT.refused,
+  },
+  // llm-write
+  "LFW-ARG-010": {
+    meaning: "The write plan is not valid JSON.",
+    cause: "A truncated or hand-edited plan, or a file that is not JSON.",
+    remediation: "Fix the JSON at the position given.",
+    exit: EXIT.badInput,
+  },
+  "LFW-V-001": {
+    meaning: "A file fails a validation gate; nothing was written.",
+    cause: "Its content does not parse (syntax gate) or does not compile (compiler gate).",
+    remediation:
+      "Fix the content at the line and column of the gate diagnostics listed, then write again.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-002": {
+    meaning: "The file already exists; nothing was written.",
+    cause: "A write names an existing file without overwrite.",
+    remediation:
+      "Pass overwrite with expected_checksum (the sha256 of the file now, from the note), or " +
+      "pick another path; llm-transform edits a file in place.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-003": {
+    meaning: "An overwrite gives no expected_checksum; nothing was written.",
+    cause: "overwrite replaces a file only when the caller proves which bytes it replaces.",
+    remediation: "Add expected_checksum: the sha256 of the file now (given in the note).",
+    exit: EXIT.badInput,
+  },
+  "LFW-V-004": {
+    meaning: "The file's checksum differs from expected_checksum; nothing was written.",
+    cause: "The file changed since it was read, or it does not exist.",
+    remediation: "Read the file again and retry with its current checksum.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-005": {
+    meaning: "A file changed between verification and writing; nothing was written.",
+    cause: "Another process wrote (or created) the file while the write was in progress.",
+    remediation: "Re-read the file and retry the write.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-006": {
+    meaning: "Undo refused: the files changed after the write.",
+    cause: "Something edited or removed the written files since.",
+    remediation: "Undo the later changes first, or restore by hand from the journal backups.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-007": {
+    meaning: "The same file is named twice in one write.",
+    cause: "A plan lists a path twice (perhaps spelled differently, or through a link).",
+    remediation: "Give each file once with its whole content.",
+    exit: EXIT.badInput,
+  },
+  "LFW-PERM-010": {
+    meaning: "A path lies outside the workspace root; nothing was written.",
+    cause: "An absolute path, `..`, or a symbolic link (a file's or a folder's) that leads out.",
+    remediation: "Give paths inside the root, or pass --root covering them.",
+    exit: EXIT.permission,
+  },
+  "LFW-PERM-011": {
+    meaning:
+      "The tool's state folder is not a real directory inside the root; nothing was written.",
+    cause: "`.llm`, `.llm/journal` or a journal is a symbolic link (or not a directory).",
+    remediation: "Remove the link named (the tool recreates `.llm/journal` itself), then retry.",
+    exit: EXIT.permission,
+  },
+  "LFW-PERM-012": {
+    meaning: "A journal names a path outside the root; nothing was touched.",
+    cause: "A crafted or stale `.llm/journal/*/manifest.json`, or the root was moved.",
+    remediation:
+      "Inspect the journal directory named; delete it if you did not create it, then retry.",
+    exit: EXIT.permission,
+  },
+  "LFW-IO-010": {
+    meaning: "A path to write names something other than a regular file, or a folder on its way is a file.",
+    cause: "A directory, FIFO or device at the path, or a parent that is a file.",
+    remediation: "Name a new file (or an existing regular file with overwrite).",
+    exit: EXIT.badInput,
+  },
+  "LFW-IO-011": {
+    meaning: "A file could not be written; nothing was changed.",
+    cause: "The file or its directory is not writable (EACCES) or the file system is read-only.",
+    remediation: "Fix the permissions of the file and its directory, then retry.",
+    exit: EXIT.refused,
+  },
+  "LFW-REF-001": {
+    meaning: "No journal exists for that execution id.",
+    cause: "A mistyped id, or the journal was removed.",
+    remediation: "Use an execution_id printed by an earlier write (or transform) in this root.",
+    exit: EXIT.badInput,
+  },
+  "LFW-REF-002": {
+    meaning: "That operation's journal cannot be undone.",
+    cause: "It was already undone, rolled back or interrupted, or its journal is damaged.",
+    remediation: "Run `llm-transform --recover` for an interrupted operation.",
+    exit: EXIT.refused,
+  },
   // llm-symbols
   "MAG-IO-010": {
     meaning: "The index database file is not an SQLite database; it is left untouched.",

@@ -193,6 +193,135 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
   };
 }
 
+/**
+ * Tool prefixes whose runs pass files through the validation gates (`core/gates/`): `llm-write`
+ * and its `validate` tool (`LFW`), and `llm-transform --validate` (`LMT`). Each gets every gate
+ * code, under its own prefix, so a refusal names the tool that refused.
+ */
+export type GatePrefix = "LFW" | "LMT";
+
+/** The prefixes of {@linkcode GatePrefix}, in registry order. */
+export const GATE_PREFIXES: readonly GatePrefix[] = ["LFW", "LMT"];
+
+/**
+ * The category and number of each gate code; the full code is `{prefix}-{suffix}` (see
+ * {@linkcode gateCode}).
+ */
+export const GATE_CODE_SUFFIXES = {
+  /** The syntax gate found an ERROR or MISSING node. */
+  syntax: "AST-101",
+  /** The syntax gate could not run (no grammar loads the language, or the parser failed). */
+  syntaxSkipped: "AST-102",
+  /** A compiler gate reported an error. */
+  compilerError: "V-101",
+  /** A compiler gate reported a warning or a note. */
+  compilerWarning: "V-102",
+  /** A compiler gate was skipped: its compiler is not on PATH. */
+  compilerMissing: "V-103",
+  /** A compiler gate was skipped: the run may not start the compiler (`--allow-run`). */
+  runNotAllowed: "V-104",
+  /** A compiler gate ran past its time limit and was stopped. */
+  timeout: "V-105",
+  /** A compiler gate could not run: the compiler failed to start or crashed. */
+  compilerFailed: "V-106",
+  /** No compiler gate exists for the language. */
+  noCompilerGate: "V-107",
+  /** The language asked for is not in the grammar registry. */
+  unknownLanguage: "ARG-101",
+} as const;
+
+/** The name of a gate code. */
+export type GateCodeName = keyof typeof GATE_CODE_SUFFIXES;
+
+/**
+ * The registry code of gate code `name` under `prefix`.
+ *
+ * @example
+ * ```ts
+ * import { gateCode } from "@llm/search/schema";
+ * gateCode("LFW", "syntax"); // "LFW-AST-101"
+ * ```
+ */
+export function gateCode(prefix: GatePrefix, name: GateCodeName): string {
+  return `${prefix}-${GATE_CODE_SUFFIXES[name]}`;
+}
+
+const GATE_ENTRIES: Record<GateCodeName, EntryText> = {
+  syntax: {
+    meaning:
+      "The syntax gate rejected the file: the parser found a syntax error at the span given.",
+    cause: "An unbalanced bracket, a missing token or text the language does not allow.",
+    remediation: "Fix the code at the line and column given (`missing X`: insert X there).",
+    exit: EXIT.refused,
+  },
+  syntaxSkipped: {
+    meaning: "The syntax gate did not run for the file; the other gates still decided.",
+    cause:
+      "No embedded grammar parses the language (yaml, elm, ql), or the parser failed on the file.",
+    remediation: "Nothing to do; check the file's syntax by other means if no compiler gate ran.",
+    exit: EXIT.ok,
+  },
+  compilerError: {
+    meaning: "A compiler gate rejected the file; the message is the compiler's own.",
+    cause: "A type, name or syntax error that the language's compiler reports.",
+    remediation:
+      "Fix the code at the line and column given; `native_code` is the compiler's own code.",
+    exit: EXIT.refused,
+  },
+  compilerWarning: {
+    meaning: "A compiler gate reported a warning or a note; the file was not rejected for it.",
+    cause: "Code that compiles but that the compiler finds suspect.",
+    remediation: "Read the compiler's message; fix it if it is a real problem.",
+    exit: EXIT.ok,
+  },
+  compilerMissing: {
+    meaning: "A compiler gate was skipped: its compiler is not on PATH; the syntax gate decided.",
+    cause: "The toolchain of the language is not installed, or not on the PATH of the run.",
+    remediation: "Install the compiler named in the note (or put it on PATH) to have it check.",
+    exit: EXIT.ok,
+  },
+  runNotAllowed: {
+    meaning:
+      "A compiler gate was skipped: the run may not start the compiler; the syntax gate decided.",
+    cause: "Deno was started without --allow-run, or with --allow-run scoped to other programs.",
+    remediation:
+      "Add --allow-run=<compiler> (the one named in the note) to the deno command to run the gate.",
+    exit: EXIT.ok,
+  },
+  timeout: {
+    meaning: "A compiler gate ran past its time limit and was stopped; it did not decide.",
+    cause: "A large file or a slow toolchain (a first `cargo check` builds the dependencies).",
+    remediation: "Raise the gate timeout, or check the file with the compiler directly.",
+    exit: EXIT.ok,
+  },
+  compilerFailed: {
+    meaning: "A compiler gate could not run: the compiler failed to start or crashed.",
+    cause: "A broken installation, a compiler killed by a signal, or a temporary file refused.",
+    remediation: "Run the compiler named in the note by hand to see why it fails.",
+    exit: EXIT.ok,
+  },
+  noCompilerGate: {
+    meaning: "No compiler gate exists for the file's language; only the syntax gate checked it.",
+    cause: "The toolkit runs compilers for C, C++, Python, JavaScript, TypeScript, Java, Rust, " +
+      "shell and JSON only.",
+    remediation: "Nothing to do; check the file with its language's own tools if it matters.",
+    exit: EXIT.ok,
+  },
+  unknownLanguage: {
+    meaning: "The language given for validation is unknown.",
+    cause: "The language name or alias is not in the grammar registry.",
+    remediation: "Give a registry language name (e.g. `c`, `python`, `typescript`), or leave " +
+      "the language out to take it from the file name.",
+    exit: EXIT.badInput,
+  },
+};
+
+/** The gate codes of every gate prefix. */
+function gateCodes(prefix: GatePrefix): Record<string, EntryText> {
+  const names = Object.keys(GATE_ENTRIES) as GateCodeName[];
+  return Object.fromEntries(names.map((name) => [gateCode(prefix, name), GATE_ENTRIES[name]]));
+}
+
 const SPECIFIC_CODES: Record<string, EntryText> = {
   // llm-search
   "LMS-QRY-001": {
@@ -764,7 +893,9 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
 function buildRegistry(): ReadonlyMap<string, ErrorCodeEntry> {
   const entries = new Map<string, ErrorCodeEntry>();
   const prefixes = Object.keys(TOOL_OF_PREFIX) as CodePrefix[];
-  for (const table of [...prefixes.map(commonCodes), SPECIFIC_CODES]) {
+  for (
+    const table of [...prefixes.map(commonCodes), ...GATE_PREFIXES.map(gateCodes), SPECIFIC_CODES]
+  ) {
     for (const [code, text] of Object.entries(table)) entries.set(code, { code, ...text });
   }
   return new Map([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

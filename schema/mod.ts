@@ -32,3 +32,4 @@ export * from "./discover.ts";
 export * from "./ast_search.ts";
 export * from "./compact.ts";
 export * from "./symbols.ts";
+export * from "./gates.ts";

@@ -10,7 +10,7 @@
  *
  * As a library it exports, for each tool, its engine as a plain function with its options and
  * result types ({@linkcode search}, {@linkcode astSearch}, {@linkcode discover},
- * {@linkcode transform}), its definition ({@linkcode searchTool}, …, all in
+ * {@linkcode transform}, {@linkcode write}), its definition ({@linkcode searchTool}, …, all in
  * {@linkcode TOOLS}), the framework a new tool is written with ({@linkcode defineTool},
  * {@linkcode runCli}), the contract's types and the error-code registry
  * ({@linkcode ERROR_CODES}, {@linkcode explainCode}). The zod schemas, ids, checksums and the
@@ -69,6 +69,8 @@ export {
   type TransformRequest,
 } from "./tools/transform/request.ts";
 export type { TransformOptions, TransformReport } from "./tools/transform/report.ts";
+export { write, type WriteOptions, type WriteReport } from "./tools/write/engine.ts";
+export { buildWriteRequest, type WriteRequest, type WriteSource } from "./tools/write/request.ts";
 export type { EngineWalkOptions, WalkOptions } from "./core/walk/walker.ts";
 
 // The tool definitions, and the registry the MCP server and the JSON Schema files come from.
@@ -76,6 +78,7 @@ export { searchTool } from "./tools/search/tool.ts";
 export { astSearchTool } from "./tools/ast-search/tool.ts";
 export { discoverTool } from "./tools/discover/tool.ts";
 export { transformTool } from "./tools/transform/tool.ts";
+export { writeTool } from "./tools/write/tool.ts";
 export { TOOLS } from "./tools/registry.ts";
 
 // The framework a tool is written with.
@@ -148,6 +151,12 @@ export type {
   TransformResult,
   UndoneFile,
   UndoResult,
+  WriteFile,
+  WriteFileStatus,
+  WriteOutput,
+  WritePlan,
+  WriteResult,
+  WrittenFile,
 } from "./schema/mod.ts";
 export { ERROR_CODES, EXIT, explainCode, ToolError } from "./schema/mod.ts";
 

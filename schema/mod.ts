@@ -28,6 +28,7 @@ export * from "./search.ts";
 export * from "./mcp.ts";
 export * from "./journal.ts";
 export * from "./transform.ts";
+export * from "./write.ts";
 export * from "./discover.ts";
 export * from "./ast_search.ts";
 export * from "./compact.ts";

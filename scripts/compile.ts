@@ -24,6 +24,7 @@ import {
   LLM_SEARCH,
   LLM_SYMBOLS,
   LLM_TRANSFORM,
+  LLM_WRITE,
 } from "../schema/tool_names.ts";
 import { logTool } from "../tools/log/tool.ts";
 import { TOOLS } from "../tools/registry.ts";
@@ -85,6 +86,7 @@ export function compileTargets(): CompileTarget[] {
     tool(LLM_AST_SEARCH, "ast-search", [WORKERS.astSearch]),
     tool(LLM_DISCOVER, "discover"),
     tool(LLM_TRANSFORM, "transform"),
+    tool(LLM_WRITE, "write"),
     tool(LLM_SYMBOLS, "symbols", [WORKERS.symbols]),
     {
       name: LLM_MCP,

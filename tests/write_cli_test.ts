@@ -9,7 +9,12 @@
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
-import { type MutationEnvelope, sha256, type WriteOutput, type WriteResult } from "../schema/mod.ts";
+import {
+  type MutationEnvelope,
+  sha256,
+  type WriteOutput,
+  type WriteResult,
+} from "../schema/mod.ts";
 import { writeTool } from "../tools/write/main.ts";
 import { assertValidEnvelope, hasCommand, makeTree, parseJson, runEntry } from "./helpers.ts";
 
@@ -78,6 +83,8 @@ interface LanguageCase {
   /** 1-based line and 0-based byte column of the first syntax error of `broken`. */
   line: number;
   column: number;
+  /** What the syntax gate says there. */
+  message: RegExp;
 }
 
 const LANGUAGES: LanguageCase[] = [
@@ -88,30 +95,35 @@ const LANGUAGES: LanguageCase[] = [
     broken: "int main(void) {\n  return 0\n}\n",
     line: 2,
     column: 10,
+    message: /missing ;/,
   },
   {
     language: "python",
     file: "src/app.py",
     valid: "def greet(name):\n    return 'hi ' + name\n",
     broken: "def greet(name):\n    return 'hi ' +\n",
+    // tree-sitter-python wraps the unfinished statement in an ERROR node from its start.
     line: 2,
-    column: 17,
+    column: 4,
+    message: /unexpected "return 'hi ' \+"/,
   },
   {
     language: "javascript",
     file: "lib/app.js",
     valid: "function add(a, b) {\n  return a + b;\n}\n",
-    broken: "function add(a, b) {\n  return a + ;\n}\n",
+    broken: "function add(a, b) {\n  return (a + b;\n}\n",
     line: 2,
-    column: 13,
+    column: 15,
+    message: /missing \)/,
   },
   {
     language: "typescript",
     file: "src/app.ts",
     valid: "export const x: number = 1;\n",
-    broken: "export const x: number = ;\n",
+    broken: "export function f(a: number {\n  return a;\n}\n",
     line: 1,
-    column: 25,
+    column: 27,
+    message: /missing \)/,
   },
 ];
 
@@ -149,6 +161,7 @@ for (const sample of LANGUAGES) {
         { file: syntax.file, line: syntax.line, column: syntax.column, level: syntax.level },
         { file: sample.file, line: sample.line, column: sample.column, level: "error" },
       );
+      assert.match(syntax.message, sample.message);
       const [file] = writeResult(outcome).files;
       assert.deepEqual({ status: file.status, written: file.written }, {
         status: "rejected",
@@ -312,9 +325,11 @@ Deno.test("write: a multi-file plan lands all or nothing", async () => {
     }
     const undone = await run(root, ["--undo", approved.envelope.execution_id]);
     assert.equal(undone.code, 0);
-    assert.deepEqual(await listing(root), [...before, "pkg/", `plan.json ${
-      sha256(JSON.stringify({ files }))
-    }`].sort(), "the files are gone (the folder created stays)");
+    assert.deepEqual(
+      await listing(root),
+      [...before, "pkg/", `plan.json ${sha256(JSON.stringify({ files }))}`].sort(),
+      "the files are gone (the folder created stays)",
+    );
 
     const twice = await run(root, [
       "--files",
@@ -346,7 +361,8 @@ Deno.test("write: without write permission the run is refused (exit 4) and --exp
 const hasGcc = hasCommand("gcc");
 
 Deno.test({
-  name: "write c: the gcc gate runs with --allow-run=gcc and is skipped with a note without it (needs gcc)",
+  name:
+    "write c: the gcc gate runs with --allow-run=gcc and is skipped with a note without it (needs gcc)",
   ignore: !hasGcc,
   fn: async () => {
     const root = await makeTree({ "README.md": "readme\n" });

@@ -9,6 +9,7 @@ import { astSearchTool } from "./ast-search/tool.ts";
 import { discoverTool } from "./discover/tool.ts";
 import { searchTool } from "./search/tool.ts";
 import { transformTool } from "./transform/tool.ts";
+import { writeTool } from "./write/tool.ts";
 import {
   symbolsCalleesTool,
   symbolsCallersTool,
@@ -46,5 +47,6 @@ export const TOOLS: readonly Tool[] = [
   symbolsStatusTool,
   symbolsVerifyTool,
   transformTool,
+  writeTool,
   symbolsIndexTool,
 ];

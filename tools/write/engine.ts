@@ -11,7 +11,13 @@ import type { MutationStatus } from "../../schema/envelope.ts";
 import { EXIT, explainCode } from "../../schema/error_codes.ts";
 import { LLM_WRITE } from "../../schema/tool_names.ts";
 import type { UndoResult } from "../../schema/journal.ts";
-import type { WriteFile, WriteOutput, WritePlan, WriteResult, WrittenFile } from "../../schema/write.ts";
+import type {
+  WriteFile,
+  WriteOutput,
+  WritePlan,
+  WriteResult,
+  WrittenFile,
+} from "../../schema/write.ts";
 import { isPermissionRefusal } from "../../core/permissions.ts";
 import {
   checksumOf,
@@ -23,7 +29,8 @@ import {
   undoOperation,
 } from "../../core/transaction/mod.ts";
 import { Workspace } from "../transform/workspace.ts";
-import { type FileValidator, gateValidator } from "./gates.ts";
+import type { RunCache } from "../../core/cache.ts";
+import { validateFile } from "../../core/gates/mod.ts";
 import type { WriteRequest } from "./request.ts";
 
 /** The registry codes `llm-write` gives the transaction module. */
@@ -48,8 +55,10 @@ export interface WriteOptions {
   executionId: string;
   /** Run the gates and write nothing. */
   validateOnly: boolean;
-  /** The gates each new content must pass; default the validation gates of `core/gates`. */
-  validator?: FileValidator;
+  /** Cache of a long-lived host: gate results by content hash. */
+  cache?: RunCache;
+  /** Stops the gates (and a running compiler). */
+  signal?: AbortSignal;
 }
 
 /** What a run produced: the parts of the mutation envelope, and the exit code. */
@@ -184,29 +193,34 @@ async function checkExisting(target: Target): Promise<void> {
   }
 }
 
-/** Runs the gates on each file not refused yet; a failing gate refuses the file. */
+/** Runs every gate on each file not refused yet; a failing gate refuses the file. */
 async function runGates(
+  workspace: Workspace,
   targets: Target[],
-  validator: FileValidator,
+  options: WriteOptions,
   diagnostics: Diagnostic[],
 ): Promise<void> {
   for (const target of targets) {
     if (target.refusal) continue;
-    const verdict = await validator({
-      file_path: target.display,
-      path: target.path,
+    const report = await validateFile({
+      root: workspace.real,
+      filePath: target.display,
       bytes: target.bytes,
+      gates: "all",
+      prefix: "LFW",
+      ...(options.cache ? { cache: options.cache } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
-    if (verdict.language) target.language = verdict.language;
-    diagnostics.push(...verdict.diagnostics);
-    const errors = verdict.diagnostics.filter((d) => d.level === "error");
-    if (errors.length === 0) continue;
-    const first = errors[0];
+    if (report.language !== "unknown") target.language = report.language;
+    diagnostics.push(...report.diagnostics);
+    if (report.approved) continue;
+    const errors = report.diagnostics.filter((d) => d.level === "error");
+    const first = errors[0] ?? report.diagnostics[0];
     const where = first.line ? `:${first.line}:${(first.column ?? 0) + 1}` : "";
     target.refusal = writeDiagnostic(
       "LFW-V-001",
-      `${target.display} fails validation (${errors.length} error(s), first ${target.display}` +
-        `${where}: ${first.message}); nothing was written`,
+      `${target.display} fails validation (${errors.length} error(s), first at ` +
+        `${target.display}${where}: ${first.message}); nothing was written`,
       { file: target.display, ...(first.line ? { line: first.line } : {}) },
     );
   }
@@ -238,7 +252,7 @@ async function writePlan(
   const executionId = plan.execution_id ?? options.executionId;
   const targets = await targetsOf(workspace, plan);
   const gateDiagnostics: Diagnostic[] = [];
-  await runGates(targets, options.validator ?? gateValidator(), gateDiagnostics);
+  await runGates(workspace, targets, options, gateDiagnostics);
   const refusals = targets.flatMap((target) => target.refusal ? [target.refusal] : []);
   const base = { operation_type: "write", execution_id: executionId, workspace: workspace.given };
   if (refusals.length) {

@@ -20,16 +20,19 @@ import { WriteInput } from "./input.ts";
 import { buildWriteRequest } from "./request.ts";
 
 /** Output schema of `llm-write`. */
-export const WriteEnvelopeSchema: z.ZodType<MutationEnvelope<WriteOutput>> =
-  mutationEnvelopeSchema(WriteOutputSchema);
+export const WriteEnvelopeSchema: z.ZodType<MutationEnvelope<WriteOutput>> = mutationEnvelopeSchema(
+  WriteOutputSchema,
+);
 
 function renderText(envelope: MutationEnvelope<WriteOutput>): string {
   const lines: string[] = [];
   const result = envelope.result;
   if (result && "validate_only" in result) {
     for (const file of result.files) {
-      lines.push(`${file.status.padEnd(9)} ${file.action.padEnd(9)} ${file.file_path}  ` +
-        file.checksum);
+      lines.push(
+        `${file.status.padEnd(9)} ${file.action.padEnd(9)} ${file.file_path}  ` +
+          file.checksum,
+      );
     }
   }
   if (result && "undone_execution_id" in result) {
@@ -101,6 +104,8 @@ export const writeTool: Tool = defineTool({
         cwd: context.cwd,
         executionId: context.executionId,
         validateOnly: input.validate_only,
+        ...(context.cache ? { cache: context.cache } : {}),
+        ...(context.signal ? { signal: context.signal } : {}),
       });
       const envelope = mutationEnvelope<WriteOutput>(LLM_WRITE, {
         operation_type: report.operation_type,

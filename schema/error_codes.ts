@@ -621,6 +621,15 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "validate: false writes without the gates.",
     exit: EXIT.refused,
   },
+  "LMT-V-014": {
+    meaning: "An edited file did not parse before the edit either; the edit was not refused.",
+    cause:
+      "The file already held a syntax error (or syntax the embedded grammar does not know), so " +
+      "the default syntax gate cannot tell whether the edit broke it.",
+    remediation:
+      "Check the file's syntax; pass validate: all to have the compiler gate decide instead.",
+    exit: EXIT.ok,
+  },
   // llm-write
   "LFW-ARG-010": {
     meaning: "The write plan is not valid JSON.",

@@ -200,9 +200,9 @@ function refuse(mode: string, input: RequestInput, fields: (keyof RequestInput)[
   }
 }
 
-/** The request fields: every input field but the run options (`root`, `dry_run`). */
+/** The request fields: every input field but the run options (`root`, `dry_run`, `validate`). */
 const ALL_FIELDS = Object.keys(TransformInput.shape).filter((field) =>
-  field !== "root" && field !== "dry_run"
+  field !== "root" && field !== "dry_run" && field !== "validate"
 ) as (keyof RequestInput)[];
 
 function except(...fields: (keyof RequestInput)[]): (keyof RequestInput)[] {

@@ -314,6 +314,16 @@ export const SAMPLES: Record<string, Sample> = {
       }
     },
   },
+  write: {
+    args: { path: "src/farewell.py", content: "def farewell(name):\n    return 'bye ' + name\n" },
+    check(envelope) {
+      const result = envelope.result as { files: { file_path: string; status: string }[] };
+      const files = result.files.map((file) => `${file.file_path} ${file.status}`);
+      if (envelope.status !== "approved" || files.join() !== "src/farewell.py approved") {
+        throw new Error(`write answered ${envelope.status}: ${files.join()}`);
+      }
+    },
+  },
   transform: {
     args: { file: "src/greet.ts", old: "hello ", new: "hi there ", detail: "full" },
     check(envelope) {

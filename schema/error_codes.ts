@@ -226,6 +226,10 @@ export const GATE_CODE_SUFFIXES = {
   compilerFailed: "V-106",
   /** No compiler gate exists for the language. */
   noCompilerGate: "V-107",
+  /** A compiler gate was skipped: the run may not write the hidden copy it checks. */
+  copyNotAllowed: "V-108",
+  /** A compiler gate was skipped: it cannot check this file in its context. */
+  contextUnsupported: "V-109",
   /** The language asked for is not in the grammar registry. */
   unknownLanguage: "ARG-101",
 } as const;
@@ -305,6 +309,21 @@ const GATE_ENTRIES: Record<GateCodeName, EntryText> = {
     cause: "The toolkit runs compilers for C, C++, Python, JavaScript, TypeScript, Java, Rust, " +
       "shell and JSON only.",
     remediation: "Nothing to do; check the file with its language's own tools if it matters.",
+    exit: EXIT.ok,
+  },
+  copyNotAllowed: {
+    meaning: "A compiler gate was skipped: the run may not write the hidden copy it checks.",
+    cause: "node, deno, javac and rustc check a hidden copy beside the file (so imports " +
+      "resolve), which needs write permission in the file's folder; read-only runs lack it.",
+    remediation: "Add --allow-write for the file's folder to run the gate (the copy is removed " +
+      "at once; the file itself is never written).",
+    exit: EXIT.ok,
+  },
+  contextUnsupported: {
+    meaning: "A compiler gate was skipped: it cannot check this file in its context.",
+    cause: "A Rust file of a Cargo package (rustc alone cannot resolve the crate), JSX for " +
+      "node, zsh for bash, JSON with comments, or a folder outside the root.",
+    remediation: "Check the file with the project's own build (e.g. `cargo check`) after writing.",
     exit: EXIT.ok,
   },
   unknownLanguage: {

@@ -17,11 +17,22 @@ import {
   LLM_SEARCH,
   LLM_SYMBOLS,
   LLM_TRANSFORM,
+  LLM_VALIDATE,
   LLM_WRITE,
 } from "./tool_names.ts";
 
 /** Tool prefixes of the contract. */
-export type CodePrefix = "LMS" | "LMA" | "LMD" | "LMT" | "MAG" | "SPL" | "LFW" | "MCP" | "LML";
+export type CodePrefix =
+  | "LMS"
+  | "LMA"
+  | "LMD"
+  | "LMT"
+  | "MAG"
+  | "SPL"
+  | "LFW"
+  | "LMV"
+  | "MCP"
+  | "LML";
 
 /** One registry entry. */
 export interface ErrorCodeEntry {
@@ -63,6 +74,7 @@ const TOOL_OF_PREFIX: Record<CodePrefix, string> = {
   MAG: LLM_SYMBOLS,
   SPL: LLM_REFACTOR,
   LFW: LLM_WRITE,
+  LMV: LLM_VALIDATE,
   MCP: LLM_MCP,
   LML: LLM_LOG,
 };
@@ -195,13 +207,13 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
 
 /**
  * Tool prefixes whose runs pass files through the validation gates (`core/gates/`): `llm-write`
- * and its `validate` tool (`LFW`), and `llm-transform --validate` (`LMT`). Each gets every gate
- * code, under its own prefix, so a refusal names the tool that refused.
+ * (`LFW`), `llm-transform --validate` (`LMT`) and `llm-validate` (`LMV`). Each gets every gate
+ * code under its own prefix, so a refusal names the tool that refused.
  */
-export type GatePrefix = "LFW" | "LMT";
+export type GatePrefix = "LFW" | "LMT" | "LMV";
 
 /** The prefixes of {@linkcode GatePrefix}, in registry order. */
-export const GATE_PREFIXES: readonly GatePrefix[] = ["LFW", "LMT"];
+export const GATE_PREFIXES: readonly GatePrefix[] = ["LFW", "LMT", "LMV"];
 
 /**
  * The category and number of each gate code; the full code is `{prefix}-{suffix}` (see
@@ -232,6 +244,8 @@ export const GATE_CODE_SUFFIXES = {
   contextUnsupported: "V-109",
   /** The language asked for is not in the grammar registry. */
   unknownLanguage: "ARG-101",
+  /** The file to validate lies outside the root. */
+  outsideRoot: "PERM-101",
 } as const;
 
 /** The name of a gate code. */
@@ -325,6 +339,12 @@ const GATE_ENTRIES: Record<GateCodeName, EntryText> = {
       "node, zsh for bash, JSON with comments, or a folder outside the root.",
     remediation: "Check the file with the project's own build (e.g. `cargo check`) after writing.",
     exit: EXIT.ok,
+  },
+  outsideRoot: {
+    meaning: "The file to validate lies outside the root; it was not checked.",
+    cause: "An absolute path or `..` that leaves the root, or a link that points out of it.",
+    remediation: "Name a file inside the root (the working directory, or the server's --root).",
+    exit: EXIT.permission,
   },
   unknownLanguage: {
     meaning: "The language given for validation is unknown.",

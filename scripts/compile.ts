@@ -24,6 +24,7 @@ import {
   LLM_SEARCH,
   LLM_SYMBOLS,
   LLM_TRANSFORM,
+  LLM_VALIDATE,
 } from "../schema/tool_names.ts";
 import { logTool } from "../tools/log/tool.ts";
 import { TOOLS } from "../tools/registry.ts";
@@ -86,6 +87,7 @@ export function compileTargets(): CompileTarget[] {
     tool(LLM_DISCOVER, "discover"),
     tool(LLM_TRANSFORM, "transform"),
     tool(LLM_SYMBOLS, "symbols", [WORKERS.symbols]),
+    tool(LLM_VALIDATE, "validate"),
     {
       name: LLM_MCP,
       entry: "tools/mcp/main.ts",

@@ -9,6 +9,7 @@ import { astSearchTool } from "./ast-search/tool.ts";
 import { discoverTool } from "./discover/tool.ts";
 import { searchTool } from "./search/tool.ts";
 import { transformTool } from "./transform/tool.ts";
+import { validateTool } from "./validate/tool.ts";
 import {
   symbolsCalleesTool,
   symbolsCallersTool,
@@ -45,6 +46,7 @@ export const TOOLS: readonly Tool[] = [
   symbolsImportersTool,
   symbolsStatusTool,
   symbolsVerifyTool,
+  validateTool,
   transformTool,
   symbolsIndexTool,
 ];

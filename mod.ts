@@ -72,6 +72,13 @@ export type { TransformOptions, TransformReport } from "./tools/transform/report
 export { write, type WriteOptions, type WriteReport } from "./tools/write/engine.ts";
 export { buildWriteRequest, type WriteRequest, type WriteSource } from "./tools/write/request.ts";
 export type { EngineWalkOptions, WalkOptions } from "./core/walk/walker.ts";
+export { validate, type ValidateOptions, type ValidateOutcome } from "./tools/validate/engine.ts";
+export {
+  GATE_TIMEOUT_MS,
+  type GateSelection,
+  validateFile,
+  type ValidateOptions as ValidateFileOptions,
+} from "./core/gates/mod.ts";
 
 // The tool definitions, and the registry the MCP server and the JSON Schema files come from.
 export { searchTool } from "./tools/search/tool.ts";
@@ -79,6 +86,7 @@ export { astSearchTool } from "./tools/ast-search/tool.ts";
 export { discoverTool } from "./tools/discover/tool.ts";
 export { transformTool } from "./tools/transform/tool.ts";
 export { writeTool } from "./tools/write/tool.ts";
+export { validateTool } from "./tools/validate/tool.ts";
 export { TOOLS } from "./tools/registry.ts";
 
 // The framework a tool is written with.

@@ -17,11 +17,22 @@ import {
   LLM_SEARCH,
   LLM_SYMBOLS,
   LLM_TRANSFORM,
+  LLM_VALIDATE,
   LLM_WRITE,
 } from "./tool_names.ts";
 
 /** Tool prefixes of the contract. */
-export type CodePrefix = "LMS" | "LMA" | "LMD" | "LMT" | "MAG" | "SPL" | "LFW" | "MCP" | "LML";
+export type CodePrefix =
+  | "LMS"
+  | "LMA"
+  | "LMD"
+  | "LMT"
+  | "MAG"
+  | "SPL"
+  | "LFW"
+  | "LMV"
+  | "MCP"
+  | "LML";
 
 /** One registry entry. */
 export interface ErrorCodeEntry {
@@ -63,6 +74,7 @@ const TOOL_OF_PREFIX: Record<CodePrefix, string> = {
   MAG: LLM_SYMBOLS,
   SPL: LLM_REFACTOR,
   LFW: LLM_WRITE,
+  LMV: LLM_VALIDATE,
   MCP: LLM_MCP,
   LML: LLM_LOG,
 };
@@ -195,13 +207,13 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
 
 /**
  * Tool prefixes whose runs pass files through the validation gates (`core/gates/`): `llm-write`
- * and its `validate` tool (`LFW`), and `llm-transform --validate` (`LMT`). Each gets every gate
- * code, under its own prefix, so a refusal names the tool that refused.
+ * (`LFW`), `llm-transform --validate` (`LMT`) and `llm-validate` (`LMV`). Each gets every gate
+ * code under its own prefix, so a refusal names the tool that refused.
  */
-export type GatePrefix = "LFW" | "LMT";
+export type GatePrefix = "LFW" | "LMT" | "LMV";
 
 /** The prefixes of {@linkcode GatePrefix}, in registry order. */
-export const GATE_PREFIXES: readonly GatePrefix[] = ["LFW", "LMT"];
+export const GATE_PREFIXES: readonly GatePrefix[] = ["LFW", "LMT", "LMV"];
 
 /**
  * The category and number of each gate code; the full code is `{prefix}-{suffix}` (see
@@ -226,8 +238,14 @@ export const GATE_CODE_SUFFIXES = {
   compilerFailed: "V-106",
   /** No compiler gate exists for the language. */
   noCompilerGate: "V-107",
+  /** A compiler gate was skipped: the run may not write the hidden copy it checks. */
+  copyNotAllowed: "V-108",
+  /** A compiler gate was skipped: it cannot check this file in its context. */
+  contextUnsupported: "V-109",
   /** The language asked for is not in the grammar registry. */
   unknownLanguage: "ARG-101",
+  /** The file to validate lies outside the root. */
+  outsideRoot: "PERM-101",
 } as const;
 
 /** The name of a gate code. */
@@ -306,6 +324,27 @@ const GATE_ENTRIES: Record<GateCodeName, EntryText> = {
       "shell and JSON only.",
     remediation: "Nothing to do; check the file with its language's own tools if it matters.",
     exit: EXIT.ok,
+  },
+  copyNotAllowed: {
+    meaning: "A compiler gate was skipped: the run may not write the hidden copy it checks.",
+    cause: "node, deno, javac and rustc check a hidden copy beside the file (so imports " +
+      "resolve), which needs write permission in the file's folder; read-only runs lack it.",
+    remediation: "Add --allow-write for the file's folder to run the gate (the copy is removed " +
+      "at once; the file itself is never written).",
+    exit: EXIT.ok,
+  },
+  contextUnsupported: {
+    meaning: "A compiler gate was skipped: it cannot check this file in its context.",
+    cause: "A Rust file of a Cargo package (rustc alone cannot resolve the crate), JSX for " +
+      "node, zsh for bash, JSON with comments, or a folder outside the root.",
+    remediation: "Check the file with the project's own build (e.g. `cargo check`) after writing.",
+    exit: EXIT.ok,
+  },
+  outsideRoot: {
+    meaning: "The file to validate lies outside the root; it was not checked.",
+    cause: "An absolute path or `..` that leaves the root, or a link that points out of it.",
+    remediation: "Name a file inside the root (the working directory, or the server's --root).",
+    exit: EXIT.permission,
   },
   unknownLanguage: {
     meaning: "The language given for validation is unknown.",

@@ -55,3 +55,26 @@ export const GateReportSchema: z.ZodType<GateReport> = z.object({
   diagnostics: z.array(DiagnosticSchema),
   gates: z.array(GateOutcomeSchema),
 }).meta({ id: "GateReport", title: "GateReport" });
+
+/** What `llm-validate` answers: the gates' verdict on one file's candidate text. */
+export interface ValidateData {
+  /** Diagnostics the gates gave (they are the envelope's `diagnostics`). */
+  count: number;
+  /** The file the text was checked for, root-relative. */
+  file_path: string;
+  /** The language it was checked as, or `unknown`. */
+  language: string;
+  /** `approved` when no gate failed, else `rejected`. */
+  status: "approved" | "rejected";
+  /** Each gate's outcome, in the order they ran. */
+  gates: GateOutcome[];
+}
+
+/** zod schema of {@linkcode ValidateData}. */
+export const ValidateDataSchema: z.ZodType<ValidateData> = z.object({
+  count: z.number().int().nonnegative(),
+  file_path: z.string(),
+  language: z.string(),
+  status: z.enum(["approved", "rejected"]),
+  gates: z.array(GateOutcomeSchema),
+}).meta({ id: "ValidateData", title: "ValidateData" });

@@ -25,6 +25,7 @@ import {
   LLM_SYMBOLS,
   LLM_TRANSFORM,
   LLM_WRITE,
+  LLM_VALIDATE,
 } from "../schema/tool_names.ts";
 import { logTool } from "../tools/log/tool.ts";
 import { TOOLS } from "../tools/registry.ts";
@@ -88,6 +89,7 @@ export function compileTargets(): CompileTarget[] {
     tool(LLM_TRANSFORM, "transform"),
     tool(LLM_WRITE, "write"),
     tool(LLM_SYMBOLS, "symbols", [WORKERS.symbols]),
+    tool(LLM_VALIDATE, "validate"),
     {
       name: LLM_MCP,
       entry: "tools/mcp/main.ts",

@@ -10,6 +10,7 @@ import { discoverTool } from "./discover/tool.ts";
 import { searchTool } from "./search/tool.ts";
 import { transformTool } from "./transform/tool.ts";
 import { writeTool } from "./write/tool.ts";
+import { validateTool } from "./validate/tool.ts";
 import {
   symbolsCalleesTool,
   symbolsCallersTool,
@@ -46,6 +47,7 @@ export const TOOLS: readonly Tool[] = [
   symbolsImportersTool,
   symbolsStatusTool,
   symbolsVerifyTool,
+  validateTool,
   transformTool,
   writeTool,
   symbolsIndexTool,

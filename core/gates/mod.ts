@@ -10,14 +10,17 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { languageByName, languageForFile } from "../../grammars/languages.ts";
 import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
 import { gateCode, type GatePrefix } from "../../schema/error_codes.ts";
 import type { GateOutcome, GateReport } from "../../schema/gates.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import type { RunCache } from "../cache.ts";
+import { displayPath, isInside, realPathOf } from "../paths.ts";
 import { SYNTAX_TOOL, syntaxGate, type SyntaxOutcome } from "./syntax.ts";
+import { type Checker, checkerFor, NO_CHECKER_REASON } from "./checkers.ts";
+import { type GateResult, runChecker } from "./compiler.ts";
 
 /** Default time limit of one gate, in milliseconds. */
 export const GATE_TIMEOUT_MS = 30_000;
@@ -98,30 +101,136 @@ async function cachedSyntaxGate(
   return outcome;
 }
 
-/** A `note` diagnostic saying a gate did not run and why. */
-function skipNote(
+/** A `note` diagnostic saying the syntax gate did not run and why. */
+function skipNote(prefix: GatePrefix, filePath: string, reason: string): Diagnostic {
+  return makeDiagnostic(
+    SYNTAX_TOOL,
+    gateCode(prefix, "syntaxSkipped"),
+    `syntax gate skipped: ${reason}`,
+    { level: "note", file: filePath },
+  );
+}
+
+/** The syntax gate's line of the report and its diagnostics. */
+async function syntaxResult(
+  options: ValidateOptions,
+  language: string,
   prefix: GatePrefix,
-  filePath: string,
-  tool: string,
+): Promise<GateResult> {
+  const started = performance.now();
+  const syntax = await cachedSyntaxGate(options, language, prefix);
+  const outcome: GateOutcome = {
+    name: "syntax",
+    status: syntax.status,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  if (syntax.status !== "skipped") return { outcome, diagnostics: syntax.diagnostics };
+  outcome.reason = syntax.reason;
+  return { outcome, diagnostics: [skipNote(prefix, options.filePath, syntax.reason)] };
+}
+
+/** Whether `path` exists (links followed); errors other than a missing entry are thrown. */
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/**
+ * The real path of the nearest existing folder of the target (its own folder, or the closest
+ * parent when the folders are still to be created), or `undefined` when it lies outside the
+ * root (a link out of it).
+ */
+function contextFolder(root: string, filePath: string): string | undefined {
+  let folder = realPathOf(dirname(join(root, filePath)));
+  while (!exists(folder) && isInside(root, folder) && folder !== root) folder = dirname(folder);
+  return isInside(root, folder) ? folder : undefined;
+}
+
+/** The Cargo manifest of `dir` or one of its parents inside `root`, root-relative. */
+function cargoManifest(root: string, dir: string): string | undefined {
+  for (let folder = dir; isInside(root, folder); folder = dirname(folder)) {
+    if (exists(join(folder, "Cargo.toml"))) return displayPath(root, join(folder, "Cargo.toml"));
+    if (folder === root) break;
+  }
+  return undefined;
+}
+
+/** A compiler gate that did not run for a reason known before starting anything. */
+function compilerSkipped(
+  options: ValidateOptions,
+  prefix: GatePrefix,
+  name: string,
+  code: "noCompilerGate" | "contextUnsupported",
   reason: string,
-): Diagnostic {
-  return makeDiagnostic(tool, gateCode(prefix, "syntaxSkipped"), `syntax gate skipped: ${reason}`, {
+): GateResult {
+  const note = makeDiagnostic(name, gateCode(prefix, code), `compiler gate skipped: ${reason}`, {
     level: "note",
-    file: filePath,
+    file: options.filePath,
   });
+  return { outcome: { name, status: "skipped", reason, duration_ms: 0 }, diagnostics: [note] };
+}
+
+/** The compiler gate of the language, cached by content hash when its verdict is context free. */
+async function compilerResult(
+  options: ValidateOptions,
+  language: string,
+  prefix: GatePrefix,
+): Promise<GateResult> {
+  const root = realPathOf(options.root);
+  const checker = checkerFor(language, (dir) => cargoManifest(root, dir));
+  if (!checker) {
+    const reason = NO_CHECKER_REASON[language] ??
+      `the toolkit has no compiler gate for ${language}`;
+    return compilerSkipped(options, prefix, "compiler", "noCompilerGate", reason);
+  }
+  const dir = contextFolder(root, options.filePath);
+  if (dir === undefined) {
+    const reason = `the folder of ${options.filePath} lies outside the root`;
+    return compilerSkipped(options, prefix, checker.name, "contextUnsupported", reason);
+  }
+  const check = {
+    root,
+    dir,
+    filePath: options.filePath,
+    bytes: options.bytes,
+    prefix,
+    timeoutMs: options.timeoutMs ?? GATE_TIMEOUT_MS,
+    signal: options.signal,
+  };
+  if (!contextFree(checker) || !options.cache) return runChecker(checker, check);
+  const checksum = sha256(options.bytes);
+  const namespace = `gate:${checker.name}:${prefix}:${options.filePath}`;
+  const stamp = { size: options.bytes.length, mtimeMs: 0, checksum };
+  const hit = options.cache.get<GateResult>(namespace, checksum, stamp);
+  if (hit) return hit;
+  const result = await runChecker(checker, check);
+  // A skipped gate (no permission, a timeout) may run next time: only verdicts are kept.
+  if (result.outcome.status !== "skipped") options.cache.set(namespace, checksum, stamp, result);
+  return result;
+}
+
+/** Whether a checker's verdict depends on the bytes alone (in-process checkers' always does). */
+function contextFree(checker: Checker): boolean {
+  return "check" in checker || checker.contextFree;
 }
 
 /**
  * Runs the gates on candidate bytes for `filePath` and answers whether they are approved. It
- * never writes the target file; a compiler gate checks a hidden temporary copy beside it (so
- * includes and imports resolve) and removes it. Bad input (an unknown `language`) throws a
- * {@linkcode ToolError}; a gate that cannot run is reported, not thrown.
+ * never writes the target file: a compiler gate reads the bytes on its standard input, or checks
+ * a hidden copy beside the target (so includes and imports resolve) that it removes at once.
+ * Bad input (an unknown `language`) throws a {@linkcode ToolError}; a gate that cannot run is
+ * reported with a note, not thrown; an abort of `signal` rejects with its reason.
  *
  * @example Reject a C file with a missing parenthesis
  * ```ts
  * import { validateFile } from "./mod.ts";
  * const report = await validateFile({
- *   root: "/repo", filePath: "src/main.c", gates: "syntax",
+ *   root: Deno.cwd(), filePath: "src/main.c", gates: "syntax",
  *   bytes: new TextEncoder().encode("int main( { return 0; }\n"),
  * });
  * report.approved; // false
@@ -136,26 +245,20 @@ export async function validateFile(options: ValidateOptions): Promise<GateReport
     return {
       language: "unknown",
       approved: true,
-      diagnostics: [skipNote(prefix, options.filePath, SYNTAX_TOOL, reason)],
+      diagnostics: [skipNote(prefix, options.filePath, reason)],
       gates: [{ name: "syntax", status: "skipped", reason, duration_ms: 0 }],
     };
   }
-  const started = performance.now();
-  const syntax = await cachedSyntaxGate(options, language, prefix);
-  const outcome: GateOutcome = {
-    name: "syntax",
-    status: syntax.status,
-    duration_ms: Math.round(performance.now() - started),
-  };
-  const diagnostics = syntax.status === "skipped"
-    ? [skipNote(prefix, options.filePath, SYNTAX_TOOL, syntax.reason)]
-    : [...syntax.diagnostics];
-  if (syntax.status === "skipped") outcome.reason = syntax.reason;
-  const gates = [outcome];
+  const results = [await syntaxResult(options, language, prefix)];
+  if ((options.gates ?? "all") === "all") {
+    options.signal?.throwIfAborted();
+    results.push(await compilerResult(options, language, prefix));
+  }
+  const gates = results.map((result) => result.outcome);
   return {
     language,
     approved: gates.every((gate) => gate.status !== "failed"),
-    diagnostics: sortDiagnostics(diagnostics),
+    diagnostics: sortDiagnostics(results.flatMap((result) => [...result.diagnostics])),
     gates,
   };
 }

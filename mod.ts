@@ -69,8 +69,14 @@ export {
   type TransformRequest,
 } from "./tools/transform/request.ts";
 export type { TransformOptions, TransformReport } from "./tools/transform/report.ts";
+export type { ValidationMode } from "./tools/transform/validate.ts";
 export { write, type WriteOptions, type WriteReport } from "./tools/write/engine.ts";
-export { buildWriteRequest, type WriteRequest, type WriteSource } from "./tools/write/request.ts";
+export {
+  buildWriteRequest,
+  type WriteRequest,
+  type WriteRequestInput,
+  type WriteSource,
+} from "./tools/write/request.ts";
 export type { EngineWalkOptions, WalkOptions } from "./core/walk/walker.ts";
 export { validate, type ValidateOptions, type ValidateOutcome } from "./tools/validate/engine.ts";
 export {

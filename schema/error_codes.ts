@@ -742,7 +742,8 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     exit: EXIT.permission,
   },
   "LFW-IO-010": {
-    meaning: "A path to write names something other than a regular file, or a folder on its way is a file.",
+    meaning:
+      "A path to write names something other than a regular file, or a folder on its way is a file.",
     cause: "A directory, FIFO or device at the path, or a parent that is a file.",
     remediation: "Name a new file (or an existing regular file with overwrite).",
     exit: EXIT.badInput,

@@ -24,8 +24,8 @@ import {
   LLM_SEARCH,
   LLM_SYMBOLS,
   LLM_TRANSFORM,
-  LLM_WRITE,
   LLM_VALIDATE,
+  LLM_WRITE,
 } from "../schema/tool_names.ts";
 import { logTool } from "../tools/log/tool.ts";
 import { TOOLS } from "../tools/registry.ts";

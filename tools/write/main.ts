@@ -27,7 +27,12 @@ import { runCli } from "../../core/cli.ts";
 import { writeTool } from "./tool.ts";
 
 export { write, type WriteOptions, type WriteReport } from "./engine.ts";
-export { buildWriteRequest, type WriteRequest, type WriteSource } from "./request.ts";
+export {
+  buildWriteRequest,
+  type WriteRequest,
+  type WriteRequestInput,
+  type WriteSource,
+} from "./request.ts";
 export { writeTool } from "./tool.ts";
 
 if (import.meta.main) Deno.exit(await runCli(writeTool, Deno.args));

@@ -11,7 +11,6 @@ import { ToolError } from "../../schema/diagnostic.ts";
 import { parseWritePlan, type WritePlan } from "../../schema/write.ts";
 import { readInputFile } from "../../core/input_file.ts";
 import { jsonPath, parseJsonText } from "../transform/request.ts";
-import type { WriteInput } from "./input.ts";
 
 /** A request to `llm-write`, after the input was checked. */
 export type WriteRequest = { kind: "write"; plan: WritePlan } | { kind: "undo"; id: string };
@@ -22,6 +21,30 @@ export interface WriteSource {
   readStdin?: () => Promise<string>;
   /** Directory a relative plan path starts from. */
   cwd: string;
+}
+
+/**
+ * The fields of the input a request is built from: the tool's input (`input.ts`) but its run
+ * options. Spelled out because it is public API; `writeTool` passes its parsed input here, so
+ * the two cannot drift apart without a type error.
+ */
+export interface WriteRequestInput {
+  /** File to create. */
+  path?: string;
+  /** Its content (else standard input). */
+  content?: string;
+  /** Several files inline (array or JSON text). */
+  files?: unknown[] | string;
+  /** Plan file or `-`. */
+  plan?: string;
+  /** Replace an existing file at `path`. */
+  overwrite: boolean;
+  /** Checksum the file at `path` must have. */
+  expected_checksum?: string;
+  /** Write nothing. */
+  validate_only: boolean;
+  /** Undo this execution id. */
+  undo?: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -73,18 +96,18 @@ async function stdinText(source: WriteSource, what: string): Promise<string> {
 }
 
 /** Names of the given fields among `fields`, as flags. */
-function given(input: WriteInput, fields: (keyof WriteInput)[]): string[] {
+function given(input: WriteRequestInput, fields: (keyof WriteRequestInput)[]): string[] {
   return fields.filter((name) => input[name] !== undefined && input[name] !== false)
     .map((name) => `--${String(name).replaceAll("_", "-")}`);
 }
 
-function refuse(mode: string, input: WriteInput, fields: (keyof WriteInput)[]): void {
+function refuse(mode: string, input: WriteRequestInput, fields: (keyof WriteRequestInput)[]): void {
   const extra = given(input, fields);
   if (extra.length) throw argError(`${extra.join(", ")} cannot be combined with ${mode}`, MODES);
 }
 
 /** The plan of the `files` argument, or of the plan file (or standard input). */
-async function planOf(input: WriteInput, source: WriteSource): Promise<WritePlan> {
+async function planOf(input: WriteRequestInput, source: WriteSource): Promise<WritePlan> {
   if (input.files !== undefined) {
     refuse("--files", input, ["plan"]);
     const raw = typeof input.files === "string"
@@ -114,7 +137,7 @@ async function planOf(input: WriteInput, source: WriteSource): Promise<WritePlan
  * ```
  */
 export async function buildWriteRequest(
-  input: WriteInput,
+  input: WriteRequestInput,
   source: WriteSource,
 ): Promise<WriteRequest> {
   if (input.undo !== undefined) {

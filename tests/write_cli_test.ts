@@ -292,7 +292,10 @@ Deno.test("write: llm-transform --undo (and write's own undo) removes a created 
     assert.equal(undone.code, 0, JSON.stringify(undone.envelope));
     await assert.rejects(() => Deno.stat(join(root, "b.py")), Deno.errors.NotFound);
     const twice = await run(root, ["--undo", again.envelope.execution_id]);
-    assert.deepEqual([twice.code, twice.envelope.error?.code], [3, "LFW-REF-002"]);
+    assert.deepEqual(
+      [twice.code, twice.envelope.operation_type, twice.envelope.error?.code],
+      [3, "undo", "LFW-REF-002"],
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

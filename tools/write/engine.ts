@@ -73,8 +73,8 @@ export interface WriteReport {
   message: string;
   /** Absolute workspace root. */
   workspace: string;
-  /** The result. */
-  result: WriteOutput;
+  /** The result (none when an undo was refused). */
+  result?: WriteOutput;
   /** The error that refused the run. */
   error?: Diagnostic;
   /** Every error, warning and note, the gates' included. */
@@ -342,8 +342,34 @@ function resultOf(files: WrittenFile[], validateOnly: boolean): WriteResult {
   };
 }
 
-/** Undoes an earlier write (or any journaled operation of the root). */
+/**
+ * Undoes an earlier write (or any journaled operation of the root); a refusal (unknown id,
+ * already undone, files changed since) is reported as the undo's failure.
+ */
 async function undo(workspace: Workspace, id: string, options: WriteOptions): Promise<WriteReport> {
+  try {
+    return await undone(workspace, id, options);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    const failure = error.toDiagnostic(LLM_WRITE);
+    return {
+      operation_type: "undo",
+      execution_id: options.executionId,
+      status: "error",
+      message: failure.message,
+      workspace: workspace.given,
+      error: failure,
+      diagnostics: [failure],
+      exitCode: error.exitCode,
+    };
+  }
+}
+
+async function undone(
+  workspace: Workspace,
+  id: string,
+  options: WriteOptions,
+): Promise<WriteReport> {
   const { plan, report } = await undoOperation({
     root: workspace.real,
     executionId: options.executionId,

@@ -6,8 +6,6 @@
  */
 import type { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import { isPermissionRefusal, permissionError } from "../../core/permissions.ts";
-import { ToolError } from "../../schema/diagnostic.ts";
 import {
   type MutationEnvelope,
   mutationEnvelope,
@@ -93,44 +91,26 @@ export const writeTool: Tool = defineTool({
       "llm-write --undo 0b7c6a1e-5f0e-4c3e-9a57-2b8f2f0d7c11",
     ],
   },
+  // A refusal thrown before the report (bad input, a path out of the root, no permission)
+  // becomes the failure envelope of the framework (`core/failure.ts`), operation `write`.
   run: async (input, context) => {
-    try {
-      const request = await buildWriteRequest(input, {
-        cwd: context.cwd,
-        readStdin: context.readStdin,
-      });
-      const report = await write(request, {
-        root: input.root ?? ".",
-        cwd: context.cwd,
-        executionId: context.executionId,
-        validateOnly: input.validate_only,
-        ...(context.cache ? { cache: context.cache } : {}),
-        ...(context.signal ? { signal: context.signal } : {}),
-      });
-      const envelope = mutationEnvelope<WriteOutput>(LLM_WRITE, {
-        operation_type: report.operation_type,
-        status: report.status,
-        message: report.message,
-        workspace: report.workspace,
-        result: report.result,
-        ...(report.error ? { error: report.error } : {}),
-        diagnostics: report.diagnostics,
-        executionId: report.execution_id,
-      });
-      return { envelope, exitCode: report.exitCode };
-    } catch (thrown) {
-      if (!(thrown instanceof ToolError) && !isPermissionRefusal(thrown)) throw thrown;
-      const error = thrown instanceof ToolError ? thrown : permissionError("LFW", thrown);
-      const diagnostic = error.toDiagnostic(LLM_WRITE);
-      const envelope = mutationEnvelope<WriteOutput>(LLM_WRITE, {
-        operation_type: input.undo !== undefined ? "undo" : "write",
-        status: "error",
-        message: error.message,
-        error: diagnostic,
-        diagnostics: [diagnostic],
-        executionId: context.executionId,
-      });
-      return { envelope, exitCode: error.exitCode };
-    }
+    const request = await buildWriteRequest(input, {
+      cwd: context.cwd,
+      readStdin: context.readStdin,
+    });
+    const report = await write(request, {
+      root: input.root ?? ".",
+      cwd: context.cwd,
+      executionId: context.executionId,
+      validateOnly: input.validate_only,
+      ...(context.cache ? { cache: context.cache } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    const { exitCode, execution_id, ...parts } = report;
+    const envelope = mutationEnvelope<WriteOutput>(LLM_WRITE, {
+      ...parts,
+      executionId: execution_id,
+    });
+    return { envelope, exitCode };
   },
 });

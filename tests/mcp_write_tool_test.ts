@@ -23,6 +23,34 @@ interface CallOutcome {
   isError?: boolean;
 }
 
+Deno.test("mcp transform: validate (syntax by default) refuses an edit that breaks the file", async () => {
+  const root = await makeTree(FIXTURE);
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
+  });
+  try {
+    const breaking = { file: "src/greet.ts", old: "(name: string)", new: "(name: string" };
+    const refused = await server.client.callTool({ name: "transform", arguments: breaking });
+    const answer = refused as unknown as CallOutcome;
+    assert.equal(answer.isError, true);
+    assert.equal(answer.structuredContent.error?.code, "LMT-V-013");
+    assert.equal(await Deno.readTextFile(join(root, "src/greet.ts")), FIXTURE["src/greet.ts"]);
+    const forced = await server.client.callTool({
+      name: "transform",
+      arguments: { ...breaking, validate: "none" },
+    });
+    assert.notEqual((forced as unknown as CallOutcome).isError, true);
+    assert.equal(
+      await Deno.readTextFile(join(root, "src/greet.ts")),
+      FIXTURE["src/greet.ts"].replace("(name: string)", "(name: string"),
+    );
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("mcp write tool: approved, rejected with the gate's position, validate_only, undo", async () => {
   const root = await makeTree(FIXTURE);
   const server = await connect({
@@ -65,6 +93,11 @@ Deno.test("mcp write tool: approved, rejected with the gate's position, validate
 
     const outside = await call({ path: "../escape.py", content: "x = 1\n" });
     assert.equal(outside.isError, true);
+    const nested = await call({ files: [{ path: "../escape.py", content: "x = 1\n" }] });
+    assert.deepEqual([nested.isError, nested.structuredContent.error?.code], [
+      true,
+      "LFW-PERM-010",
+    ]);
 
     const undone = await call({ undo: approved.structuredContent.execution_id });
     assert.notEqual(undone.isError, true, JSON.stringify(undone.structuredContent));

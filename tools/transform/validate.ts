@@ -102,7 +102,11 @@ export async function gateChanges(
         `the edit would make ${change.file_path} fail validation (${errors.length} error(s)` +
           (first ? `, first at ${change.file_path}${where}: ${first.message}` : "") +
           ")",
-        { file: change.file_path, ...(first?.line ? { line: first.line } : {}) },
+        {
+          file: change.file_path,
+          ...(first?.line ? { line: first.line } : {}),
+          ...(first?.column !== undefined ? { column: first.column } : {}),
+        },
       ),
     );
   }

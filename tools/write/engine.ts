@@ -221,7 +221,11 @@ async function runGates(
       "LFW-V-001",
       `${target.display} fails validation (${errors.length} error(s), first at ` +
         `${target.display}${where}: ${first.message}); nothing was written`,
-      { file: target.display, ...(first.line ? { line: first.line } : {}) },
+      {
+        file: target.display,
+        ...(first.line ? { line: first.line } : {}),
+        ...(first.column !== undefined ? { column: first.column } : {}),
+      },
     );
   }
 }

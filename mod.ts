@@ -69,7 +69,7 @@ export {
   type TransformRequest,
 } from "./tools/transform/request.ts";
 export type { TransformOptions, TransformReport } from "./tools/transform/report.ts";
-export type { ValidationMode } from "./tools/transform/validate.ts";
+export type { ValidationMode } from "./tools/transform/report.ts";
 export { write, type WriteOptions, type WriteReport } from "./tools/write/engine.ts";
 export {
   buildWriteRequest,

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { EditArgumentSchema } from "../../schema/edit_plan.ts";
 import { field } from "../../schema/fields.ts";
-import { VALIDATION_MODES } from "./validate.ts";
+import { VALIDATION_MODES } from "./report.ts";
 
 /** Input schema of `llm-transform`. */
 export const TransformInput = z.object({

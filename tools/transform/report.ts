@@ -11,7 +11,6 @@ import { EXIT, explainCode } from "../../schema/error_codes.ts";
 import type { TransformOutput } from "../../schema/transform.ts";
 import { findInterrupted, type TransactionCodes } from "../../core/transaction/mod.ts";
 import type { Workspace } from "./workspace.ts";
-import type { ValidationMode } from "./validate.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
 
@@ -29,6 +28,12 @@ export const TRANSACTION_CODES: TransactionCodes = {
   outsideRoot: "LMT-PERM-012",
   unsafeState: "LMT-PERM-011",
 };
+
+/** The validation modes (`validate.ts` runs them), the default first. */
+export const VALIDATION_MODES = ["syntax", "all", "none"] as const;
+
+/** Which gates a transform runs before it writes. */
+export type ValidationMode = typeof VALIDATION_MODES[number];
 
 /** How to run a request. */
 export interface TransformOptions {

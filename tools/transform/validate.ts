@@ -11,13 +11,7 @@ import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { validateFile } from "../../core/gates/mod.ts";
 import type { FileChange } from "../../core/transaction/mod.ts";
-import { transformDiagnostic } from "./report.ts";
-
-/** Which gates a transform runs before it writes. */
-export type ValidationMode = "none" | "syntax" | "all";
-
-/** The validation modes, the default first. */
-export const VALIDATION_MODES = ["syntax", "all", "none"] as const;
+import { transformDiagnostic, type ValidationMode } from "./report.ts";
 
 /** How the gates run. */
 export interface GateRun {

@@ -18,6 +18,15 @@ export interface ResolvedPath {
   path: string;
 }
 
+/** The tools that open a workspace: `llm-transform` and `llm-write`. */
+export type WorkspacePrefix = Extract<CodePrefix, "LMT" | "LFW">;
+
+/** The code of a path outside the root, for each tool that opens a workspace. */
+const OUTSIDE_ROOT: Record<WorkspacePrefix, string> = {
+  LMT: "LMT-PERM-010",
+  LFW: "LFW-PERM-010",
+};
+
 /** `*-IO-004` for a path holding a NUL byte, shown escaped. */
 function nulByte(prefix: CodePrefix, what: string, path: string): ToolError {
   return new ToolError(
@@ -37,9 +46,9 @@ export class Workspace {
   /** The root with symbolic links resolved. */
   readonly real: string;
   /** Code prefix of the errors. */
-  readonly prefix: CodePrefix;
+  readonly prefix: WorkspacePrefix;
 
-  private constructor(given: string, real: string, prefix: CodePrefix) {
+  private constructor(given: string, real: string, prefix: WorkspacePrefix) {
     this.given = given;
     this.real = real;
     this.prefix = prefix;
@@ -57,7 +66,11 @@ export class Workspace {
    * workspace.resolve("README.md").display; // "README.md"
    * ```
    */
-  static async open(root: string, cwd: string, prefix: CodePrefix = "LMT"): Promise<Workspace> {
+  static async open(
+    root: string,
+    cwd: string,
+    prefix: WorkspacePrefix = "LMT",
+  ): Promise<Workspace> {
     const given = resolve(cwd, root);
     if (given.includes("\0")) throw nulByte(prefix, "the root", root);
     requirePermission(prefix, "read", given);
@@ -85,7 +98,7 @@ export class Workspace {
     if (path.includes("\0")) throw nulByte(this.prefix, "the path", path);
     const absolute = resolve(this.given, path);
     const outside = (why: string) =>
-      new ToolError(`${this.prefix}-PERM-010`, `${path} is outside the root ${this.given}${why}`, {
+      new ToolError(OUTSIDE_ROOT[this.prefix], `${path} is outside the root ${this.given}${why}`, {
         file: path,
       });
     if (!isInside(this.given, absolute) && !isInside(this.real, absolute)) throw outside("");

@@ -95,7 +95,11 @@ interface Target {
 }
 
 /** A diagnostic of `llm-write`, remediation from the registry. */
-function writeDiagnostic(code: string, message: string, extra: Partial<Diagnostic> = {}) {
+function writeDiagnostic(
+  code: string,
+  message: string,
+  extra: Partial<Diagnostic> = {},
+): Diagnostic {
   return makeDiagnostic(LLM_WRITE, code, message, extra);
 }
 

@@ -29,11 +29,15 @@ export const TRANSACTION_CODES: TransactionCodes = {
   unsafeState: "LMT-PERM-011",
 };
 
-/** The validation modes (`validate.ts` runs them), the default first. */
-export const VALIDATION_MODES = ["syntax", "all", "none"] as const;
+/** Which gates a transform runs before it writes (`validate.ts` runs them). */
+export type ValidationMode = "syntax" | "all" | "none";
 
-/** Which gates a transform runs before it writes. */
-export type ValidationMode = typeof VALIDATION_MODES[number];
+/** The validation modes, the default first. */
+export const VALIDATION_MODES = [
+  "syntax",
+  "all",
+  "none",
+] as const satisfies readonly ValidationMode[];
 
 /** How to run a request. */
 export interface TransformOptions {

@@ -10,7 +10,7 @@
  *
  * As a library it exports, for each tool, its engine as a plain function with its options and
  * result types ({@linkcode search}, {@linkcode astSearch}, {@linkcode discover},
- * {@linkcode transform}), its definition ({@linkcode searchTool}, …, all in
+ * {@linkcode transform}, {@linkcode write}), its definition ({@linkcode searchTool}, …, all in
  * {@linkcode TOOLS}), the framework a new tool is written with ({@linkcode defineTool},
  * {@linkcode runCli}), the contract's types and the error-code registry
  * ({@linkcode ERROR_CODES}, {@linkcode explainCode}). The zod schemas, ids, checksums and the
@@ -69,13 +69,30 @@ export {
   type TransformRequest,
 } from "./tools/transform/request.ts";
 export type { TransformOptions, TransformReport } from "./tools/transform/report.ts";
+export type { ValidationMode } from "./tools/transform/report.ts";
+export { write, type WriteOptions, type WriteReport } from "./tools/write/engine.ts";
+export {
+  buildWriteRequest,
+  type WriteRequest,
+  type WriteRequestInput,
+  type WriteSource,
+} from "./tools/write/request.ts";
 export type { EngineWalkOptions, WalkOptions } from "./core/walk/walker.ts";
+export { validate, type ValidateOptions, type ValidateOutcome } from "./tools/validate/engine.ts";
+export {
+  GATE_TIMEOUT_MS,
+  type GateSelection,
+  validateFile,
+  type ValidateOptions as ValidateFileOptions,
+} from "./core/gates/mod.ts";
 
 // The tool definitions, and the registry the MCP server and the JSON Schema files come from.
 export { searchTool } from "./tools/search/tool.ts";
 export { astSearchTool } from "./tools/ast-search/tool.ts";
 export { discoverTool } from "./tools/discover/tool.ts";
 export { transformTool } from "./tools/transform/tool.ts";
+export { writeTool } from "./tools/write/tool.ts";
+export { validateTool } from "./tools/validate/tool.ts";
 export { TOOLS } from "./tools/registry.ts";
 
 // The framework a tool is written with.
@@ -148,6 +165,12 @@ export type {
   TransformResult,
   UndoneFile,
   UndoResult,
+  WriteFile,
+  WriteFileStatus,
+  WriteOutput,
+  WritePlan,
+  WriteResult,
+  WrittenFile,
 } from "./schema/mod.ts";
 export { ERROR_CODES, EXIT, explainCode, ToolError } from "./schema/mod.ts";
 

@@ -20,6 +20,11 @@ export interface Diagnostic {
   message: string;
   /** Registry code, e.g. `LMS-QRY-001`. */
   code: string;
+  /**
+   * The producing tool's own code when it has one (a validation gate's compiler: gcc's
+   * `-Wunused-variable`, tsc's `TS2322`, rustc's `E0308`), verbatim; `code` stays the registry's.
+   */
+  native_code?: string;
   /** The file concerned, root-relative when under the root. */
   file?: string;
   /** The exact region concerned. */
@@ -44,6 +49,7 @@ export const DiagnosticSchema: z.ZodType<Diagnostic> = z.object({
   level: z.enum(["error", "warning", "note"]),
   message: z.string(),
   code: z.string().regex(/^[A-Z]{3}-[A-Z]+-\d{3}$/),
+  native_code: z.string().optional(),
   file: z.string().optional(),
   span: SpanSchema.optional(),
   line: z.number().int().positive().optional(),

@@ -17,11 +17,22 @@ import {
   LLM_SEARCH,
   LLM_SYMBOLS,
   LLM_TRANSFORM,
+  LLM_VALIDATE,
   LLM_WRITE,
 } from "./tool_names.ts";
 
 /** Tool prefixes of the contract. */
-export type CodePrefix = "LMS" | "LMA" | "LMD" | "LMT" | "MAG" | "SPL" | "LFW" | "MCP" | "LML";
+export type CodePrefix =
+  | "LMS"
+  | "LMA"
+  | "LMD"
+  | "LMT"
+  | "MAG"
+  | "SPL"
+  | "LFW"
+  | "LMV"
+  | "MCP"
+  | "LML";
 
 /** One registry entry. */
 export interface ErrorCodeEntry {
@@ -63,6 +74,7 @@ const TOOL_OF_PREFIX: Record<CodePrefix, string> = {
   MAG: LLM_SYMBOLS,
   SPL: LLM_REFACTOR,
   LFW: LLM_WRITE,
+  LMV: LLM_VALIDATE,
   MCP: LLM_MCP,
   LML: LLM_LOG,
 };
@@ -191,6 +203,162 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
       exit: EXIT.internal,
     },
   };
+}
+
+/**
+ * Tool prefixes whose runs pass files through the validation gates (`core/gates/`): `llm-write`
+ * (`LFW`), `llm-transform --validate` (`LMT`) and `llm-validate` (`LMV`). Each gets every gate
+ * code under its own prefix, so a refusal names the tool that refused.
+ */
+export type GatePrefix = "LFW" | "LMT" | "LMV";
+
+/** The prefixes of {@linkcode GatePrefix}, in registry order. */
+export const GATE_PREFIXES: readonly GatePrefix[] = ["LFW", "LMT", "LMV"];
+
+/**
+ * The category and number of each gate code; the full code is `{prefix}-{suffix}` (see
+ * {@linkcode gateCode}).
+ */
+export const GATE_CODE_SUFFIXES = {
+  /** The syntax gate found an ERROR or MISSING node. */
+  syntax: "AST-101",
+  /** The syntax gate could not run (no grammar loads the language, or the parser failed). */
+  syntaxSkipped: "AST-102",
+  /** A compiler gate reported an error. */
+  compilerError: "V-101",
+  /** A compiler gate reported a warning or a note. */
+  compilerWarning: "V-102",
+  /** A compiler gate was skipped: its compiler is not on PATH. */
+  compilerMissing: "V-103",
+  /** A compiler gate was skipped: the run may not start the compiler (`--allow-run`). */
+  runNotAllowed: "V-104",
+  /** A compiler gate ran past its time limit and was stopped. */
+  timeout: "V-105",
+  /** A compiler gate could not run: the compiler failed to start or crashed. */
+  compilerFailed: "V-106",
+  /** No compiler gate exists for the language. */
+  noCompilerGate: "V-107",
+  /** A compiler gate was skipped: the run may not write the hidden copy it checks. */
+  copyNotAllowed: "V-108",
+  /** A compiler gate was skipped: it cannot check this file in its context. */
+  contextUnsupported: "V-109",
+  /** The language asked for is not in the grammar registry. */
+  unknownLanguage: "ARG-101",
+  /** The file to validate lies outside the root. */
+  outsideRoot: "PERM-101",
+} as const;
+
+/** The name of a gate code. */
+export type GateCodeName = keyof typeof GATE_CODE_SUFFIXES;
+
+/**
+ * The registry code of gate code `name` under `prefix`.
+ *
+ * @example
+ * ```ts
+ * import { gateCode } from "@llm/search/schema";
+ * gateCode("LFW", "syntax"); // "LFW-AST-101"
+ * ```
+ */
+export function gateCode(prefix: GatePrefix, name: GateCodeName): string {
+  return `${prefix}-${GATE_CODE_SUFFIXES[name]}`;
+}
+
+const GATE_ENTRIES: Record<GateCodeName, EntryText> = {
+  syntax: {
+    meaning:
+      "The syntax gate rejected the file: the parser found a syntax error at the span given.",
+    cause: "An unbalanced bracket, a missing token or text the language does not allow.",
+    remediation: "Fix the code at the line and column given (`missing X`: insert X there).",
+    exit: EXIT.refused,
+  },
+  syntaxSkipped: {
+    meaning: "The syntax gate did not run for the file; the other gates still decided.",
+    cause:
+      "No embedded grammar parses the language (yaml, elm, ql), or the parser failed on the file.",
+    remediation: "Nothing to do; check the file's syntax by other means if no compiler gate ran.",
+    exit: EXIT.ok,
+  },
+  compilerError: {
+    meaning: "A compiler gate rejected the file; the message is the compiler's own.",
+    cause: "A type, name or syntax error that the language's compiler reports.",
+    remediation:
+      "Fix the code at the line and column given; `native_code` is the compiler's own code.",
+    exit: EXIT.refused,
+  },
+  compilerWarning: {
+    meaning: "A compiler gate reported a warning or a note; the file was not rejected for it.",
+    cause: "Code that compiles but that the compiler finds suspect.",
+    remediation: "Read the compiler's message; fix it if it is a real problem.",
+    exit: EXIT.ok,
+  },
+  compilerMissing: {
+    meaning: "A compiler gate was skipped: its compiler is not on PATH; the syntax gate decided.",
+    cause: "The toolchain of the language is not installed, or not on the PATH of the run.",
+    remediation: "Install the compiler named in the note (or put it on PATH) to have it check.",
+    exit: EXIT.ok,
+  },
+  runNotAllowed: {
+    meaning:
+      "A compiler gate was skipped: the run may not start the compiler; the syntax gate decided.",
+    cause: "Deno was started without --allow-run, or with --allow-run scoped to other programs.",
+    remediation:
+      "Add --allow-run=<compiler> (the one named in the note) to the deno command to run the gate.",
+    exit: EXIT.ok,
+  },
+  timeout: {
+    meaning: "A compiler gate ran past its time limit and was stopped; it did not decide.",
+    cause: "A large file or a slow toolchain (a first `cargo check` builds the dependencies).",
+    remediation: "Raise the gate timeout, or check the file with the compiler directly.",
+    exit: EXIT.ok,
+  },
+  compilerFailed: {
+    meaning: "A compiler gate could not run: the compiler failed to start or crashed.",
+    cause: "A broken installation, a compiler killed by a signal, or a temporary file refused.",
+    remediation: "Run the compiler named in the note by hand to see why it fails.",
+    exit: EXIT.ok,
+  },
+  noCompilerGate: {
+    meaning: "No compiler gate exists for the file's language; only the syntax gate checked it.",
+    cause: "The toolkit runs compilers for C, C++, Python, JavaScript, TypeScript, Java, Rust, " +
+      "shell and JSON only.",
+    remediation: "Nothing to do; check the file with its language's own tools if it matters.",
+    exit: EXIT.ok,
+  },
+  copyNotAllowed: {
+    meaning: "A compiler gate was skipped: the run may not write the hidden copy it checks.",
+    cause: "node, deno, javac and rustc check a hidden copy beside the file (so imports " +
+      "resolve), which needs write permission in the file's folder; read-only runs lack it.",
+    remediation: "Add --allow-write for the file's folder to run the gate (the copy is removed " +
+      "at once; the file itself is never written).",
+    exit: EXIT.ok,
+  },
+  contextUnsupported: {
+    meaning: "A compiler gate was skipped: it cannot check this file in its context.",
+    cause: "A Rust file of a Cargo package (rustc alone cannot resolve the crate), JSX for " +
+      "node, zsh for bash, JSON with comments, or a folder outside the root.",
+    remediation: "Check the file with the project's own build (e.g. `cargo check`) after writing.",
+    exit: EXIT.ok,
+  },
+  outsideRoot: {
+    meaning: "The file to validate lies outside the root; it was not checked.",
+    cause: "An absolute path or `..` that leaves the root, or a link that points out of it.",
+    remediation: "Name a file inside the root (the working directory, or the server's --root).",
+    exit: EXIT.permission,
+  },
+  unknownLanguage: {
+    meaning: "The language given for validation is unknown.",
+    cause: "The language name or alias is not in the grammar registry.",
+    remediation: "Give a registry language name (e.g. `c`, `python`, `typescript`), or leave " +
+      "the language out to take it from the file name.",
+    exit: EXIT.badInput,
+  },
+};
+
+/** The gate codes of every gate prefix. */
+function gateCodes(prefix: GatePrefix): Record<string, EntryText> {
+  const names = Object.keys(GATE_ENTRIES) as GateCodeName[];
+  return Object.fromEntries(names.map((name) => [gateCode(prefix, name), GATE_ENTRIES[name]]));
 }
 
 const SPECIFIC_CODES: Record<string, EntryText> = {
@@ -483,6 +651,121 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Name regular files only.",
     exit: EXIT.badInput,
   },
+  "LMT-V-013": {
+    meaning: "A file the edits touch fails a validation gate; nothing was written.",
+    cause:
+      "With validate on, the edited bytes do not parse (syntax gate) or do not compile (compiler gate).",
+    remediation:
+      "Fix the edits at the line and column of the gate diagnostics listed, then retry; " +
+      "validate: false writes without the gates.",
+    exit: EXIT.refused,
+  },
+  "LMT-V-014": {
+    meaning: "An edited file did not parse before the edit either; the edit was not refused.",
+    cause:
+      "The file already held a syntax error (or syntax the embedded grammar does not know), so " +
+      "the default syntax gate cannot tell whether the edit broke it.",
+    remediation:
+      "Check the file's syntax; pass validate: all to have the compiler gate decide instead.",
+    exit: EXIT.ok,
+  },
+  // llm-write
+  "LFW-ARG-010": {
+    meaning: "The write plan is not valid JSON.",
+    cause: "A truncated or hand-edited plan, or a file that is not JSON.",
+    remediation: "Fix the JSON at the position given.",
+    exit: EXIT.badInput,
+  },
+  "LFW-V-001": {
+    meaning: "A file fails a validation gate; nothing was written.",
+    cause: "Its content does not parse (syntax gate) or does not compile (compiler gate).",
+    remediation:
+      "Fix the content at the line and column of the gate diagnostics listed, then write again.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-002": {
+    meaning: "The file already exists; nothing was written.",
+    cause: "A write names an existing file without overwrite.",
+    remediation:
+      "Pass overwrite with expected_checksum (the sha256 of the file now, from the note), or " +
+      "pick another path; llm-transform edits a file in place.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-003": {
+    meaning: "An overwrite gives no expected_checksum; nothing was written.",
+    cause: "overwrite replaces a file only when the caller proves which bytes it replaces.",
+    remediation: "Add expected_checksum: the sha256 of the file now (given in the note).",
+    exit: EXIT.badInput,
+  },
+  "LFW-V-004": {
+    meaning: "The file's checksum differs from expected_checksum; nothing was written.",
+    cause: "The file changed since it was read, or it does not exist.",
+    remediation: "Read the file again and retry with its current checksum.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-005": {
+    meaning: "A file changed between verification and writing; nothing was written.",
+    cause: "Another process wrote (or created) the file while the write was in progress.",
+    remediation: "Re-read the file and retry the write.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-006": {
+    meaning: "Undo refused: the files changed after the write.",
+    cause: "Something edited or removed the written files since.",
+    remediation: "Undo the later changes first, or restore by hand from the journal backups.",
+    exit: EXIT.refused,
+  },
+  "LFW-V-007": {
+    meaning: "The same file is named twice in one write.",
+    cause: "A plan lists a path twice (perhaps spelled differently, or through a link).",
+    remediation: "Give each file once with its whole content.",
+    exit: EXIT.badInput,
+  },
+  "LFW-PERM-010": {
+    meaning: "A path lies outside the workspace root; nothing was written.",
+    cause: "An absolute path, `..`, or a symbolic link (a file's or a folder's) that leads out.",
+    remediation: "Give paths inside the root, or pass --root covering them.",
+    exit: EXIT.permission,
+  },
+  "LFW-PERM-011": {
+    meaning:
+      "The tool's state folder is not a real directory inside the root; nothing was written.",
+    cause: "`.llm`, `.llm/journal` or a journal is a symbolic link (or not a directory).",
+    remediation: "Remove the link named (the tool recreates `.llm/journal` itself), then retry.",
+    exit: EXIT.permission,
+  },
+  "LFW-PERM-012": {
+    meaning: "A journal names a path outside the root; nothing was touched.",
+    cause: "A crafted or stale `.llm/journal/*/manifest.json`, or the root was moved.",
+    remediation:
+      "Inspect the journal directory named; delete it if you did not create it, then retry.",
+    exit: EXIT.permission,
+  },
+  "LFW-IO-010": {
+    meaning:
+      "A path to write names something other than a regular file, or a folder on its way is a file.",
+    cause: "A directory, FIFO or device at the path, or a parent that is a file.",
+    remediation: "Name a new file (or an existing regular file with overwrite).",
+    exit: EXIT.badInput,
+  },
+  "LFW-IO-011": {
+    meaning: "A file could not be written; nothing was changed.",
+    cause: "The file or its directory is not writable (EACCES) or the file system is read-only.",
+    remediation: "Fix the permissions of the file and its directory, then retry.",
+    exit: EXIT.refused,
+  },
+  "LFW-REF-001": {
+    meaning: "No journal exists for that execution id.",
+    cause: "A mistyped id, or the journal was removed.",
+    remediation: "Use an execution_id printed by an earlier write (or transform) in this root.",
+    exit: EXIT.badInput,
+  },
+  "LFW-REF-002": {
+    meaning: "That operation's journal cannot be undone.",
+    cause: "It was already undone, rolled back or interrupted, or its journal is damaged.",
+    remediation: "Run `llm-transform --recover` for an interrupted operation.",
+    exit: EXIT.refused,
+  },
   // llm-symbols
   "MAG-IO-010": {
     meaning: "The index database file is not an SQLite database; it is left untouched.",
@@ -689,7 +972,9 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
 function buildRegistry(): ReadonlyMap<string, ErrorCodeEntry> {
   const entries = new Map<string, ErrorCodeEntry>();
   const prefixes = Object.keys(TOOL_OF_PREFIX) as CodePrefix[];
-  for (const table of [...prefixes.map(commonCodes), SPECIFIC_CODES]) {
+  for (
+    const table of [...prefixes.map(commonCodes), ...GATE_PREFIXES.map(gateCodes), SPECIFIC_CODES]
+  ) {
     for (const [code, text] of Object.entries(table)) entries.set(code, { code, ...text });
   }
   return new Map([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

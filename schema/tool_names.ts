@@ -45,6 +45,8 @@ export const SYMBOLS_MCP_NAMES = {
 export const LLM_REFACTOR = "llm-refactor";
 /** `llm-write` (coming): file writes. */
 export const LLM_WRITE = "llm-write";
+/** `llm-validate`: the validation gates on given text, writing nothing. */
+export const LLM_VALIDATE = "llm-validate";
 /** `llm-mcp`: the MCP server. */
 export const LLM_MCP = "llm-mcp";
 /** `llm-log`: the execution log every run shares. */

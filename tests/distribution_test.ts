@@ -40,7 +40,9 @@ Deno.test("every tool has an executable with its own permissions; the MCP server
     "llm-ast-search": "--allow-read",
     "llm-discover": "--allow-read",
     "llm-transform": "--allow-read --allow-write",
+    "llm-write": "--allow-read --allow-write",
     "llm-symbols": "--allow-read --allow-write",
+    "llm-validate": "--allow-read",
     "llm-mcp": "--allow-read --allow-write",
     "llm-log": "--allow-read",
   });

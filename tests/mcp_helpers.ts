@@ -364,12 +364,33 @@ export const SAMPLES: Record<string, Sample> = {
       if (data.checked !== 4) throw new Error(`symbols_verify answered ${JSON.stringify(data)}`);
     },
   },
+  validate: {
+    args: { path: "src/util.py", content: "def greet(name:\n    return name\n", gates: "syntax" },
+    check(envelope) {
+      const data = dataOf(envelope) as Record<string, unknown>;
+      const diagnostics = envelope.diagnostics as { code: string; line?: number }[];
+      const syntax = diagnostics.find((diagnostic) => diagnostic.code === "LMV-AST-101");
+      if (data.status !== "rejected" || syntax?.line !== 1) {
+        throw new Error(`validate answered ${JSON.stringify(envelope)}`);
+      }
+    },
+  },
   symbols_index: {
     args: { timeout_ms: 60000 },
     check(envelope) {
       const result = envelope.result as Record<string, number>;
       if (result.files_seen !== 4) {
         throw new Error(`symbols_index answered ${JSON.stringify(result)}`);
+      }
+    },
+  },
+  write: {
+    args: { path: "src/farewell.py", content: "def farewell(name):\n    return 'bye ' + name\n" },
+    check(envelope) {
+      const result = envelope.result as { files: { file_path: string; status: string }[] };
+      const files = result.files.map((file) => `${file.file_path} ${file.status}`);
+      if (envelope.status !== "approved" || files.join() !== "src/farewell.py approved") {
+        throw new Error(`write answered ${envelope.status}: ${files.join()}`);
       }
     },
   },

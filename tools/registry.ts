@@ -9,6 +9,8 @@ import { astSearchTool } from "./ast-search/tool.ts";
 import { discoverTool } from "./discover/tool.ts";
 import { searchTool } from "./search/tool.ts";
 import { transformTool } from "./transform/tool.ts";
+import { writeTool } from "./write/tool.ts";
+import { validateTool } from "./validate/tool.ts";
 import {
   symbolsCalleesTool,
   symbolsCallersTool,
@@ -61,6 +63,8 @@ export const TOOLS: readonly Tool[] = [
   symbolsExportTool,
   symbolsStatusTool,
   symbolsVerifyTool,
+  validateTool,
   transformTool,
+  writeTool,
   symbolsIndexTool,
 ];

@@ -16,6 +16,7 @@ import {
   runtimeAborted,
   runtimeFailure,
 } from "../../grammars/loader.ts";
+import { errorNodes } from "../../grammars/syntax_errors.ts";
 import { compileQuery, definitionQuery } from "../../grammars/query.ts";
 import { isBinary } from "../../core/walk/binary.ts";
 import { type DecodedText, decodeUtf8 } from "../../core/utf8.ts";
@@ -285,27 +286,6 @@ class LimitWatch {
 
 function stoppedIn(file: FileContext): RunStoppedError {
   return new RunStoppedError(`the run was stopped while searching ${file.task.filePath}`);
-}
-
-/** Every node of the tree that is an error or a missing token, outermost first. */
-export function errorNodes(root: Node): Node[] {
-  const found: Node[] = [];
-  if (!root.hasError) return found;
-  const cursor = root.walk();
-  try {
-    for (;;) {
-      const node = cursor.currentNode;
-      const descend = !node.isError && !node.isMissing && node.hasError &&
-        cursor.gotoFirstChild();
-      if (node.isError || node.isMissing) found.push(node);
-      if (descend) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return found;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
 }
 
 /**

@@ -312,7 +312,8 @@ export class ToolServer {
       return toolResult({ envelope, isError: true });
     }
     if (tool.kind === "mutation" || !tool.annotations.readOnlyHint) this.#invalidate(envelope);
-    const isError = envelope.status === "error";
+    // A write the gates rejected did not do what was asked, like a failure: the client flags it.
+    const isError = envelope.status === "error" || envelope.status === "rejected";
     const request: PageRequest = {
       executionId: name === GET_EXECUTION ? executionOf(envelope) ?? executionId : executionId,
     };

@@ -13,7 +13,7 @@
 import type { Parser, Query } from "web-tree-sitter";
 import { createParser, loadLanguage, runtimeFailure } from "../../grammars/loader.ts";
 import { CONTAINER_KINDS, type Definition, definitionsOf } from "../ast-search/definitions.ts";
-import { errorNodes } from "../ast-search/file_search.ts";
+import { errorNodes } from "../../grammars/syntax_errors.ts";
 import type { FileFacts, SymbolFact } from "./facts.ts";
 import { type Container, Enclosures, ExtentMapper } from "./extract_positions.ts";
 import { factsQuery } from "./extract_queries.ts";

@@ -32,6 +32,7 @@ import { describeOccurrences, findOccurrences, missNote } from "./replace.ts";
 import type { PlanRequest, ReplaceRequest, TransformRequest } from "./request.ts";
 import { applySpanEdits, type PlacedEdit, type SpanEditResult } from "./spans.ts";
 import { Workspace } from "./workspace.ts";
+import { gateChanges } from "./validate.ts";
 
 interface Problem {
   code: string;
@@ -487,9 +488,13 @@ async function finish(
 ): Promise<TransformReport> {
   const { diagnostics, oldIndexes, editProblems } = applyInMemory(files);
   let failure: Diagnostic | undefined = diagnostics[0];
-  const { changes, newBytes } = failure
+  let { changes, newBytes } = failure
     ? { changes: [], newBytes: new Map<FileState, Uint8Array>() }
     : changesOf(files);
+  if (!failure && changes.length) {
+    failure = await refuseInvalid(workspace, files, changes, options, diagnostics);
+    if (failure) ({ changes, newBytes } = { changes: [], newBytes: new Map() });
+  }
   const written: Written = !failure && changes.length
     ? await writeOrPreview(workspace, files, changes, operationType, options, executionId)
     : {};
@@ -536,6 +541,33 @@ async function finish(
   };
   if (failure) report.error = failure;
   return report;
+}
+
+/**
+ * Runs the validation gates on the changed files' new bytes: each refused file gets the
+ * refusal as its problem (its edits report it), the gates' diagnostics join `diagnostics`, and
+ * the first refusal is returned (nothing is then written).
+ */
+async function refuseInvalid(
+  workspace: Workspace,
+  files: FileState[],
+  changes: FileChange[],
+  options: TransformOptions,
+  diagnostics: Diagnostic[],
+): Promise<Diagnostic | undefined> {
+  const findings = await gateChanges(changes, {
+    root: workspace.real,
+    mode: options.validate ?? "syntax",
+    ...(options.cache ? { cache: options.cache } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const refusals = [...findings.refused.values()];
+  diagnostics.push(...refusals, ...findings.diagnostics);
+  for (const file of files) {
+    const refusal = findings.refused.get(file.path);
+    if (refusal) file.problem = { code: refusal.code, message: refusal.message };
+  }
+  return refusals[0];
 }
 
 /** The changed byte ranges of a file's applied edits, for a windowed diff. */

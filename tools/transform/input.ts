@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { EditArgumentSchema } from "../../schema/edit_plan.ts";
 import { field } from "../../schema/fields.ts";
+import { VALIDATION_MODES } from "./report.ts";
 
 /** Input schema of `llm-transform`. */
 export const TransformInput = z.object({
@@ -44,6 +45,12 @@ export const TransformInput = z.object({
   ),
   dry_run: z.boolean().default(false).describe(
     "Write nothing; show the unified diff and the would-be result (exit 1 when changes are pending)",
+  ),
+  validate: z.enum(VALIDATION_MODES).default("syntax").describe(
+    "Gates on each changed file's new bytes before anything is written: syntax refuses an " +
+      "edit that breaks a file's parse (tree-sitter, fast, no permission); all adds the " +
+      "language's compiler (gcc, node --check, …) where it may run and refuses any failure; " +
+      "none skips them",
   ),
   recover: z.boolean().default(false).describe(
     "Roll back (or finish) operations in the root that were killed midway",

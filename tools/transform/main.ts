@@ -38,5 +38,6 @@ export {
   type TransformRequest,
 } from "./request.ts";
 export { transformTool } from "./tool.ts";
+export type { ValidationMode } from "./report.ts";
 
 if (import.meta.main) Deno.exit(await runCli(transformTool, Deno.args));

@@ -11,6 +11,7 @@ import { EXIT, explainCode } from "../../schema/error_codes.ts";
 import type { TransformOutput } from "../../schema/transform.ts";
 import { findInterrupted, type TransactionCodes } from "../../core/transaction/mod.ts";
 import type { Workspace } from "./workspace.ts";
+import type { RunCache } from "../../core/cache.ts";
 import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
 
 /** Name of the tool in envelopes and diagnostics. */
@@ -28,6 +29,16 @@ export const TRANSACTION_CODES: TransactionCodes = {
   unsafeState: "LMT-PERM-011",
 };
 
+/** Which gates a transform runs before it writes (`validate.ts` runs them). */
+export type ValidationMode = "syntax" | "all" | "none";
+
+/** The validation modes, the default first. */
+export const VALIDATION_MODES = [
+  "syntax",
+  "all",
+  "none",
+] as const satisfies readonly ValidationMode[];
+
 /** How to run a request. */
 export interface TransformOptions {
   /** Workspace root, relative to `cwd` or absolute. */
@@ -38,6 +49,12 @@ export interface TransformOptions {
   executionId: string;
   /** Write nothing; report what would change. */
   dryRun: boolean;
+  /** Which validation gates run on the new bytes before the write; default `syntax`. */
+  validate?: ValidationMode;
+  /** Cache of a long-lived host (gate results by content hash). */
+  cache?: RunCache;
+  /** Stops the gates (and a running compiler). */
+  signal?: AbortSignal;
 }
 
 /** What a run produced: the parts of the mutation envelope, and the exit code. */

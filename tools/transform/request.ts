@@ -123,7 +123,8 @@ function schemaError(source: string, error: z.ZodError): ToolError {
 }
 
 /**
- * Parses JSON text, turning a syntax error into `LMT-ARG-010` with its line and column.
+ * Parses JSON text, turning a syntax error into `code` (`LMT-ARG-010`, or another tool's plan
+ * code) with its line and column.
  *
  * @example
  * ```ts
@@ -131,7 +132,7 @@ function schemaError(source: string, error: z.ZodError): ToolError {
  * parseJsonText('{"edits": []}', "the plan"); // { edits: [] }
  * ```
  */
-export function parseJsonText(text: string, source: string): unknown {
+export function parseJsonText(text: string, source: string, code = "LMT-ARG-010"): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -152,7 +153,7 @@ export function parseJsonText(text: string, source: string): unknown {
       details.column = column;
       where = ` at line ${line}, column ${column} (character ${position})`;
     }
-    throw new ToolError("LMT-ARG-010", `${source} is not valid JSON${where}`, details);
+    throw new ToolError(code, `${source} is not valid JSON${where}`, details);
   }
 }
 
@@ -199,9 +200,9 @@ function refuse(mode: string, input: RequestInput, fields: (keyof RequestInput)[
   }
 }
 
-/** The request fields: every input field but the run options (`root`, `dry_run`). */
+/** The request fields: every input field but the run options (`root`, `dry_run`, `validate`). */
 const ALL_FIELDS = Object.keys(TransformInput.shape).filter((field) =>
-  field !== "root" && field !== "dry_run"
+  field !== "root" && field !== "dry_run" && field !== "validate"
 ) as (keyof RequestInput)[];
 
 function except(...fields: (keyof RequestInput)[]): (keyof RequestInput)[] {

@@ -131,6 +131,9 @@ export const transformTool: Tool = defineTool({
         cwd: context.cwd,
         executionId: context.executionId,
         dryRun: input.dry_run,
+        validate: input.validate,
+        ...(context.cache ? { cache: context.cache } : {}),
+        ...(context.signal ? { signal: context.signal } : {}),
       });
       const envelope = mutationEnvelope<TransformOutput>(LLM_TRANSFORM, {
         operation_type: report.operation_type,

@@ -6,6 +6,7 @@
  */
 import { relative, resolve } from "node:path";
 import { ToolError } from "../../schema/diagnostic.ts";
+import type { CodePrefix } from "../../schema/error_codes.ts";
 import { requirePermission } from "../../core/permissions.ts";
 import { isInside, realPathOf, toSlash } from "../../core/paths.ts";
 
@@ -17,31 +18,46 @@ export interface ResolvedPath {
   path: string;
 }
 
-/** `LMT-IO-004` for a path holding a NUL byte, shown escaped. */
-function nulByte(what: string, path: string): ToolError {
+/** The tools that open a workspace: `llm-transform` and `llm-write`. */
+export type WorkspacePrefix = Extract<CodePrefix, "LMT" | "LFW">;
+
+/** The code of a path outside the root, for each tool that opens a workspace. */
+const OUTSIDE_ROOT: Record<WorkspacePrefix, string> = {
+  LMT: "LMT-PERM-010",
+  LFW: "LFW-PERM-010",
+};
+
+/** `*-IO-004` for a path holding a NUL byte, shown escaped. */
+function nulByte(prefix: CodePrefix, what: string, path: string): ToolError {
   return new ToolError(
-    "LMT-IO-004",
+    `${prefix}-IO-004`,
     `${what} ${JSON.stringify(path)} contains a NUL byte, which no file name can hold`,
     { file: JSON.stringify(path) },
   );
 }
 
-/** The root of a run: where relative paths start and where the journal lives. */
+/**
+ * The root of a run: where relative paths start and where the journal lives. Its errors carry
+ * the code prefix of the tool that opened it (`LMT` for llm-transform, `LFW` for llm-write).
+ */
 export class Workspace {
   /** The root as given, made absolute. */
   readonly given: string;
   /** The root with symbolic links resolved. */
   readonly real: string;
+  /** Code prefix of the errors. */
+  readonly prefix: WorkspacePrefix;
 
-  private constructor(given: string, real: string) {
+  private constructor(given: string, real: string, prefix: WorkspacePrefix) {
     this.given = given;
     this.real = real;
+    this.prefix = prefix;
   }
 
   /**
-   * Opens the root `root` (relative to `cwd`). Throws `LMT-PERM-001` without read permission
-   * for it, `LMT-IO-001` when it does not exist or is not a directory, and `LMT-IO-004` when
-   * it holds a NUL byte.
+   * Opens the root `root` (relative to `cwd`). Throws `*-PERM-001` without read permission
+   * for it, `*-IO-001` when it does not exist or is not a directory, and `*-IO-004` when
+   * it holds a NUL byte (`*` is `prefix`, default `LMT`).
    *
    * @example
    * ```ts
@@ -50,43 +66,49 @@ export class Workspace {
    * workspace.resolve("README.md").display; // "README.md"
    * ```
    */
-  static async open(root: string, cwd: string): Promise<Workspace> {
+  static async open(
+    root: string,
+    cwd: string,
+    prefix: WorkspacePrefix = "LMT",
+  ): Promise<Workspace> {
     const given = resolve(cwd, root);
-    if (given.includes("\0")) throw nulByte("the root", root);
-    requirePermission("LMT", "read", given);
+    if (given.includes("\0")) throw nulByte(prefix, "the root", root);
+    requirePermission(prefix, "read", given);
     try {
       const real = await Deno.realPath(given);
       if (!(await Deno.stat(real)).isDirectory) {
-        throw new ToolError("LMT-IO-001", `the root ${given} is not a directory`, { file: given });
+        throw new ToolError(`${prefix}-IO-001`, `the root ${given} is not a directory`, {
+          file: given,
+        });
       }
-      return new Workspace(given, real);
+      return new Workspace(given, real, prefix);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
-      throw new ToolError("LMT-IO-001", `the root ${given} does not exist`, { file: given });
+      throw new ToolError(`${prefix}-IO-001`, `the root ${given} does not exist`, { file: given });
     }
   }
 
   /**
-   * Resolves a path of the plan. Throws `LMT-PERM-010` when it leaves the root (lexically or
-   * through a symbolic link), `LMT-PERM-001` without read permission, and `LMT-IO-004` when it
+   * Resolves a path of the plan. Throws `*-PERM-010` when it leaves the root (lexically or
+   * through a symbolic link), `*-PERM-001` without read permission, and `*-IO-004` when it
    * holds a NUL byte (no file name can). A path that does not
    * exist resolves through its nearest existing parent, and is reported by the caller.
    */
   resolve(path: string): ResolvedPath {
-    if (path.includes("\0")) throw nulByte("the path", path);
+    if (path.includes("\0")) throw nulByte(this.prefix, "the path", path);
     const absolute = resolve(this.given, path);
     const outside = (why: string) =>
-      new ToolError("LMT-PERM-010", `${path} is outside the root ${this.given}${why}`, {
+      new ToolError(OUTSIDE_ROOT[this.prefix], `${path} is outside the root ${this.given}${why}`, {
         file: path,
       });
     if (!isInside(this.given, absolute) && !isInside(this.real, absolute)) throw outside("");
     const base = isInside(this.given, absolute) ? this.given : this.real;
     const display = toSlash(relative(base, absolute));
     if (display === "") throw outside(": it is the root itself");
-    requirePermission("LMT", "read", absolute);
+    requirePermission(this.prefix, "read", absolute);
     const real = realPathOf(absolute);
     if (!isInside(this.real, real)) throw outside(` (through a symbolic link to ${real})`);
-    if (real !== absolute) requirePermission("LMT", "read", real);
+    if (real !== absolute) requirePermission(this.prefix, "read", real);
     return { display, path: real };
   }
 

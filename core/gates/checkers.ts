@@ -1,0 +1,291 @@
+/**
+ * The compiler gate of each language: which program checks it, with which arguments, how the
+ * candidate bytes reach it and how its output is read. Every checker reads the candidate in
+ * its real context without the user's file being written:
+ *
+ * - `stdin`: the bytes go to standard input, the working directory is the target's folder
+ *   (gcc and g++ also get it as `-iquote`, so `#include "x.h"` resolves as from the file);
+ * - `copy`: a hidden copy `.llm-gate-<uuid>-<name>` beside the target, so relative imports,
+ *   `mod` declarations and the nearest `package.json`/`deno.json` resolve as for the file;
+ * - `folder`: a hidden folder `.llm-gate-<uuid>/` beside the target holding `<name>` (javac needs
+ *   the file name to match the public class) and the compiler's output.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { NativeDiagnostic } from "./native.ts";
+import { checkJson } from "./json.ts";
+import {
+  parseBash,
+  parseDenoCheck,
+  parseGccJson,
+  parseJavac,
+  parseNodeCheck,
+  parsePythonReport,
+  parseRustcJson,
+} from "./parsers.ts";
+
+/** Where a checker runs and what it checks. */
+export interface CheckContext {
+  /** Absolute folder of the target file (it exists). */
+  dir: string;
+  /** Base name of the target file. */
+  name: string;
+  /** The path diagnostics name (root-relative). */
+  filePath: string;
+  /** The candidate text. */
+  text: string;
+  /** Absolute path of the hidden copy (`copy`, `folder`). */
+  copyPath: string;
+  /** Absolute path of the hidden scratch folder (`folder`). */
+  scratchDir: string;
+}
+
+/** What a program printed. */
+export interface ProgramOutput {
+  /** Exit code. */
+  code: number;
+  /** Standard output, decoded. */
+  stdout: string;
+  /** Standard error, decoded. */
+  stderr: string;
+}
+
+/** A gate that runs a program. */
+export interface ProgramChecker {
+  /** The gate's name and the `tool` of its diagnostics (`gcc`, `node`, …). */
+  name: string;
+  /** The program to start: a name looked up on PATH, or an absolute path. */
+  program: () => string;
+  /** How the candidate reaches it. */
+  input: "stdin" | "copy" | "folder";
+  /** Its arguments. */
+  args: (context: CheckContext) => string[];
+  /** Environment variables to add. */
+  env?: Record<string, string>;
+  /** Its output as native diagnostics. */
+  parse: (output: ProgramOutput) => NativeDiagnostic[];
+  /** The names it gives the candidate in its output, besides `copyPath`. */
+  candidateNames?: (context: CheckContext) => string[];
+  /** Why it cannot check this file in its context, if it cannot. */
+  unsupported?: (context: CheckContext) => string | undefined;
+  /** Its verdict depends on the bytes alone (so it may be cached by content hash). */
+  contextFree: boolean;
+}
+
+/** A gate computed in process (JSON). */
+export interface InProcessChecker {
+  /** The gate's name and the `tool` of its diagnostics. */
+  name: string;
+  /** The findings. */
+  check: (text: string) => NativeDiagnostic[];
+  /** Why it cannot check this file, if it cannot. */
+  unsupported?: (context: CheckContext) => string | undefined;
+}
+
+/** A language's compiler gate. */
+export type Checker = ProgramChecker | InProcessChecker;
+
+function gcc(name: "gcc" | "g++", language: "c" | "c++"): ProgramChecker {
+  return {
+    name,
+    program: () => name,
+    input: "stdin",
+    args: (context) => [
+      "-fsyntax-only",
+      "-fdiagnostics-format=json",
+      "-x",
+      /\.(h|hh|hpp|hxx|h\+\+)$/i.test(context.name) ? `${language}-header` : language,
+      "-iquote",
+      context.dir,
+      "-",
+    ],
+    parse: (output) => parseGccJson(output.stderr),
+    candidateNames: () => ["<stdin>"],
+    contextFree: false,
+  };
+}
+
+/**
+ * What `python3 -m py_compile` checks, without its bytecode file: `compile` on the bytes
+ * (which honours a coding cookie, as the import system does), each warning it raises
+ * (`SyntaxWarning`) and the `SyntaxError` (or `IndentationError`, `TabError`) as JSON lines.
+ */
+const PYTHON_CHECK = `
+import json, sys, warnings
+source = sys.stdin.buffer.read()
+def report(kind, error_type, message, lineno, offset):
+    print(json.dumps({"kind": kind, "type": error_type, "message": message,
+                      "lineno": lineno, "offset": offset}))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    try:
+        compile(source, sys.argv[1], "exec", dont_inherit=True)
+        failed = False
+    except SyntaxError as error:
+        report("error", type(error).__name__, error.msg, error.lineno, error.offset)
+        failed = True
+    except ValueError as error:
+        report("error", type(error).__name__, str(error), None, None)
+        failed = True
+for warning in caught:
+    report("warning", warning.category.__name__, str(warning.message), warning.lineno, None)
+sys.exit(1 if failed else 0)
+`;
+
+const python: ProgramChecker = {
+  name: "python3",
+  program: () => "python3",
+  input: "stdin",
+  args: (context) => ["-c", PYTHON_CHECK, context.filePath],
+  env: { PYTHONDONTWRITEBYTECODE: "1" },
+  parse: (output) => parsePythonReport(output.stdout),
+  candidateNames: (context) => [context.filePath],
+  contextFree: true,
+};
+
+const node: ProgramChecker = {
+  name: "node",
+  program: () => "node",
+  input: "copy",
+  args: (context) => ["--check", context.copyPath],
+  parse: (output) => parseNodeCheck(output.stderr),
+  unsupported: (context) =>
+    /\.jsx$/i.test(context.name) ? "node --check does not parse JSX" : undefined,
+  contextFree: false,
+};
+
+const denoCheck: ProgramChecker = {
+  name: "deno",
+  program: () => Deno.execPath(),
+  input: "copy",
+  args: (context) => ["check", "--quiet", context.copyPath],
+  env: { NO_COLOR: "1" },
+  parse: (output) => parseDenoCheck(output.stderr),
+  contextFree: false,
+};
+
+/** The package a Java file declares, or `undefined` for the default package. */
+function javaPackage(text: string): string | undefined {
+  return /^\s*package\s+([\w.]+)\s*;/m.exec(text)?.[1];
+}
+
+/** The folder of the Java source tree the file belongs to, from its package and folder. */
+function javaSourceRoot(context: CheckContext): string {
+  const parts = javaPackage(context.text)?.split(".") ?? [];
+  const dirParts = context.dir.split("/");
+  const tail = dirParts.slice(dirParts.length - parts.length);
+  const matches = parts.length > 0 && tail.join("/") === parts.join("/");
+  return matches ? dirParts.slice(0, dirParts.length - parts.length).join("/") || "/" : context.dir;
+}
+
+const javac: ProgramChecker = {
+  name: "javac",
+  program: () => "javac",
+  input: "folder",
+  args: (context) => [
+    "-proc:none",
+    "-implicit:none",
+    "-d",
+    join(context.scratchDir, "classes"),
+    "-sourcepath",
+    javaSourceRoot(context),
+    context.copyPath,
+  ],
+  parse: (output) => parseJavac(output.stderr),
+  contextFree: false,
+};
+
+/** The Cargo manifest of the folder or one of its parents up to the root, if any. */
+export type CargoLookup = (dir: string) => string | undefined;
+
+function rustc(findCargo: CargoLookup): ProgramChecker {
+  return {
+    name: "rustc",
+    program: () => "rustc",
+    input: "copy",
+    args: (context) => [
+      "--edition",
+      "2021",
+      "--crate-type",
+      /^\s*(pub\s+)?fn\s+main\s*\(/m.test(context.text) ? "bin" : "lib",
+      "--crate-name",
+      "llm_gate_check",
+      "--emit=metadata",
+      "-o",
+      join(context.scratchDir, "check.rmeta"),
+      "--error-format=json",
+      context.copyPath,
+    ],
+    parse: (output) => parseRustcJson(output.stderr),
+    unsupported: (context) => {
+      const manifest = findCargo(context.dir);
+      return manifest
+        ? `the file belongs to the Cargo package of ${manifest}: rustc alone cannot resolve its ` +
+          "crate, and cargo check would read the file on disk, not the candidate"
+        : undefined;
+    },
+    contextFree: false,
+  };
+}
+
+const bash: ProgramChecker = {
+  name: "bash",
+  program: () => "bash",
+  input: "stdin",
+  args: () => ["-n", "/dev/stdin"],
+  parse: (output) => parseBash(output.stderr),
+  candidateNames: () => ["/dev/stdin"],
+  unsupported: (context) =>
+    /(\.(zsh|ksh)|zshrc)$/i.test(context.name)
+      ? `bash -n does not check ${context.name.endsWith("ksh") ? "ksh" : "zsh"} syntax`
+      : undefined,
+  contextFree: true,
+};
+
+/** JSON files whose tools accept comments and trailing commas (JSONC), by name. */
+const JSONC_NAME = /(^|\/)(tsconfig[^/]*|jsconfig[^/]*|deno|\.vscode\/[^/]+|devcontainer)\.json$/i;
+
+const json: InProcessChecker = {
+  name: "json",
+  check: checkJson,
+  unsupported: (context) =>
+    /\.jsonc$/i.test(context.name) || JSONC_NAME.test(context.filePath)
+      ? `${context.name} is JSON with comments (JSONC), which JSON.parse rejects`
+      : undefined,
+};
+
+/** Languages with no compiler gate yet, and why. */
+export const NO_CHECKER_REASON: Record<string, string> = {
+  toml: "no TOML parser is available to the toolkit (no npm parser in its dependencies)",
+};
+
+/**
+ * The compiler gate of `language` (a registry name), or `undefined` when it has none.
+ * `findCargo` tells whether a folder lies in a Cargo package.
+ */
+export function checkerFor(language: string, findCargo: CargoLookup): Checker | undefined {
+  switch (language) {
+    case "c":
+      return gcc("gcc", "c");
+    case "cpp":
+      return gcc("g++", "c++");
+    case "python":
+      return python;
+    case "javascript":
+      return node;
+    case "typescript":
+    case "tsx":
+      return denoCheck;
+    case "java":
+      return javac;
+    case "rust":
+      return rustc(findCargo);
+    case "bash":
+      return bash;
+    case "json":
+      return json;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,383 @@
+/**
+ * Running a compiler gate: the permission check, the hidden copy beside the target (removed in
+ * `finally`), the child with its time limit, and the compiler's findings mapped back onto the
+ * user's file as contract diagnostics with `tool_path` and `tool_version`.
+ *
+ * @module
+ */
+import { basename, isAbsolute, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import { gateCode, type GateCodeName, type GatePrefix } from "../../schema/error_codes.ts";
+import type { GateOutcome } from "../../schema/gates.ts";
+import { LineIndex } from "../../schema/line_index.ts";
+import { makeSpan } from "../../schema/span_build.ts";
+import type { CheckContext, Checker, ProgramChecker, ProgramOutput } from "./checkers.ts";
+import type { NativeDiagnostic } from "./native.ts";
+
+/** The file a compiler gate checks. */
+export interface CompilerCheck {
+  /** Real path of the workspace root. */
+  root: string;
+  /** Real path of the folder the target is (or will be) in; it exists. */
+  dir: string;
+  /** The path diagnostics name (root-relative). */
+  filePath: string;
+  /** The candidate bytes. */
+  bytes: Uint8Array;
+  /** Prefix of the codes. */
+  prefix: GatePrefix;
+  /** The child is killed after this many milliseconds. */
+  timeoutMs: number;
+  /** Stops the gate (and kills the child); the gate then throws the reason. */
+  signal?: AbortSignal;
+}
+
+/** A gate's line of the report and its diagnostics. */
+export interface GateResult {
+  /** The gate's line of the report. */
+  outcome: GateOutcome;
+  /** Its diagnostics (a note when skipped). */
+  diagnostics: Diagnostic[];
+}
+
+const decoder = new TextDecoder();
+
+/** Version line of each program, asked once per process. */
+const versions = new Map<string, Promise<string | undefined>>();
+
+function firstLine(text: string): string | undefined {
+  return text.split("\n").map((line) => line.trim()).find((line) => line !== "");
+}
+
+/** The first line `program --version` prints (`javac -version` for javac). */
+function toolVersion(checker: ProgramChecker, program: string): Promise<string | undefined> {
+  if (checker.name === "deno") return Promise.resolve(`deno ${Deno.version.deno}`);
+  let version = versions.get(program);
+  if (!version) {
+    const flag = checker.name === "javac" ? "-version" : "--version";
+    version = new Deno.Command(program, { args: [flag], stdin: "null" }).output()
+      .then((output) =>
+        firstLine(decoder.decode(output.stdout)) ?? firstLine(decoder.decode(output.stderr))
+      )
+      .catch(() => undefined);
+    versions.set(program, version);
+  }
+  return version;
+}
+
+/**
+ * The absolute path of `program` on PATH when the run may read PATH and stat its folders, else
+ * the name as given (the child still resolves it).
+ */
+function toolPath(program: string): string {
+  if (isAbsolute(program)) return program;
+  if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") {
+    return program;
+  }
+  for (const folder of (Deno.env.get("PATH") ?? "").split(":")) {
+    if (folder === "") continue;
+    const candidate = join(folder, program);
+    if (Deno.permissions.querySync({ name: "read", path: candidate }).state !== "granted") continue;
+    try {
+      if (Deno.statSync(candidate).isFile) return candidate;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return program;
+}
+
+function skipped(
+  check: CompilerCheck,
+  name: string,
+  code: GateCodeName,
+  reason: string,
+  started: number,
+  extra: Partial<GateOutcome> = {},
+): GateResult {
+  const note = makeDiagnostic(
+    name,
+    gateCode(check.prefix, code),
+    `compiler gate ${name} skipped: ${reason}`,
+    { level: "note", file: check.filePath, ...pickTool(extra) },
+  );
+  return {
+    outcome: {
+      name,
+      status: "skipped",
+      reason,
+      duration_ms: Math.round(performance.now() - started),
+      ...extra,
+    },
+    diagnostics: [note],
+  };
+}
+
+function pickTool(outcome: Partial<GateOutcome>): Partial<Diagnostic> {
+  const tool: Partial<Diagnostic> = {};
+  if (outcome.tool_path) tool.tool_path = outcome.tool_path;
+  if (outcome.tool_version) tool.tool_version = outcome.tool_version;
+  return tool;
+}
+
+/** Byte column of a UTF-16 column of `line` in the candidate, or `undefined` past its end. */
+function byteColumn(index: LineIndex, bytes: Uint8Array, line: number, column: number) {
+  if (line < 1 || line > index.lineCount) return undefined;
+  const [start, end] = index.lineRange(line);
+  const text = decoder.decode(bytes.subarray(start, end));
+  if (column > text.length) return undefined;
+  return new TextEncoder().encode(text.slice(0, column)).length;
+}
+
+/** Maps a compiler's file name to the user's: the candidate, a root-relative path, or as is. */
+function fileOf(native: NativeDiagnostic, candidates: Set<string>, check: CompilerCheck) {
+  if (native.file === undefined || candidates.has(native.file)) return check.filePath;
+  const path = native.file.startsWith("file://") ? fileURLToPath(native.file) : native.file;
+  if (candidates.has(path)) return check.filePath;
+  const absolute = isAbsolute(path) ? path : join(check.dir, path);
+  const fromRoot = relative(check.root, absolute);
+  return fromRoot.startsWith("..") || isAbsolute(fromRoot) ? absolute : fromRoot;
+}
+
+/** The contract diagnostic of one native finding. */
+function toDiagnostic(
+  native: NativeDiagnostic,
+  check: CompilerCheck,
+  tool: { name: string; candidates: Set<string>; index: LineIndex } & Partial<GateOutcome>,
+): Diagnostic {
+  const file = fileOf(native, tool.candidates, check);
+  const details: Partial<Diagnostic> = { level: native.level, file, ...pickTool(tool) };
+  if (native.nativeCode) details.native_code = native.nativeCode;
+  if (native.note) details.note = native.note;
+  if (native.url) details.remediation = native.url;
+  const ours = file === check.filePath;
+  let column = native.column;
+  if (ours && column !== undefined && native.line !== undefined && native.columnUnit === "utf16") {
+    column = byteColumn(tool.index, check.bytes, native.line, column);
+  }
+  if (ours && native.byteRange && native.byteRange[1] <= check.bytes.length) {
+    details.span = makeSpan(file, tool.index, native.byteRange[0], native.byteRange[1]);
+    details.line = details.span.start_line;
+    details.column = details.span.start_col;
+  } else {
+    if (native.line !== undefined) details.line = native.line;
+    if (column !== undefined) details.column = column;
+    if (ours && native.line !== undefined && column !== undefined) {
+      const offset = pointOffset(tool.index, native.line, column);
+      if (offset !== undefined) details.span = makeSpan(file, tool.index, offset, offset);
+    }
+  }
+  const code = gateCode(
+    check.prefix,
+    native.level === "error" ? "compilerError" : "compilerWarning",
+  );
+  return makeDiagnostic(tool.name, code, native.message, details);
+}
+
+/** The byte offset of (line, column) when it lies on a character boundary of the candidate. */
+function pointOffset(index: LineIndex, line: number, column: number): number | undefined {
+  try {
+    return index.offset({ line, col: column });
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+/** Whether the run may start `program`; anything but `granted` counts as no. */
+async function mayRun(program: string): Promise<boolean> {
+  const status = await Deno.permissions.query({ name: "run", command: program });
+  return status.state === "granted";
+}
+
+/** Whether the run may write in `dir` (for the hidden copy). */
+async function mayWrite(dir: string): Promise<boolean> {
+  const status = await Deno.permissions.query({ name: "write", path: dir });
+  return status.state === "granted";
+}
+
+/** The hidden paths a checker uses beside the target, each unique to this run. */
+function scratchPaths(check: CompilerCheck, checker: ProgramChecker): CheckContext {
+  const id = crypto.randomUUID();
+  const name = basename(check.filePath);
+  const scratchDir = join(check.dir, `.llm-gate-${id}`);
+  const copyPath = checker.input === "folder"
+    ? join(scratchDir, name)
+    : join(check.dir, `.llm-gate-${id}-${name}`);
+  return {
+    dir: check.dir,
+    name,
+    filePath: check.filePath,
+    text: decoder.decode(check.bytes),
+    copyPath,
+    scratchDir,
+  };
+}
+
+/** Writes the candidate where the checker reads it; returns what to remove afterwards. */
+async function placeCandidate(
+  checker: ProgramChecker,
+  context: CheckContext,
+  bytes: Uint8Array,
+): Promise<string[]> {
+  if (checker.input === "stdin") return [];
+  await Deno.mkdir(context.scratchDir);
+  const created = [context.scratchDir];
+  if (checker.input === "copy") created.push(context.copyPath);
+  await Deno.writeFile(context.copyPath, bytes, { createNew: true, mode: 0o600 });
+  return created;
+}
+
+async function removeAll(paths: string[]): Promise<void> {
+  for (const path of paths) {
+    try {
+      await Deno.remove(path, { recursive: true });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+}
+
+/** Starts the program, feeds stdin when asked, and collects its output. */
+async function runProgram(
+  program: string,
+  checker: ProgramChecker,
+  context: CheckContext,
+  bytes: Uint8Array,
+  signal: AbortSignal,
+): Promise<ProgramOutput> {
+  const child = new Deno.Command(program, {
+    args: checker.args(context),
+    cwd: context.dir,
+    env: checker.env,
+    stdin: checker.input === "stdin" ? "piped" : "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal,
+  }).spawn();
+  if (checker.input === "stdin") {
+    const writer = child.stdin.getWriter();
+    try {
+      await writer.write(bytes);
+      await writer.close();
+    } catch (error) {
+      // A compiler that stops reading early (it found enough) closes the pipe: not an error.
+      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+    }
+  }
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/**
+ * Runs `checker` on the candidate. A missing compiler, a missing `--allow-run` (or
+ * `--allow-write` for the hidden copy), a context the checker cannot handle, a timeout or a
+ * crash skip the gate with a note; an abort of `check.signal` throws its reason.
+ */
+export async function runChecker(checker: Checker, check: CompilerCheck): Promise<GateResult> {
+  const started = performance.now();
+  const context = scratchPathsFor(checker, check);
+  const why = checker.unsupported?.(context);
+  if (why) return skipped(check, checker.name, "contextUnsupported", why, started);
+  if ("check" in checker) {
+    return finish(
+      check,
+      { name: checker.name, candidates: new Set() },
+      checker.check(context.text),
+      started,
+    );
+  }
+  const program = checker.program();
+  if (!(await mayRun(program))) {
+    const reason = `the run may not start ${program} (add --allow-run=${program})`;
+    return skipped(check, checker.name, "runNotAllowed", reason, started);
+  }
+  if (checker.input !== "stdin" && !(await mayWrite(check.dir))) {
+    const reason = `it checks a hidden copy beside the file, and the run may not write in ` +
+      `${relative(check.root, check.dir) || "."} (add --allow-write for it)`;
+    return skipped(check, checker.name, "copyNotAllowed", reason, started);
+  }
+  const tool: Partial<GateOutcome> = { tool_path: toolPath(program) };
+  const timeout = AbortSignal.timeout(check.timeoutMs);
+  const signal = check.signal ? AbortSignal.any([check.signal, timeout]) : timeout;
+  let created: string[] = [];
+  let output: ProgramOutput;
+  try {
+    created = await placeCandidate(checker, context, check.bytes);
+    output = await runProgram(program, checker, context, check.bytes, signal);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      const reason = `${program} is not on PATH`;
+      return skipped(check, checker.name, "compilerMissing", reason, started);
+    }
+    check.signal?.throwIfAborted();
+    if (timeout.aborted) return timedOut(check, checker.name, program, started, tool);
+    const reason = `${program} could not run: ${error instanceof Error ? error.message : error}`;
+    return skipped(check, checker.name, "compilerFailed", reason, started, tool);
+  } finally {
+    await removeAll(created);
+  }
+  check.signal?.throwIfAborted();
+  const version = await toolVersion(checker, program);
+  if (version) tool.tool_version = version;
+  if (timeout.aborted) return timedOut(check, checker.name, program, started, tool);
+  const candidates = new Set([context.copyPath, ...(checker.candidateNames?.(context) ?? [])]);
+  const found = checker.parse(output);
+  const failed = output.code !== 0 && !found.some((native) => native.level === "error");
+  if (failed) {
+    const said = firstLine(output.stderr) ?? firstLine(output.stdout) ?? "no output";
+    const reason =
+      `${program} exited with ${output.code} and no diagnostic it could be read from: ${said}`;
+    return skipped(check, checker.name, "compilerFailed", reason, started, tool);
+  }
+  return finish(check, { name: checker.name, candidates, ...tool }, found, started);
+}
+
+function timedOut(
+  check: CompilerCheck,
+  name: string,
+  program: string,
+  started: number,
+  tool: Partial<GateOutcome>,
+): GateResult {
+  const reason = `${program} ran past ${check.timeoutMs} ms and was stopped`;
+  return skipped(check, name, "timeout", reason, started, tool);
+}
+
+function scratchPathsFor(checker: Checker, check: CompilerCheck): CheckContext {
+  if ("check" in checker) {
+    const name = basename(check.filePath);
+    return {
+      dir: check.dir,
+      name,
+      filePath: check.filePath,
+      text: decoder.decode(check.bytes),
+      copyPath: "",
+      scratchDir: "",
+    };
+  }
+  return scratchPaths(check, checker);
+}
+
+function finish(
+  check: CompilerCheck,
+  tool: { name: string; candidates: Set<string> } & Partial<GateOutcome>,
+  found: NativeDiagnostic[],
+  started: number,
+): GateResult {
+  const index = new LineIndex(check.bytes);
+  const diagnostics = found.map((native) => toDiagnostic(native, check, { ...tool, index }));
+  const failed = diagnostics.some((diagnostic) => diagnostic.level === "error");
+  const outcome: GateOutcome = {
+    name: tool.name,
+    status: failed ? "failed" : "passed",
+    duration_ms: Math.round(performance.now() - started),
+    ...pickTool(tool),
+  };
+  return { outcome, diagnostics };
+}

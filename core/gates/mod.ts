@@ -1,0 +1,264 @@
+/**
+ * The validation gates: given a file's path, language and candidate bytes, say whether the
+ * bytes may land, with diagnostics an agent can fix from (contract §7). `llm-write`,
+ * `llm-transform --validate` and the `validate` tool all call {@linkcode validateFile}.
+ *
+ * The syntax gate (tree-sitter, no permission) runs for every language with a grammar; the
+ * compiler gate runs the language's own checker where it is on PATH and `--allow-run` allows
+ * it. A gate that cannot run is `skipped` with a `note` diagnostic saying why; it neither
+ * approves nor rejects.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import { languageByName, languageForFile } from "../../grammars/languages.ts";
+import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
+import { gateCode, type GatePrefix } from "../../schema/error_codes.ts";
+import type { GateOutcome, GateReport } from "../../schema/gates.ts";
+import { sha256 } from "../../schema/checksum.ts";
+import type { RunCache } from "../cache.ts";
+import { displayPath, isInside, realPathOf } from "../paths.ts";
+import { SYNTAX_TOOL, syntaxGate, type SyntaxOutcome } from "./syntax.ts";
+import { type Checker, checkerFor, NO_CHECKER_REASON } from "./checkers.ts";
+import { type GateResult, runChecker } from "./compiler.ts";
+
+/** Default time limit of one gate, in milliseconds. */
+export const GATE_TIMEOUT_MS = 30_000;
+
+/** Which gates to run: the syntax gate only, or every gate of the language. */
+export type GateSelection = "syntax" | "all";
+
+/** What {@linkcode validateFile} checks. */
+export interface ValidateOptions {
+  /** The workspace root, absolute. */
+  root: string;
+  /** The target file, relative to `root` with `/` separators (it need not exist). */
+  filePath: string;
+  /** Registry language name or alias; default: from the file name. */
+  language?: string;
+  /** The candidate bytes. */
+  bytes: Uint8Array;
+  /** Which gates run; default `all`. */
+  gates?: GateSelection;
+  /** Time limit of each gate in milliseconds; default {@linkcode GATE_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Stops the run (and kills a running compiler): the call then rejects with the reason. */
+  signal?: AbortSignal;
+  /** Prefix of the codes: the tool that asks (default `LFW`). */
+  prefix?: GatePrefix;
+  /** Cache of a long-lived host: gate results by content hash. */
+  cache?: RunCache;
+}
+
+/** Diagnostics in contract order: (file, line, column, level, message). */
+export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  const levelRank = { error: 0, warning: 1, note: 2 };
+  const key = (d: Diagnostic) =>
+    [d.file ?? "", d.line ?? 0, d.column ?? 0, levelRank[d.level], d.message] as const;
+  return diagnostics.sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i++) {
+      if (ka[i] < kb[i]) return -1;
+      if (ka[i] > kb[i]) return 1;
+    }
+    return 0;
+  });
+}
+
+/** The registry name of the file's language, or `undefined` when none is known. */
+function resolveLanguage(options: ValidateOptions, prefix: GatePrefix): string | undefined {
+  if (options.language === undefined) return languageForFile(basename(options.filePath))?.name;
+  const info = languageByName(options.language);
+  if (!info) {
+    throw new ToolError(
+      gateCode(prefix, "unknownLanguage"),
+      `unknown language: ${options.language}`,
+      { file: options.filePath },
+    );
+  }
+  return info.name;
+}
+
+/** The syntax gate's outcome, from the cache when the same bytes were checked before. */
+async function cachedSyntaxGate(
+  options: ValidateOptions,
+  language: string,
+  prefix: GatePrefix,
+): Promise<SyntaxOutcome> {
+  const checksum = sha256(options.bytes);
+  const namespace = `gate:syntax:${language}:${prefix}:${options.filePath}`;
+  const stamp = { size: options.bytes.length, mtimeMs: 0, checksum };
+  const hit = options.cache?.get<SyntaxOutcome>(namespace, checksum, stamp);
+  if (hit) return hit;
+  const outcome = await syntaxGate({
+    language,
+    filePath: options.filePath,
+    bytes: options.bytes,
+    prefix,
+    timeoutMs: options.timeoutMs ?? GATE_TIMEOUT_MS,
+  });
+  options.cache?.set(namespace, checksum, stamp, outcome);
+  return outcome;
+}
+
+/** A `note` diagnostic saying the syntax gate did not run and why. */
+function skipNote(prefix: GatePrefix, filePath: string, reason: string): Diagnostic {
+  return makeDiagnostic(
+    SYNTAX_TOOL,
+    gateCode(prefix, "syntaxSkipped"),
+    `syntax gate skipped: ${reason}`,
+    { level: "note", file: filePath },
+  );
+}
+
+/** The syntax gate's line of the report and its diagnostics. */
+async function syntaxResult(
+  options: ValidateOptions,
+  language: string,
+  prefix: GatePrefix,
+): Promise<GateResult> {
+  const started = performance.now();
+  const syntax = await cachedSyntaxGate(options, language, prefix);
+  const outcome: GateOutcome = {
+    name: "syntax",
+    status: syntax.status,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  if (syntax.status !== "skipped") return { outcome, diagnostics: syntax.diagnostics };
+  outcome.reason = syntax.reason;
+  return { outcome, diagnostics: [skipNote(prefix, options.filePath, syntax.reason)] };
+}
+
+/** Whether `path` exists (links followed); errors other than a missing entry are thrown. */
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/**
+ * The real path of the nearest existing folder of the target (its own folder, or the closest
+ * parent when the folders are still to be created), or `undefined` when it lies outside the
+ * root (a link out of it).
+ */
+function contextFolder(root: string, filePath: string): string | undefined {
+  let folder = realPathOf(dirname(join(root, filePath)));
+  while (!exists(folder) && isInside(root, folder) && folder !== root) folder = dirname(folder);
+  return isInside(root, folder) ? folder : undefined;
+}
+
+/** The Cargo manifest of `dir` or one of its parents inside `root`, root-relative. */
+function cargoManifest(root: string, dir: string): string | undefined {
+  for (let folder = dir; isInside(root, folder); folder = dirname(folder)) {
+    if (exists(join(folder, "Cargo.toml"))) return displayPath(root, join(folder, "Cargo.toml"));
+    if (folder === root) break;
+  }
+  return undefined;
+}
+
+/** A compiler gate that did not run for a reason known before starting anything. */
+function compilerSkipped(
+  options: ValidateOptions,
+  prefix: GatePrefix,
+  name: string,
+  code: "noCompilerGate" | "contextUnsupported",
+  reason: string,
+): GateResult {
+  const note = makeDiagnostic(name, gateCode(prefix, code), `compiler gate skipped: ${reason}`, {
+    level: "note",
+    file: options.filePath,
+  });
+  return { outcome: { name, status: "skipped", reason, duration_ms: 0 }, diagnostics: [note] };
+}
+
+/** The compiler gate of the language, cached by content hash when its verdict is context free. */
+async function compilerResult(
+  options: ValidateOptions,
+  language: string,
+  prefix: GatePrefix,
+): Promise<GateResult> {
+  const root = realPathOf(options.root);
+  const checker = checkerFor(language, (dir) => cargoManifest(root, dir));
+  if (!checker) {
+    const reason = NO_CHECKER_REASON[language] ??
+      `the toolkit has no compiler gate for ${language}`;
+    return compilerSkipped(options, prefix, "compiler", "noCompilerGate", reason);
+  }
+  const dir = contextFolder(root, options.filePath);
+  if (dir === undefined) {
+    const reason = `the folder of ${options.filePath} lies outside the root`;
+    return compilerSkipped(options, prefix, checker.name, "contextUnsupported", reason);
+  }
+  const check = {
+    root,
+    dir,
+    filePath: options.filePath,
+    bytes: options.bytes,
+    prefix,
+    timeoutMs: options.timeoutMs ?? GATE_TIMEOUT_MS,
+    signal: options.signal,
+  };
+  if (!contextFree(checker) || !options.cache) return runChecker(checker, check);
+  const checksum = sha256(options.bytes);
+  const namespace = `gate:${checker.name}:${prefix}:${options.filePath}`;
+  const stamp = { size: options.bytes.length, mtimeMs: 0, checksum };
+  const hit = options.cache.get<GateResult>(namespace, checksum, stamp);
+  if (hit) return hit;
+  const result = await runChecker(checker, check);
+  // A skipped gate (no permission, a timeout) may run next time: only verdicts are kept.
+  if (result.outcome.status !== "skipped") options.cache.set(namespace, checksum, stamp, result);
+  return result;
+}
+
+/** Whether a checker's verdict depends on the bytes alone (in-process checkers' always does). */
+function contextFree(checker: Checker): boolean {
+  return "check" in checker || checker.contextFree;
+}
+
+/**
+ * Runs the gates on candidate bytes for `filePath` and answers whether they are approved. It
+ * never writes the target file: a compiler gate reads the bytes on its standard input, or checks
+ * a hidden copy beside the target (so includes and imports resolve) that it removes at once.
+ * Bad input (an unknown `language`) throws a {@linkcode ToolError}; a gate that cannot run is
+ * reported with a note, not thrown; an abort of `signal` rejects with its reason.
+ *
+ * @example Reject a C file with a missing parenthesis
+ * ```ts
+ * import { validateFile } from "./mod.ts";
+ * const report = await validateFile({
+ *   root: Deno.cwd(), filePath: "src/main.c", gates: "syntax",
+ *   bytes: new TextEncoder().encode("int main( { return 0; }\n"),
+ * });
+ * report.approved; // false
+ * ```
+ */
+export async function validateFile(options: ValidateOptions): Promise<GateReport> {
+  const prefix = options.prefix ?? "LFW";
+  options.signal?.throwIfAborted();
+  const language = resolveLanguage(options, prefix);
+  if (language === undefined) {
+    const reason = `no language is known for ${basename(options.filePath)}`;
+    return {
+      language: "unknown",
+      approved: true,
+      diagnostics: [skipNote(prefix, options.filePath, reason)],
+      gates: [{ name: "syntax", status: "skipped", reason, duration_ms: 0 }],
+    };
+  }
+  const results = [await syntaxResult(options, language, prefix)];
+  if ((options.gates ?? "all") === "all") {
+    options.signal?.throwIfAborted();
+    results.push(await compilerResult(options, language, prefix));
+  }
+  const gates = results.map((result) => result.outcome);
+  return {
+    language,
+    approved: gates.every((gate) => gate.status !== "failed"),
+    diagnostics: sortDiagnostics(results.flatMap((result) => [...result.diagnostics])),
+    gates,
+  };
+}

@@ -1,0 +1,303 @@
+/**
+ * Parsers of each compiler's own output into {@linkcode NativeDiagnostic}s. Where the compiler
+ * has a machine-readable format it is used (gcc's and rustc's JSON, the Python checker's JSON
+ * lines); otherwise the text layout it has kept for years (node, javac, deno check, bash).
+ * Messages are the compiler's words, verbatim.
+ *
+ * @module
+ */
+import type { DiagnosticLevel } from "../../schema/diagnostic.ts";
+import type { NativeDiagnostic } from "./native.ts";
+
+/** A line that only points at a column: spaces (or tabs) then `^` and `~`s. */
+const CARET_LINE = /^[ \t]*\^[~^]*[ \t]*$/;
+
+function levelOf(word: string): DiagnosticLevel {
+  if (/warn/i.test(word)) return "warning";
+  if (/^(note|help|info)/i.test(word)) return "note";
+  return "error";
+}
+
+function lines(text: string): string[] {
+  return text.replace(/\r\n/g, "\n").split("\n");
+}
+
+function parseJsonLines(text: string): unknown[] {
+  return lines(text).filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+}
+
+interface GccLocation {
+  caret?: { file?: string; line?: number; "byte-column"?: number };
+}
+
+interface GccDiagnostic {
+  kind: string;
+  message: string;
+  option?: string;
+  option_url?: string;
+  locations?: GccLocation[];
+  children?: GccDiagnostic[];
+}
+
+function gccWhere(diagnostic: GccDiagnostic): string {
+  const caret = diagnostic.locations?.[0]?.caret;
+  if (!caret) return "";
+  return `${caret.file}:${caret.line}:${caret["byte-column"]}: `;
+}
+
+/**
+ * gcc's and g++'s `-fdiagnostics-format=json` (GCC 10 and later) on stderr: byte columns
+ * (1-based there), the warning option as the native code and its documentation link.
+ */
+export function parseGccJson(stderr: string): NativeDiagnostic[] {
+  const start = stderr.indexOf("[");
+  if (start < 0) return [];
+  const found = JSON.parse(stderr.slice(start, stderr.lastIndexOf("]") + 1)) as GccDiagnostic[];
+  return found.map((diagnostic) => {
+    const caret = diagnostic.locations?.[0]?.caret;
+    const native: NativeDiagnostic = {
+      level: levelOf(diagnostic.kind),
+      message: diagnostic.message,
+    };
+    if (caret?.file !== undefined) native.file = caret.file;
+    if (caret?.line !== undefined) native.line = caret.line;
+    if (caret?.["byte-column"] !== undefined) {
+      native.column = caret["byte-column"] - 1;
+      native.columnUnit = "byte";
+    }
+    if (diagnostic.option) native.nativeCode = diagnostic.option;
+    if (diagnostic.option_url) native.url = diagnostic.option_url;
+    const children = diagnostic.children ?? [];
+    if (children.length > 0) {
+      native.note = children.map((child) => `${gccWhere(child)}${child.kind}: ${child.message}`)
+        .join("\n");
+    }
+    return native;
+  });
+}
+
+interface PythonReport {
+  kind: "error" | "warning";
+  type: string;
+  message: string;
+  lineno?: number | null;
+  offset?: number | null;
+}
+
+/**
+ * The JSON lines of the Python checker (`python.ts`): the `SyntaxError` (or subclass) that
+ * `compile` raised, with its 1-based character offset, and each warning it gave.
+ */
+export function parsePythonReport(stdout: string): NativeDiagnostic[] {
+  return (parseJsonLines(stdout) as PythonReport[]).map((report) => {
+    const native: NativeDiagnostic = {
+      level: report.kind,
+      message: report.message,
+      nativeCode: report.type,
+    };
+    if (report.lineno) native.line = report.lineno;
+    if (report.offset) {
+      native.column = report.offset - 1;
+      native.columnUnit = "utf16";
+    }
+    return native;
+  });
+}
+
+/**
+ * `node --check` on stderr: `FILE:LINE`, the source line, a caret under the column, a blank
+ * line, then `SyntaxError: message`.
+ */
+export function parseNodeCheck(stderr: string): NativeDiagnostic[] {
+  const text = lines(stderr);
+  const head = text.findIndex((line) => /^.+:\d+$/.test(line));
+  const error = text.findIndex((line) => /^[A-Za-z]*Error: /.test(line));
+  if (error < 0) return [];
+  const [, nativeCode, message] = /^([A-Za-z]*Error): (.*)$/.exec(text[error])!;
+  const native: NativeDiagnostic = { level: "error", message, nativeCode };
+  if (head >= 0 && head < error) {
+    const [, file, line] = /^(.+):(\d+)$/.exec(text[head])!;
+    native.file = file;
+    native.line = Number(line);
+    const caret = text.slice(head + 1, error).findIndex((line) => CARET_LINE.test(line));
+    if (caret >= 0) {
+      native.column = text[head + 1 + caret].indexOf("^");
+      native.columnUnit = "utf16";
+    }
+  }
+  return [native];
+}
+
+/**
+ * javac's text output: `FILE:LINE: error: message`, the source line, a caret under the column
+ * (which counts characters of the line), then detail lines (`symbol:`, `location:`).
+ */
+export function parseJavac(stderr: string): NativeDiagnostic[] {
+  const header = /^(.+?):(\d+): (error|warning|note): (.*)$/;
+  const found: NativeDiagnostic[] = [];
+  let current: NativeDiagnostic | undefined;
+  let details: string[] = [];
+  const close = () => {
+    if (current && details.length > 0) current.note = details.join("\n");
+    details = [];
+  };
+  for (const line of lines(stderr)) {
+    const head = header.exec(line);
+    if (head) {
+      close();
+      current = {
+        file: head[1],
+        line: Number(head[2]),
+        level: levelOf(head[3]),
+        message: head[4],
+      };
+      found.push(current);
+    } else if (current && CARET_LINE.test(line)) {
+      current.column = line.indexOf("^");
+      current.columnUnit = "utf16";
+    } else if (current && /^\s+\S/.test(line) && current.column !== undefined) {
+      details.push(line.trim());
+    } else if (/^\d+ (error|warning)s?$/.test(line)) {
+      close();
+      current = undefined;
+    }
+  }
+  close();
+  return found;
+}
+
+interface RustSpan {
+  file_name: string;
+  byte_start: number;
+  byte_end: number;
+  line_start: number;
+  column_start: number;
+  is_primary: boolean;
+  label?: string | null;
+}
+
+interface RustDiagnostic {
+  $message_type?: string;
+  message: string;
+  code?: { code: string } | null;
+  level: string;
+  spans: RustSpan[];
+  children: RustDiagnostic[];
+}
+
+function rustChild(child: RustDiagnostic): string {
+  const span = child.spans.find((candidate) => candidate.is_primary);
+  const where = span ? ` (${span.file_name}:${span.line_start}:${span.column_start})` : "";
+  return `${child.level}: ${child.message}${where}`;
+}
+
+/**
+ * rustc's `--error-format=json` on stderr: one object per line, with exact byte ranges of the
+ * primary span. The closing summaries (`aborting due to…`, `N warnings emitted`, the
+ * `--explain` hint) are left out: they say nothing about the file.
+ */
+export function parseRustcJson(stderr: string): NativeDiagnostic[] {
+  const found: NativeDiagnostic[] = [];
+  for (const diagnostic of parseJsonLines(stderr) as RustDiagnostic[]) {
+    if (diagnostic.$message_type !== undefined && diagnostic.$message_type !== "diagnostic") {
+      continue;
+    }
+    const span = diagnostic.spans.find((candidate) => candidate.is_primary);
+    if (!span && diagnostic.level === "failure-note") continue;
+    if (!span && /^(aborting due to|\d+ warnings? emitted)/.test(diagnostic.message)) continue;
+    const native: NativeDiagnostic = {
+      level: levelOf(diagnostic.level),
+      message: diagnostic.message,
+    };
+    if (span) {
+      native.file = span.file_name;
+      native.line = span.line_start;
+      native.byteRange = [span.byte_start, span.byte_end];
+    }
+    const code = diagnostic.code?.code;
+    if (code) {
+      native.nativeCode = code;
+      if (/^E\d{4}$/.test(code)) {
+        native.url = `https://doc.rust-lang.org/error_codes/${code}.html`;
+      }
+    }
+    const notes = [
+      ...(span?.label ? [span.label] : []),
+      ...diagnostic.children.map(rustChild),
+    ];
+    if (notes.length > 0) native.note = notes.join("\n");
+    found.push(native);
+  }
+  return found;
+}
+
+const DENO_HEADER = /^(TS\d+) \[(ERROR|WARN|INFO)\]: (.*)$/;
+const DENO_ERROR = /^error: (.*)$/;
+const DENO_AT = /^ {4}at (\S+):(\d+):(\d+)$/;
+
+function denoBlocks(text: string[]): string[][] {
+  const blocks: string[][] = [];
+  let current: string[] | undefined;
+  for (const line of text) {
+    if (DENO_HEADER.test(line) || (DENO_ERROR.test(line) && !/Type checking failed/.test(line))) {
+      current = [line];
+      blocks.push(current);
+    } else if (/^(error: Type checking failed|Found \d+ errors?\.|Stack backtrace:)/.test(line)) {
+      // The closing summary (and a backtrace when RUST_BACKTRACE is set) ends the last block.
+      current = undefined;
+    } else current?.push(line);
+  }
+  return blocks;
+}
+
+function denoDiagnostic(block: string[]): NativeDiagnostic {
+  const header = DENO_HEADER.exec(block[0]);
+  const native: NativeDiagnostic = header
+    ? { level: levelOf(header[2]), message: header[3], nativeCode: header[1] }
+    : { level: "error", message: DENO_ERROR.exec(block[0])![1] };
+  const at = block.findIndex((line) => DENO_AT.test(line));
+  const body = at < 0 ? block.slice(1) : block.slice(1, at);
+  const caret = body.findIndex((line) => CARET_LINE.test(line));
+  const chain = caret > 0 ? body.slice(0, caret - 1) : body.filter((line) => line.trim() !== "");
+  if (chain.length > 0) native.message += `\n${chain.join("\n")}`;
+  if (at >= 0) {
+    const [, file, line, column] = DENO_AT.exec(block[at])!;
+    native.file = file;
+    native.line = Number(line);
+    native.column = Number(column) - 1;
+    native.columnUnit = "utf16";
+  }
+  const related = block.slice(at + 1).filter((line) =>
+    line.trim() !== "" && !CARET_LINE.test(line) && !/^\s+\d+: /.test(line)
+  );
+  if (at >= 0 && related.length > 0) native.note = related.map((line) => line.trim()).join("\n");
+  return native;
+}
+
+/**
+ * `deno check` on stderr (colour off): blocks of `TS2322 [ERROR]: message`, the message chain,
+ * the source line, a caret, `    at file:///…:LINE:COL`, then related information, indented.
+ */
+export function parseDenoCheck(stderr: string): NativeDiagnostic[] {
+  return denoBlocks(lines(stderr)).map(denoDiagnostic);
+}
+
+/**
+ * `bash -n` on stderr: `FILE: line N: message`; a line that only quotes the source
+ * (`` FILE: line N: `…' ``) is kept as the note of the message before it.
+ */
+export function parseBash(stderr: string): NativeDiagnostic[] {
+  const found: NativeDiagnostic[] = [];
+  for (const line of lines(stderr)) {
+    const head = /^(.+?): line (\d+): (.*)$/.exec(line);
+    if (!head) continue;
+    const [, file, number, message] = head;
+    const previous = found.at(-1);
+    if (message.startsWith("`") && previous?.line === Number(number)) {
+      previous.note = message;
+      continue;
+    }
+    found.push({ file, line: Number(number), level: "error", message });
+  }
+  return found;
+}

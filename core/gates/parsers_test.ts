@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import {
+  parseBash,
+  parseDenoCheck,
+  parseGccJson,
+  parseJavac,
+  parseNodeCheck,
+  parsePythonReport,
+  parseRustcJson,
+} from "./parsers.ts";
+
+/** A compiler's real output, captured on this machine (see each test for the command). */
+function captured(name: string): string {
+  return Deno.readTextFileSync(fileURLToPath(new URL(`./testdata/${name}`, import.meta.url)));
+}
+
+Deno.test("gcc: JSON diagnostics with byte columns, the -W option and its link", () => {
+  // gcc 12.2 -fsyntax-only -fdiagnostics-format=json -x c - < file
+  const found = parseGccJson(captured("gcc.stderr"));
+  assert.deepEqual(found.map((d) => [d.level, d.file, d.line, d.column, d.nativeCode]), [
+    ["warning", "<stdin>", 3, 10, "-Wint-conversion"],
+    ["warning", "<stdin>", 4, 2, "-Wimplicit-function-declaration"],
+    ["error", "<stdin>", 5, 10, undefined],
+  ]);
+  assert.equal(found[2].message, "expected ‘;’ before ‘}’ token");
+  assert.match(found[0].url!, /^https:\/\/gcc\.gnu\.org\/.*Wint-conversion$/);
+  assert.ok(found.every((d) => d.columnUnit === "byte"));
+});
+
+Deno.test("g++: the same format", () => {
+  const [error] = parseGccJson(captured("gxx.stderr"));
+  assert.deepEqual([error.level, error.line, error.column], ["error", 2, 29]);
+  assert.equal(error.message, "‘struct S<int>’ has no member named ‘u’");
+});
+
+Deno.test("python: the checker's JSON lines, offsets made 0-based UTF-16 columns", () => {
+  const found = parsePythonReport(captured("python.stdout"));
+  assert.deepEqual(found[0], {
+    level: "error",
+    message: "invalid syntax",
+    nativeCode: "SyntaxError",
+    line: 3,
+    column: 6,
+    columnUnit: "utf16",
+  });
+  assert.deepEqual([found[1].level, found[1].nativeCode, found[1].line], [
+    "warning",
+    "DeprecationWarning",
+    2,
+  ]);
+  assert.equal(found[1].column, undefined);
+});
+
+Deno.test("node --check: file and line from the head, column from the caret", () => {
+  const [error] = parseNodeCheck(captured("node.stderr"));
+  assert.deepEqual(error, {
+    level: "error",
+    message: "Unexpected token ';'",
+    nativeCode: "SyntaxError",
+    file: "/tmp/cap/.llm-gate-0-c.js",
+    line: 2,
+    column: 17,
+    columnUnit: "utf16",
+  });
+});
+
+Deno.test("javac: each error with its caret column and its detail lines as note", () => {
+  const found = parseJavac(captured("javac.stderr"));
+  assert.deepEqual(found.map((d) => [d.level, d.line, d.column, d.message]), [
+    ["error", 4, 15, "incompatible types: int cannot be converted to String"],
+    ["error", 5, 11, "cannot find symbol"],
+  ]);
+  assert.equal(found[1].note, "symbol:   variable Baz\nlocation: class Foo");
+  assert.equal(found[0].note, undefined);
+});
+
+Deno.test("rustc: JSON with exact byte ranges; the closing summaries are left out", () => {
+  const found = parseRustcJson(captured("rustc.stderr"));
+  assert.equal(found.length, 1);
+  const [error] = found;
+  assert.deepEqual([error.level, error.message, error.nativeCode, error.line], [
+    "error",
+    "mismatched types",
+    "E0308",
+    3,
+  ]);
+  // `"s"` on line 3, after a two-byte `é`: byte 50 (character 49).
+  assert.deepEqual(error.byteRange, [50, 53]);
+  assert.equal(error.url, "https://doc.rust-lang.org/error_codes/E0308.html");
+  assert.match(error.note!, /expected `i32`, found `&str`/);
+});
+
+Deno.test("deno check: TS codes, positions, related information as note; summary dropped", () => {
+  const found = parseDenoCheck(captured("deno.stderr"));
+  assert.deepEqual(found.map((d) => [d.nativeCode, d.line, d.column, d.message]), [
+    ["TS2322", 2, 6, "Type 'number' is not assignable to type 'string'."],
+    ["TS2322", 4, 3, "Type 'string' is not assignable to type 'number'."],
+  ]);
+  assert.equal(found[0].file, "file:///tmp/cap/.llm-gate-0-v.ts");
+  assert.match(found[1].note!, /^The expected type comes from property 'a'/);
+});
+
+Deno.test("deno check: a module error without a TS code", () => {
+  const text = "TS2307 [ERROR]: Cannot find module 'file:///tmp/cap/nope.ts'.\n" +
+    "    at file:///tmp/cap/.llm-gate-2-u.ts:1:19\n\nerror: Type checking failed.\n";
+  const [error] = parseDenoCheck(text);
+  assert.deepEqual([error.nativeCode, error.line, error.column], ["TS2307", 1, 18]);
+});
+
+Deno.test("bash -n: the message, and the quoted source line as its note", () => {
+  assert.deepEqual(parseBash(captured("bash.stderr")), [{
+    file: "/dev/stdin",
+    line: 3,
+    level: "error",
+    message: "syntax error near unexpected token `fi'",
+    note: "`fi fi'",
+  }]);
+});

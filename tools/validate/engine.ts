@@ -1,0 +1,94 @@
+/**
+ * `llm-validate` as a library function: resolve the file inside the root, take the candidate
+ * text (given, or the file's bytes on disk) and run the validation gates on it. Nothing is
+ * written, ever: the gates read the text on standard input or from a hidden copy they remove.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { type GateSelection, validateFile } from "../../core/gates/mod.ts";
+import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
+import { readInputFile } from "../../core/input_file.ts";
+import type { RunCache } from "../../core/cache.ts";
+import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
+import { gateCode } from "../../schema/error_codes.ts";
+import type { ValidateData } from "../../schema/gates.ts";
+import { VALIDATE_DEFAULTS } from "./defaults.ts";
+
+/** Options of {@linkcode validate}. */
+export interface ValidateOptions {
+  /** The root (and the directory a relative `path` starts from). */
+  cwd: string;
+  /** The file the text is for; it need not exist when `content` is given. */
+  path: string;
+  /** The candidate text; default: the file's bytes on disk. */
+  content?: string;
+  /** Registry language name or alias; default: from the file name. */
+  language?: string;
+  /** Which gates run; default `all`. */
+  gates?: GateSelection;
+  /** Time limit of each gate in milliseconds. */
+  timeoutMs?: number;
+  /** Stops the run and the compiler it started. */
+  signal?: AbortSignal;
+  /** Cache of a long-lived host. */
+  cache?: RunCache;
+}
+
+/** What {@linkcode validate} answers. */
+export interface ValidateOutcome {
+  /** The verdict and each gate's outcome. */
+  data: ValidateData;
+  /** The gates' diagnostics, in contract order. */
+  diagnostics: Diagnostic[];
+}
+
+/** The root-relative path of `path`, which must lie inside the root (links resolved). */
+function rootRelative(cwd: string, path: string): { root: string; filePath: string } {
+  const root = realPathOf(cwd);
+  const target = realPathOf(resolve(cwd, path));
+  if (!isInside(root, target)) {
+    throw new ToolError(gateCode("LMV", "outsideRoot"), `${path} lies outside the root`, {
+      file: path,
+    });
+  }
+  return { root, filePath: displayPath(root, target) };
+}
+
+/**
+ * Runs the validation gates on text meant for `path` and says whether it is approved.
+ *
+ * @example Check a snippet of Python before writing it
+ * ```ts
+ * import { validate } from "./engine.ts";
+ * const { data } = await validate({
+ *   cwd: Deno.cwd(), path: "snippet.py", content: "def f(:\n  pass\n", gates: "syntax",
+ * });
+ * data.status; // "rejected"
+ * ```
+ */
+export async function validate(options: ValidateOptions): Promise<ValidateOutcome> {
+  const { root, filePath } = rootRelative(options.cwd, options.path);
+  const text = options.content ?? readInputFile("LMV", options.cwd, options.path, "file");
+  const report = await validateFile({
+    root,
+    filePath,
+    language: options.language,
+    bytes: new TextEncoder().encode(text),
+    gates: options.gates ?? VALIDATE_DEFAULTS.gates,
+    timeoutMs: options.timeoutMs ?? VALIDATE_DEFAULTS.timeoutMs,
+    signal: options.signal,
+    prefix: "LMV",
+    cache: options.cache,
+  });
+  return {
+    data: {
+      count: report.diagnostics.length,
+      file_path: filePath,
+      language: report.language,
+      status: report.approved ? "approved" : "rejected",
+      gates: report.gates,
+    },
+    diagnostics: report.diagnostics,
+  };
+}

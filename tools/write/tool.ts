@@ -1,0 +1,116 @@
+/**
+ * The `llm-write` tool definition: its input schema (also its flag set and its MCP arguments),
+ * its output schema, and the run function that calls the engine.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { defineTool, type Tool } from "../../core/tool.ts";
+import {
+  type MutationEnvelope,
+  mutationEnvelope,
+  mutationEnvelopeSchema,
+} from "../../schema/envelope.ts";
+import { LLM_WRITE } from "../../schema/tool_names.ts";
+import { type WriteOutput, WriteOutputSchema } from "../../schema/write.ts";
+import { write } from "./engine.ts";
+import { WriteInput } from "./input.ts";
+import { buildWriteRequest } from "./request.ts";
+
+/** Output schema of `llm-write`. */
+export const WriteEnvelopeSchema: z.ZodType<MutationEnvelope<WriteOutput>> = mutationEnvelopeSchema(
+  WriteOutputSchema,
+);
+
+function renderText(envelope: MutationEnvelope<WriteOutput>): string {
+  const lines: string[] = [];
+  const result = envelope.result;
+  if (result && "validate_only" in result) {
+    for (const file of result.files) {
+      lines.push(
+        `${file.status.padEnd(9)} ${file.action.padEnd(9)} ${file.file_path}  ` +
+          file.checksum,
+      );
+    }
+  }
+  if (result && "undone_execution_id" in result) {
+    lines.push(...result.files.map((file) => `undone    ${file.file_path}`));
+  }
+  for (const d of envelope.diagnostics) {
+    const where = d.file ? `${d.file}${d.line ? `:${d.line}:${(d.column ?? 0) + 1}` : ""}: ` : "";
+    lines.push(`${d.level} ${d.code}: ${where}${d.message}`);
+    if (d.note) lines.push(...d.note.split("\n").map((line) => `  ${line}`));
+  }
+  lines.push(`${envelope.status}: ${envelope.message}`);
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The `llm-write` tool.
+ *
+ * @example See what llm-write needs
+ * ```ts
+ * import { writeTool } from "@llm/search";
+ * writeTool.kind; // "mutation"
+ * writeTool.permissions; // ["read", "write"]
+ * ```
+ */
+export const writeTool: Tool = defineTool({
+  name: LLM_WRITE,
+  mcpName: "write",
+  title: "Create files that parse and compile, all or nothing",
+  description:
+    "Create one file (path + content) or several (files: [{file_path, content}]) only if " +
+    "each passes the validation gates: the syntax gate (tree-sitter) and, when the server may " +
+    "run it, the language's compiler (gcc, node --check, python3 -m py_compile, …). The " +
+    'answer is status "approved" with each file\'s sha256 checksum, or "rejected" with the ' +
+    "gates' diagnostics (file, line, column, message) and nothing written. An existing file " +
+    "is replaced only with overwrite and expected_checksum. validate_only checks without " +
+    "writing; undo takes the execution_id of a write and removes what it created.",
+  example: { path: "src/hello.py", content: 'print("hello")\n' },
+  prefix: "LFW",
+  kind: "mutation",
+  operationType: "write",
+  permissions: ["read", "write"],
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+  input: WriteInput,
+  output: WriteEnvelopeSchema,
+  text: (envelope) => renderText(envelope),
+  cli: {
+    usage: "--path P (--content TEXT | < FILE) [--overwrite --expected-checksum sha256:…]\n" +
+      "  llm-write --plan FILE|- | --files JSON\n" +
+      "  llm-write --undo EXECUTION_ID",
+    notes: "Compiler gates run only with --allow-run (scope it to the compilers, e.g. " +
+      "--allow-run=gcc,python3,node); without it they are skipped with a note and the syntax " +
+      "gate decides.",
+    examples: [
+      "llm-write --path src/hello.c --content $'int main(void) { return 0; }\\n'",
+      "llm-write --path src/app.py < app.py",
+      "llm-write --plan files.json --validate-only",
+      "llm-write --path a.py --content 'x = 2\\n' --overwrite --expected-checksum sha256:…",
+      "llm-write --undo 0b7c6a1e-5f0e-4c3e-9a57-2b8f2f0d7c11",
+    ],
+  },
+  // A refusal thrown before the report (bad input, a path out of the root, no permission)
+  // becomes the failure envelope of the framework (`core/failure.ts`), operation `write`.
+  run: async (input, context) => {
+    const request = await buildWriteRequest(input, {
+      cwd: context.cwd,
+      readStdin: context.readStdin,
+    });
+    const report = await write(request, {
+      root: input.root ?? ".",
+      cwd: context.cwd,
+      executionId: context.executionId,
+      validateOnly: input.validate_only,
+      ...(context.cache ? { cache: context.cache } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    const { exitCode, execution_id, ...parts } = report;
+    const envelope = mutationEnvelope<WriteOutput>(LLM_WRITE, {
+      ...parts,
+      executionId: execution_id,
+    });
+    return { envelope, exitCode };
+  },
+});

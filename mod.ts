@@ -132,6 +132,10 @@ export type {
   FileCount,
   FileOutcome,
   FileStatus,
+  GateOutcome,
+  GatePrefix,
+  GateReport,
+  GateStatus,
   JournalState,
   MutationEnvelope,
   MutationStatus,
@@ -156,6 +160,7 @@ export type {
   TransformResult,
   UndoneFile,
   UndoResult,
+  ValidateData,
 } from "./schema/mod.ts";
 export { ERROR_CODES, EXIT, explainCode, ToolError } from "./schema/mod.ts";
 

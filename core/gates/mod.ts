@@ -22,7 +22,15 @@ import { SYNTAX_TOOL, syntaxGate, type SyntaxOutcome } from "./syntax.ts";
 import { type Checker, checkerFor, NO_CHECKER_REASON } from "./checkers.ts";
 import { type GateResult, runChecker } from "./compiler.ts";
 
-/** Default time limit of one gate, in milliseconds. */
+/**
+ * Default time limit of one gate, in milliseconds: a cold `javac` or `deno check` takes seconds.
+ *
+ * @example Give a slow compiler longer
+ * ```ts
+ * import { GATE_TIMEOUT_MS } from "@llm/search";
+ * GATE_TIMEOUT_MS; // 30000
+ * ```
+ */
 export const GATE_TIMEOUT_MS = 30_000;
 
 /** Which gates to run: the syntax gate only, or every gate of the language. */

@@ -45,7 +45,8 @@ const QUOTED_MAX = 60;
 
 /**
  * A one-line description of an error node: `missing X` for a missing token, else `unexpected
- * "…"` quoting the start of the text the parser could not fit.
+ * "…"` quoting the start of the text the parser could not fit, cut from `source` (the parsed
+ * text: an error node can span most of a file, and `node.text` would copy all of it).
  *
  * @example
  * ```ts
@@ -53,14 +54,15 @@ const QUOTED_MAX = 60;
  * import { errorNodes, syntaxErrorMessage } from "./syntax_errors.ts";
  * const parser = await createParser("json");
  * const tree = parser.parse('{"a": 1')!;
- * syntaxErrorMessage(errorNodes(tree.rootNode)[0]); // "missing }"
+ * syntaxErrorMessage(errorNodes(tree.rootNode)[0], '{"a": 1'); // "missing }"
  * tree.delete();
  * parser.delete();
  * ```
  */
-export function syntaxErrorMessage(node: Node): string {
+export function syntaxErrorMessage(node: Node, source: string): string {
   if (node.isMissing) return `missing ${node.type}`;
-  const text = node.text;
-  const cut = text.length > QUOTED_MAX ? `${text.slice(0, QUOTED_MAX)}…` : text;
+  const end = Math.min(node.endIndex, node.startIndex + QUOTED_MAX);
+  const text = source.slice(node.startIndex, end);
+  const cut = end < node.endIndex ? `${text}…` : text;
   return `unexpected ${JSON.stringify(cut)}`;
 }

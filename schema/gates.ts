@@ -16,7 +16,7 @@ export interface GateOutcome {
   name: string;
   /** How it ended. */
   status: GateStatus;
-  /** Why it was skipped, when it was. */
+  /** Why it was skipped, or why its failure was overruled (a compiler accepted the file). */
   reason?: string;
   /** Wall time it took, in milliseconds. */
   duration_ms: number;
@@ -30,7 +30,10 @@ export interface GateOutcome {
 export interface GateReport {
   /** The language the file was checked as (registry name), or `unknown`. */
   language: string;
-  /** True when no gate failed (a skipped gate neither approves nor rejects). */
+  /**
+   * True when no gate failed (a skipped gate neither approves nor rejects; a compiler that ran
+   * and accepted the file overrules the syntax gate).
+   */
   approved: boolean;
   /** Every gate's diagnostics, ordered by (file, line, column, level, message). */
   diagnostics: Diagnostic[];

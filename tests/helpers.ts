@@ -33,6 +33,8 @@ export interface RunOptions {
   cwd?: string;
   /** Text to feed on standard input. */
   stdin?: string;
+  /** Environment variables to set (e.g. a PATH without some program). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -44,7 +46,8 @@ export async function runEntry(
   args: string[],
   options: RunOptions = {},
 ): Promise<RunResult> {
-  const command = new Deno.Command("deno", {
+  // A PATH set for the child may not hold deno: the running one is started by its path then.
+  const command = new Deno.Command(options.env ? Deno.execPath() : "deno", {
     args: [
       "run",
       "--quiet",
@@ -55,6 +58,7 @@ export async function runEntry(
       ...args,
     ],
     cwd: options.cwd ?? REPO,
+    env: options.env,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

@@ -365,12 +365,11 @@ export const SAMPLES: Record<string, Sample> = {
     },
   },
   validate: {
-    args: { path: "src/util.py", content: "def greet(name:\n    return name\n", gates: "syntax" },
+    args: { path: "src/util.py", content: "def greet(name):\n    return name\n", gates: "syntax" },
     check(envelope) {
       const data = dataOf(envelope) as Record<string, unknown>;
-      const diagnostics = envelope.diagnostics as { code: string; line?: number }[];
-      const syntax = diagnostics.find((diagnostic) => diagnostic.code === "LMV-AST-101");
-      if (data.status !== "rejected" || syntax?.line !== 1) {
+      const gates = data.gates as { name: string; status: string }[];
+      if (data.status !== "approved" || gates[0]?.status !== "passed") {
         throw new Error(`validate answered ${JSON.stringify(envelope)}`);
       }
     },

@@ -67,25 +67,38 @@ function toolVersion(checker: ProgramChecker, program: string): Promise<string |
 }
 
 /**
- * The absolute path of `program` on PATH when the run may read PATH and stat its folders, else
- * the name as given (the child still resolves it).
+ * The absolute path of `program` on PATH, `null` when it is not there, or `undefined` when the
+ * run may not read PATH or stat its folders (the child would still resolve the name).
  */
-function toolPath(program: string): string {
+function lookUp(program: string): string | null | undefined {
   if (isAbsolute(program)) return program;
   if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") {
-    return program;
+    return undefined;
   }
   for (const folder of (Deno.env.get("PATH") ?? "").split(":")) {
     if (folder === "") continue;
     const candidate = join(folder, program);
-    if (Deno.permissions.querySync({ name: "read", path: candidate }).state !== "granted") continue;
+    if (Deno.permissions.querySync({ name: "read", path: candidate }).state !== "granted") {
+      return undefined;
+    }
     try {
       if (Deno.statSync(candidate).isFile) return candidate;
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
   }
-  return program;
+  return null;
+}
+
+/** Why a program the run may not start is skipped: absent from PATH, or not allowed. */
+function notRunnable(check: CompilerCheck, name: string, program: string, started: number) {
+  const found = lookUp(program);
+  if (found === null) {
+    return skipped(check, name, "compilerMissing", `${program} is not on PATH`, started);
+  }
+  const absent = found === undefined ? ` (or ${program} is not on PATH)` : "";
+  const reason = `the run may not start ${program}: add --allow-run=${program}${absent}`;
+  return skipped(check, name, "runNotAllowed", reason, started);
 }
 
 function skipped(
@@ -293,16 +306,13 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
     );
   }
   const program = checker.program();
-  if (!(await mayRun(program))) {
-    const reason = `the run may not start ${program} (add --allow-run=${program})`;
-    return skipped(check, checker.name, "runNotAllowed", reason, started);
-  }
+  if (!(await mayRun(program))) return notRunnable(check, checker.name, program, started);
   if (checker.input !== "stdin" && !(await mayWrite(check.dir))) {
     const reason = `it checks a hidden copy beside the file, and the run may not write in ` +
       `${relative(check.root, check.dir) || "."} (add --allow-write for it)`;
     return skipped(check, checker.name, "copyNotAllowed", reason, started);
   }
-  const tool: Partial<GateOutcome> = { tool_path: toolPath(program) };
+  const tool: Partial<GateOutcome> = { tool_path: lookUp(program) ?? program };
   const timeout = AbortSignal.timeout(check.timeoutMs);
   const signal = check.signal ? AbortSignal.any([check.signal, timeout]) : timeout;
   let created: string[] = [];

@@ -22,7 +22,15 @@ import { SYNTAX_TOOL, syntaxGate, type SyntaxOutcome } from "./syntax.ts";
 import { type Checker, checkerFor, NO_CHECKER_REASON } from "./checkers.ts";
 import { type GateResult, runChecker } from "./compiler.ts";
 
-/** Default time limit of one gate, in milliseconds. */
+/**
+ * Default time limit of one gate, in milliseconds: a cold `javac` or `deno check` takes seconds.
+ *
+ * @example Give a slow compiler longer
+ * ```ts
+ * import { GATE_TIMEOUT_MS } from "@llm/search";
+ * GATE_TIMEOUT_MS; // 30000
+ * ```
+ */
 export const GATE_TIMEOUT_MS = 30_000;
 
 /** Which gates to run: the syntax gate only, or every gate of the language. */
@@ -127,6 +135,28 @@ async function syntaxResult(
   if (syntax.status !== "skipped") return { outcome, diagnostics: syntax.diagnostics };
   outcome.reason = syntax.reason;
   return { outcome, diagnostics: [skipNote(prefix, options.filePath, syntax.reason)] };
+}
+
+/**
+ * The syntax gate's result once a compiler that ran has accepted the file: the compiler is the
+ * authority on its language and tree-sitter grammars lag behind theirs (`for x in; do` is valid
+ * bash that tree-sitter-bash rejects), so its errors become warnings and it no longer rejects.
+ */
+function overruled(syntax: GateResult, compiler: GateOutcome): GateResult {
+  if (syntax.outcome.status !== "failed") return syntax;
+  const reason = `overruled: ${compiler.name} accepts the file`;
+  return {
+    outcome: { ...syntax.outcome, status: "passed", reason },
+    diagnostics: syntax.diagnostics.map((diagnostic) => ({
+      ...diagnostic,
+      level: "warning",
+      note: [
+        diagnostic.note,
+        `${compiler.name} accepts this; the grammar may lag behind the language`,
+      ]
+        .filter((part) => part !== undefined).join("\n"),
+    })),
+  };
 }
 
 /** Whether `path` exists (links followed); errors other than a missing entry are thrown. */
@@ -252,7 +282,9 @@ export async function validateFile(options: ValidateOptions): Promise<GateReport
   const results = [await syntaxResult(options, language, prefix)];
   if ((options.gates ?? "all") === "all") {
     options.signal?.throwIfAborted();
-    results.push(await compilerResult(options, language, prefix));
+    const compiler = await compilerResult(options, language, prefix);
+    if (compiler.outcome.status === "passed") results[0] = overruled(results[0], compiler.outcome);
+    results.push(compiler);
   }
   const gates = results.map((result) => result.outcome);
   return {

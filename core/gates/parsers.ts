@@ -250,13 +250,26 @@ function denoBlocks(text: string[]): string[][] {
   return blocks;
 }
 
+const CODE_FRAME = /^\s*\d*\s\|/;
+
+/** The level, message and code of a block's first line (`TS2322 [ERROR]: …`, `error: …`). */
+function denoHead(line: string): NativeDiagnostic {
+  const header = DENO_HEADER.exec(line);
+  if (header) return { level: levelOf(header[2]), message: header[3], nativeCode: header[1] };
+  const message = DENO_ERROR.exec(line)![1];
+  const named = /^([A-Za-z]*Error): (.*)$/.exec(message);
+  return named
+    ? { level: "error", message: named[2], nativeCode: named[1] }
+    : { level: "error", message };
+}
+
 function denoDiagnostic(block: string[]): NativeDiagnostic {
-  const header = DENO_HEADER.exec(block[0]);
-  const native: NativeDiagnostic = header
-    ? { level: levelOf(header[2]), message: header[3], nativeCode: header[1] }
-    : { level: "error", message: DENO_ERROR.exec(block[0])![1] };
+  const native = denoHead(block[0]);
   const at = block.findIndex((line) => DENO_AT.test(line));
-  const body = at < 0 ? block.slice(1) : block.slice(1, at);
+  // A parse error shows its code in a frame (`1 | code`, `  |   ~`): the position says it.
+  const body = (at < 0 ? block.slice(1) : block.slice(1, at)).filter((line) =>
+    !CODE_FRAME.test(line)
+  );
   const caret = body.findIndex((line) => CARET_LINE.test(line));
   const chain = caret > 0 ? body.slice(0, caret - 1) : body.filter((line) => line.trim() !== "");
   if (chain.length > 0) native.message += `\n${chain.join("\n")}`;

@@ -108,6 +108,21 @@ Deno.test("deno check: a module error without a TS code", () => {
   assert.deepEqual([error.nativeCode, error.line, error.column], ["TS2307", 1, 18]);
 });
 
+Deno.test("deno check: a parse error, its code frame left out", () => {
+  const text = "error: SyntaxError: Expected ',', got ';'\n  |\n1 | const x = (1;\n" +
+    "  |             ~\n    at file:///tmp/cap/.llm-gate-9-u.ts:1:13\n\nStack backtrace:\n" +
+    "   0: <unknown>\n";
+  assert.deepEqual(parseDenoCheck(text), [{
+    level: "error",
+    message: "Expected ',', got ';'",
+    nativeCode: "SyntaxError",
+    file: "file:///tmp/cap/.llm-gate-9-u.ts",
+    line: 1,
+    column: 12,
+    columnUnit: "utf16",
+  }]);
+});
+
 Deno.test("bash -n: the message, and the quoted source line as its note", () => {
   assert.deepEqual(parseBash(captured("bash.stderr")), [{
     file: "/dev/stdin",

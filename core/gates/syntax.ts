@@ -99,7 +99,7 @@ export async function syntaxGate(check: SyntaxCheck): Promise<SyntaxOutcome> {
       return makeDiagnostic(
         SYNTAX_TOOL,
         gateCode(check.prefix, "syntax"),
-        syntaxErrorMessage(node),
+        syntaxErrorMessage(node, decoded.text),
         {
           file: check.filePath,
           span,

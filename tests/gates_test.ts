@@ -1,0 +1,417 @@
+/**
+ * The validation gates end to end, per language, on real compilers in temporary trees: a valid
+ * file is approved (its includes and imports resolved from its folder), a syntax error is
+ * rejected at the exact line and column, an error only the compiler sees is rejected with the
+ * compiler's message and code, and nothing is ever left in the folder. Then `llm-validate` with
+ * the exact permission flags: without `--allow-run` or without the compiler on PATH the gate is
+ * skipped with a note and the syntax gate decides.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { validateFile } from "../core/gates/mod.ts";
+import { MemoryCache } from "../core/cache.ts";
+import type { Diagnostic } from "../schema/diagnostic.ts";
+import { hasCommand, makeTree, parseJson, REPO, runEntry } from "./helpers.ts";
+
+interface Expected {
+  line: number;
+  column: number;
+}
+
+interface LanguageCase {
+  /** The gate's name (and the program it needs). */
+  gate: string;
+  /** The target file, root-relative. */
+  file: string;
+  /** Files around it (what its includes and imports need). */
+  context?: Record<string, string>;
+  /** A valid text (it uses the context, so the context must resolve). */
+  valid: string;
+  /** A syntax error, and where tree-sitter puts it. */
+  syntax: { text: string } & Expected;
+  /** An error tree-sitter accepts and the compiler rejects. */
+  semantic: { text: string; message: RegExp; nativeCode?: string } & Expected;
+}
+
+const CASES: LanguageCase[] = [
+  {
+    gate: "gcc",
+    file: "src/main.c",
+    context: { "src/config.h": "#define ANSWER 42\n" },
+    valid: '#include "config.h"\nint main(void) {\n  return ANSWER;\n}\n',
+    syntax: { text: "int main(void) {\n  return 0\n}\n", line: 2, column: 10 },
+    semantic: {
+      text: "int main(void) {\n  return undefined_var;\n}\n",
+      message: /‘undefined_var’ undeclared/,
+      line: 2,
+      column: 9,
+    },
+  },
+  {
+    gate: "g++",
+    file: "src/shape.cpp",
+    context: { "src/shape.hpp": "struct Shape { int sides; };\n" },
+    valid: '#include "shape.hpp"\nint sides(Shape s) { return s.sides; }\n',
+    syntax: { text: "int f() {\n  return 1\n}\n", line: 2, column: 10 },
+    semantic: {
+      text: "struct S {};\nint f() {\n  S s;\n  return s.u;\n}\n",
+      message: /‘struct S’ has no member named ‘u’/,
+      line: 4,
+      column: 11,
+    },
+  },
+  {
+    gate: "python3",
+    file: "pkg/util.py",
+    valid: "def greet(name):\n    return f'hello {name}'\n",
+    syntax: { text: "def f(:\n  pass\n", line: 1, column: 6 },
+    semantic: {
+      text: "x = 1\nreturn x\n",
+      message: /'return' outside function/,
+      nativeCode: "SyntaxError",
+      line: 2,
+      column: 0,
+    },
+  },
+  {
+    gate: "node",
+    file: "lib/math.mjs",
+    context: { "lib/add.mjs": "export const add = (a, b) => a + b;\n" },
+    valid: 'import { add } from "./add.mjs";\nexport const twice = (a) => add(a, a);\n',
+    syntax: { text: "function f( {\n  return 1;\n}\n", line: 1, column: 0 },
+    semantic: {
+      text: "let a = 1;\nlet a = 2;\n",
+      message: /Identifier 'a' has already been declared/,
+      nativeCode: "SyntaxError",
+      line: 2,
+      column: 4,
+    },
+  },
+  {
+    gate: "deno",
+    file: "src/app.ts",
+    context: { "src/y.ts": "export const y: number = 1;\n" },
+    valid: 'import { y } from "./y.ts";\nexport const z: number = y + 1;\n',
+    syntax: { text: "const x = (1;\n", line: 1, column: 12 },
+    semantic: {
+      text: 'import { y } from "./y.ts";\nexport const s: string = y;\n',
+      message: /Type 'number' is not assignable to type 'string'/,
+      nativeCode: "TS2322",
+      line: 2,
+      column: 13,
+    },
+  },
+  {
+    gate: "javac",
+    file: "src/com/example/Greeter.java",
+    context: {
+      "src/com/example/Names.java":
+        'package com.example;\nclass Names { static String world() { return "world"; } }\n',
+    },
+    valid: "package com.example;\npublic class Greeter {\n" +
+      '  String greet() { return "hello " + Names.world(); }\n}\n',
+    syntax: { text: "class Greeter {\n  int f() {\n    return 0\n  }\n}\n", line: 3, column: 12 },
+    semantic: {
+      text: "package com.example;\nclass Greeter {\n  int f() {\n    String s = 1;\n" +
+        "    return 0;\n  }\n}\n",
+      message: /incompatible types: int cannot be converted to String/,
+      line: 4,
+      column: 15,
+    },
+  },
+  {
+    gate: "rustc",
+    file: "tool/main.rs",
+    context: { "tool/util.rs": "pub fn one() -> i32 { 1 }\n" },
+    valid: 'mod util;\nfn main() {\n    println!("{}", util::one());\n}\n',
+    syntax: { text: "fn main() {\n    let x = 1\n}\n", line: 2, column: 13 },
+    semantic: {
+      text: 'fn main() {\n    let _x: i32 = "s";\n}\n',
+      message: /^mismatched types$/,
+      nativeCode: "E0308",
+      line: 2,
+      column: 18,
+    },
+  },
+  {
+    gate: "bash",
+    file: "scripts/run.sh",
+    valid: '#!/bin/bash\nfor f in *.txt; do\n  echo "$f"\ndone\n',
+    syntax: { text: "if true; then\n  echo hi\nfi fi\n", line: 3, column: 2 },
+    semantic: {
+      text: "f() { }\n",
+      message: /syntax error near unexpected token `}'/,
+      line: 1,
+      column: -1,
+    },
+  },
+  {
+    gate: "json",
+    file: "data/config.json",
+    valid: '{"name": "x", "list": [1, 2.5, "é"]}\n',
+    syntax: { text: '{"a": 1,\n "b": }\n', line: 2, column: 5 },
+    semantic: {
+      text: '{"a": 1 /* no comments in JSON */}\n',
+      message: /Expected ',' or '}' after property value/,
+      nativeCode: "SyntaxError",
+      line: 1,
+      column: 8,
+    },
+  },
+];
+
+const encoder = new TextEncoder();
+
+/** Every entry under `root` (hidden ones too), sorted: what the gates must leave unchanged. */
+function listing(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      const path = `${prefix}${entry.name}`;
+      found.push(path);
+      if (entry.isDirectory) walk(join(dir, entry.name), `${path}/`);
+    }
+  };
+  walk(root, "");
+  return found.sort();
+}
+
+/** Runs `test` in a temporary tree of `files`, removed afterwards. */
+async function inTree(
+  files: Record<string, string>,
+  test: (root: string) => Promise<void>,
+): Promise<void> {
+  const root = await makeTree(files);
+  try {
+    await test(root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+function errorsOf(diagnostics: Diagnostic[], tool: string): Diagnostic[] {
+  return diagnostics.filter((d) => d.tool === tool && d.level === "error");
+}
+
+for (const language of CASES) {
+  const present = language.gate === "json" ||
+    hasCommand(language.gate === "deno" ? Deno.execPath() : language.gate);
+  Deno.test({
+    name: `${language.gate}: valid approved, syntax and compiler errors rejected, nothing written` +
+      (present ? "" : ` (needs ${language.gate})`),
+    ignore: !present,
+    fn: async () => {
+      await inTree({ ...language.context, ".keep": "" }, async (root) => {
+        const before = listing(root);
+        const check = (text: string) =>
+          validateFile({
+            root,
+            filePath: language.file,
+            bytes: encoder.encode(text),
+            prefix: "LMV",
+          });
+
+        const valid = await check(language.valid);
+        assert.ok(valid.approved, JSON.stringify(valid.diagnostics));
+        assert.deepEqual(valid.gates.map((gate) => [gate.name, gate.status]), [
+          ["syntax", "passed"],
+          [language.gate, "passed"],
+        ]);
+        if (language.gate !== "json") {
+          assert.ok(valid.gates[1].tool_version, "the compiler's version is reported");
+          assert.ok(valid.gates[1].tool_path, "the compiler's path is reported");
+        }
+
+        const syntax = await check(language.syntax.text);
+        assert.equal(syntax.approved, false);
+        const [first] = errorsOf(syntax.diagnostics, "tree-sitter");
+        assert.equal(first.code, "LMV-AST-101");
+        assert.deepEqual([first.file, first.line, first.column], [
+          language.file,
+          language.syntax.line,
+          language.syntax.column,
+        ]);
+        assert.equal(first.span?.start_line, language.syntax.line);
+
+        const semantic = await check(language.semantic.text);
+        assert.equal(semantic.approved, false, JSON.stringify(semantic.diagnostics));
+        assert.equal(errorsOf(semantic.diagnostics, "tree-sitter").length, 0);
+        assert.deepEqual(semantic.gates.map((gate) => gate.status), ["passed", "failed"]);
+        const [error] = errorsOf(semantic.diagnostics, language.gate);
+        assert.match(error.message, language.semantic.message);
+        assert.equal(error.code, "LMV-V-101");
+        assert.equal(error.native_code, language.semantic.nativeCode);
+        assert.equal(error.file, language.file);
+        assert.equal(error.line, language.semantic.line);
+        if (language.semantic.column >= 0) assert.equal(error.column, language.semantic.column);
+
+        assert.deepEqual(listing(root), before, "the gates left the folder as it was");
+      });
+    },
+  });
+}
+
+Deno.test("a compiler that accepts the file overrules the grammar (valid bash tree-sitter rejects)", async () => {
+  await inTree({}, async (root) => {
+    const report = await validateFile({
+      root,
+      filePath: "a.sh",
+      bytes: encoder.encode("for x in; do\n  echo\ndone\n"),
+    });
+    assert.ok(report.approved);
+    assert.equal(report.gates[0].reason, "overruled: bash accepts the file");
+    assert.ok(report.diagnostics.every((d) => d.level !== "error"));
+  });
+});
+
+Deno.test("a gate past its time limit is skipped with a note, its child killed, nothing left", async () => {
+  await inTree({ "src/.keep": "" }, async (root) => {
+    const before = listing(root);
+    const report = await validateFile({
+      root,
+      filePath: "src/Slow.java",
+      bytes: encoder.encode("class Slow {}\n"),
+      timeoutMs: 50,
+    });
+    const javac = report.gates.find((gate) => gate.name === "javac")!;
+    assert.equal(javac.status, "skipped");
+    assert.match(javac.reason!, /ran past 50 ms/);
+    assert.ok(report.diagnostics.some((d) => d.code === "LFW-V-105" && d.level === "note"));
+    assert.deepEqual(listing(root), before);
+  });
+});
+
+Deno.test("verdicts that depend on the bytes alone are cached by content hash", async () => {
+  await inTree({}, async (root) => {
+    const cache = new MemoryCache();
+    const bytes = encoder.encode("def f():\n    return 1\n");
+    const first = await validateFile({ root, filePath: "a.py", bytes, cache });
+    const second = await validateFile({ root, filePath: "a.py", bytes, cache });
+    assert.deepEqual(second.gates[1], first.gates[1], "python3's stored outcome, its duration too");
+    assert.equal(second.gates[0].status, "passed");
+    const other = await validateFile({
+      root,
+      filePath: "a.py",
+      bytes: encoder.encode("x = (\n"),
+      cache,
+    });
+    assert.equal(other.approved, false);
+  });
+});
+
+Deno.test("an unknown file type gets a note; an unknown language is a coded error", async () => {
+  const report = await validateFile({
+    root: REPO,
+    filePath: "notes.txt",
+    bytes: encoder.encode("x"),
+  });
+  assert.ok(report.approved);
+  assert.equal(report.diagnostics[0].code, "LFW-AST-102");
+  await assert.rejects(
+    validateFile({ root: REPO, filePath: "a.x", language: "klingon", bytes: new Uint8Array() }),
+    (error: Error & { code?: string }) => error.code === "LFW-ARG-101",
+  );
+});
+
+const VALIDATE = "tools/validate/main.ts";
+
+Deno.test({
+  name:
+    "llm-validate without --allow-run: the compiler gate is skipped with a note, syntax decides",
+  fn: async () => {
+    await inTree({ "src/main.c": "int main(void) { return 0; }\n" }, async (root) => {
+      const ok = await runEntry(VALIDATE, ["src/main.c"], { cwd: root });
+      assert.equal(ok.code, 0, ok.stderr);
+      const approved = parseJson(ok) as { data: { status: string }; diagnostics: Diagnostic[] };
+      assert.equal(approved.data.status, "approved");
+      const note = approved.diagnostics.find((d) => d.code === "LMV-V-104")!;
+      assert.equal(note.level, "note");
+      assert.match(note.message, /add --allow-run=gcc/);
+
+      const bad = await runEntry(VALIDATE, ["src/main.c", "--content", "int main( {"], {
+        cwd: root,
+      });
+      assert.equal(bad.code, 3);
+      const rejected = parseJson(bad) as { data: { status: string }; diagnostics: Diagnostic[] };
+      assert.equal(rejected.data.status, "rejected");
+      assert.ok(rejected.diagnostics.some((d) => d.code === "LMV-AST-101"));
+      assert.equal(
+        Deno.readTextFileSync(join(root, "src/main.c")),
+        "int main(void) { return 0; }\n",
+      );
+    });
+  },
+});
+
+Deno.test({
+  name: "llm-validate with --allow-run=gcc and no write permission: gcc reads stdin, rejects",
+  ignore: !hasCommand("gcc"),
+  fn: async () => {
+    await inTree({ "src/config.h": "#define ANSWER 42\n" }, async (root) => {
+      const before = listing(root);
+      const result = await runEntry(
+        VALIDATE,
+        ["src/main.c", "--content", '#include "config.h"\nint main(void) { return ANSWR; }\n'],
+        { cwd: root, permissions: ["--allow-read", "--allow-run=gcc"] },
+      );
+      assert.equal(result.code, 3, result.stderr);
+      const envelope = parseJson(result) as { diagnostics: Diagnostic[] };
+      const error = envelope.diagnostics.find((d) => d.tool === "gcc")!;
+      assert.deepEqual([error.code, error.line, error.column], ["LMV-V-101", 2, 24]);
+      assert.match(error.message, /‘ANSWR’ undeclared/);
+      assert.deepEqual(listing(root), before);
+    });
+  },
+});
+
+Deno.test({
+  name: "llm-validate: node needs write permission for its hidden copy, or skips with a note",
+  ignore: !hasCommand("node"),
+  fn: async () => {
+    await inTree({ "a.js": "let a = 1;\nlet a = 2;\n" }, async (root) => {
+      const result = await runEntry(VALIDATE, ["a.js"], {
+        cwd: root,
+        permissions: ["--allow-read", "--allow-run=node"],
+      });
+      assert.equal(result.code, 0, result.stderr);
+      const envelope = parseJson(result) as { diagnostics: Diagnostic[] };
+      assert.ok(envelope.diagnostics.some((d) => d.code === "LMV-V-108" && d.level === "note"));
+    });
+  },
+});
+
+Deno.test({
+  name: "llm-validate with the compiler missing from PATH: skipped with a note, syntax decides",
+  fn: async () => {
+    await inTree({ "empty-bin/.keep": "" }, async (root) => {
+      const result = await runEntry(
+        VALIDATE,
+        ["main.c", "--content", "int main(void) { return 0; }\n"],
+        {
+          cwd: root,
+          permissions: ["--allow-read", "--allow-run=gcc", "--allow-env=PATH"],
+          env: { PATH: join(root, "empty-bin") },
+        },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      const envelope = parseJson(result) as { data: { status: string }; diagnostics: Diagnostic[] };
+      assert.equal(envelope.data.status, "approved");
+      const note = envelope.diagnostics.find((d) => d.code === "LMV-V-103")!;
+      assert.match(note.message, /gcc is not on PATH/);
+    });
+  },
+});
+
+Deno.test("llm-validate refuses a path outside the root", async () => {
+  await inTree({ "inside/.keep": "" }, async (root) => {
+    const result = await runEntry(VALIDATE, ["../outside.py", "--content", "x = 1\n"], {
+      cwd: join(root, "inside"),
+      permissions: ["--allow-read"],
+    });
+    assert.equal(result.code, 4, result.stdout);
+    const envelope = parseJson(result) as { diagnostics: Diagnostic[] };
+    assert.equal(envelope.diagnostics[0].code, "LMV-PERM-101");
+  });
+});

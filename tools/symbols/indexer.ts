@@ -16,6 +16,7 @@ import type { IndexResult } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { type Candidate, walkCandidates } from "./candidates.ts";
 import { type ExtractReply, type ExtractTask, runExtractTask } from "./extract_job.ts";
+import { rowCount } from "./fact_rows.ts";
 import { ExtractPool } from "./pool.ts";
 import { type FileRow, type FileWrite, IndexStore, locateDb } from "./store.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
@@ -91,8 +92,7 @@ class BatchWriter {
 
   add(write: FileWrite): void {
     this.#writes.push(write);
-    const { facts } = write;
-    this.#facts += facts.symbols.length + facts.references.length + facts.imports.length + 1;
+    this.#facts += rowCount(write.rows) + 1;
     if (this.#writes.length >= BATCH_FILES || this.#facts >= BATCH_FACTS) this.flush();
   }
 
@@ -182,11 +182,11 @@ async function processCandidates(
           return;
         }
         state.parsed++;
-        if (reply.facts.parse_errors > 0) {
+        if (reply.rows.parse_errors > 0) {
           state.parseErrorFiles++;
           parseErrors.push(note(
             "MAG-AST-001",
-            `${candidate.path} has ${reply.facts.parse_errors} syntax error(s); indexed as far as its tree allows`,
+            `${candidate.path} has ${reply.rows.parse_errors} syntax error(s); indexed as far as its tree allows`,
             candidate.path,
           ));
         }
@@ -195,8 +195,7 @@ async function processCandidates(
           hash,
           size: candidate.size,
           mtime: candidate.mtime,
-          facts: reply.facts,
-          symbolIds: reply.symbolIds,
+          rows: reply.rows,
         });
       });
       running.add(job);

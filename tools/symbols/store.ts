@@ -15,7 +15,14 @@ import { SYMBOL_INDEX_VERSION } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
 import { requirePermission } from "../../core/permissions.ts";
-import type { Extent, FileFacts } from "./facts.ts";
+import type { Extent } from "./facts.ts";
+import {
+  type FactRows,
+  IMPORT_ROW_COLUMNS,
+  REF_ROW_COLUMNS,
+  type RowValue,
+  SYMBOL_ROW_COLUMNS,
+} from "./fact_rows.ts";
 import {
   CREATE_TABLES,
   HEADER_BYTES,
@@ -130,10 +137,8 @@ export interface FileWrite {
   size: number;
   /** Modification time (ms). */
   mtime: number;
-  /** The extracted facts, with the symbol ids already computed. */
-  facts: FileFacts;
-  /** `symbolId` of each of `facts.symbols`, in order. */
-  symbolIds: string[];
+  /** The extracted facts as the values of their rows. */
+  rows: FactRows;
 }
 
 function refusal(code: string, message: string, file: string, remediation?: string): ToolError {
@@ -499,42 +504,34 @@ export class IndexStore {
 
   /** Replaces a file's facts with `write`'s. Call inside a transaction. */
   writeFile(write: FileWrite): void {
-    const { facts } = write;
+    const { rows } = write;
     this.removeFile(write.path);
-    const { lastInsertRowid } = this.#statement(
-      insertSql("files", ["path", "hash", "size", "mtime", "language", "parse_errors"]),
-    ).run(write.path, write.hash, write.size, write.mtime, facts.language, facts.parse_errors);
+    const { lastInsertRowid } = this.#statement(FILE_INSERT).run(
+      write.path,
+      write.hash,
+      write.size,
+      write.mtime,
+      rows.language,
+      rows.parse_errors,
+    );
     const fileId = Number(lastInsertRowid);
-    const symbol = this.#statement(insertSql("symbols", SYMBOL_COLUMNS));
-    facts.symbols.forEach((fact, index) => {
-      symbol.run(
-        fileId,
-        write.symbolIds[index],
-        fact.name,
-        fact.qualified_name,
-        fact.kind,
-        fact.parent ?? null,
-        fact.signature,
-        ...extentValues(fact.extent),
-      );
-    });
-    const ref = this.#statement(insertSql("refs", REF_COLUMNS));
-    for (const fact of facts.references) {
-      const call = fact.kind === "call" ? 1 : 0;
-      const enclosing = fact.enclosing ?? null;
-      ref.run(
-        fileId,
-        fact.name,
-        call,
-        enclosing,
-        fact.qualifier ?? null,
-        ...extentValues(fact.extent),
-      );
-    }
-    const imported = this.#statement(insertSql("imports", IMPORT_COLUMNS));
-    for (const fact of facts.imports) {
-      const names = fact.names ? JSON.stringify(fact.names) : null;
-      imported.run(fileId, fact.target, fact.kind, names, ...extentValues(fact.extent));
+    this.#insertRows("symbols", SYMBOL_ROW_COLUMNS, fileId, rows.symbols);
+    this.#insertRows("refs", REF_ROW_COLUMNS, fileId, rows.refs);
+    this.#insertRows("imports", IMPORT_ROW_COLUMNS, fileId, rows.imports);
+  }
+
+  /**
+   * Inserts the rows whose values are `values` (`columns.length` per row) into `table`, all
+   * with the file id `fileId`, up to {@linkcode ROWS_PER_INSERT} rows per statement: each
+   * statement run is a call into SQLite whose cost does not grow with its rows.
+   */
+  #insertRows(table: string, columns: readonly string[], fileId: number, values: RowValue[]) {
+    const width = columns.length;
+    const rows = values.length / width;
+    for (let first = 0; first < rows; first += ROWS_PER_INSERT) {
+      const count = Math.min(ROWS_PER_INSERT, rows - first);
+      const statement = this.#statement(multiRowInsertSql(table, columns, count));
+      statement.run(fileId, ...values.slice(first * width, (first + count) * width));
     }
   }
 
@@ -649,37 +646,23 @@ export class IndexStore {
 }
 
 const EXTENT_COLUMNS = "byte_start, byte_end, start_line, start_col, end_line, end_col";
-const EXTENT_NAMES = EXTENT_COLUMNS.split(", ");
-const SYMBOL_COLUMNS = [
-  "file_id",
-  "symbol_id",
-  "name",
-  "qualified_name",
-  "kind",
-  "parent",
-  "signature",
-  ...EXTENT_NAMES,
-];
-const REF_COLUMNS = ["file_id", "name", "is_call", "enclosing", "qualifier", ...EXTENT_NAMES];
-const IMPORT_COLUMNS = ["file_id", "target", "kind", "names", ...EXTENT_NAMES];
 
-/** `INSERT INTO table(columns) VALUES (?, …)`. */
-function insertSql(table: string, columns: readonly string[]): string {
-  return `INSERT INTO ${table}(${columns.join(", ")}) VALUES (${
-    columns.map(() => "?").join(", ")
-  })`;
-}
+/** Rows per insert statement: 64 rows of at most 13 values stay far below SQLite's 32,766. */
+const ROWS_PER_INSERT = 64;
 
-/** An extent's values in the order of `EXTENT_COLUMNS`. */
-function extentValues(extent: Extent): [number, number, number, number, number, number] {
-  return [
-    extent.byte_start,
-    extent.byte_end,
-    extent.start_line,
-    extent.start_col,
-    extent.end_line,
-    extent.end_col,
-  ];
+const FILE_INSERT = "INSERT INTO files(path, hash, size, mtime, language, parse_errors) " +
+  "VALUES (?, ?, ?, ?, ?, ?)";
+
+/**
+ * `INSERT INTO table(file_id, columns) VALUES (?1, ?, …), …` for `count` rows: every row
+ * takes the file id from the first parameter (a bare `?` numbers itself after the largest
+ * number so far, so the row values follow it in order).
+ */
+function multiRowInsertSql(table: string, columns: readonly string[], count: number): string {
+  const row = `(?1${", ?".repeat(columns.length)})`;
+  return `INSERT INTO ${table}(file_id, ${columns.join(", ")}) VALUES ${
+    Array(count).fill(row).join(", ")
+  }`;
 }
 const FILE_COLUMNS = "f.path AS path, f.language AS language";
 const SYMBOL_SELECT = `SELECT s.file_id, s.symbol_id, s.name, s.qualified_name, s.kind, ` +

@@ -294,6 +294,10 @@ export class IndexStore {
   readonly location: DbLocation;
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
+  /** Rows of the fact tables in the open transaction, once read or counted. */
+  #factCounts: FactCounts | undefined;
+  /** Whether `#factCounts` moved in the open transaction. */
+  #factCountsMoved = false;
 
   private constructor(location: DbLocation, db: DatabaseSync) {
     this.location = location;
@@ -429,12 +433,38 @@ export class IndexStore {
     }
     try {
       const result = work();
+      if (this.#factCountsMoved) this.setMeta(FACT_COUNTS_KEY, JSON.stringify(this.#factCounts));
       this.#db.exec("COMMIT");
       return result;
     } catch (error) {
       this.#db.exec("ROLLBACK");
       throw this.#sqliteError(error);
+    } finally {
+      // Outside a transaction another connection may write: the tally is read again.
+      this.#factCounts = undefined;
+      this.#factCountsMoved = false;
     }
+  }
+
+  /**
+   * Rows of the fact tables: kept in `meta` by every write in the same transaction (counting the
+   * rows of a whole-tree index takes a second), counted once in an index written before.
+   */
+  #tally(): FactCounts {
+    if (this.#factCounts) return this.#factCounts;
+    const kept = this.meta(FACT_COUNTS_KEY);
+    if (kept !== undefined) return JSON.parse(kept) as FactCounts;
+    const count = (table: string) =>
+      this.#get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
+    return { symbols: count("symbols"), references: count("refs"), imports: count("imports") };
+  }
+
+  /** Adds `delta` rows to the tally of `table`'s rows. Call inside a transaction. */
+  #countRows(table: FactTable, delta: number): void {
+    if (delta === 0) return;
+    this.#factCounts ??= this.#tally();
+    this.#factCounts[FACT_COUNT_OF[table]] += delta;
+    this.#factCountsMoved = true;
   }
 
   /** Sets a `meta` value (inside a transaction or alone). */
@@ -491,8 +521,9 @@ export class IndexStore {
   removeFile(path: string): void {
     const row = this.#get<{ id: number }>("SELECT id FROM files WHERE path = ?", path);
     if (!row) return;
-    for (const table of ["symbols", "refs", "imports"]) {
-      this.#statement(`DELETE FROM ${table} WHERE file_id = ?`).run(row.id);
+    for (const table of FACT_TABLES) {
+      const { changes } = this.#statement(`DELETE FROM ${table} WHERE file_id = ?`).run(row.id);
+      this.#countRows(table, -Number(changes));
     }
     this.#statement("DELETE FROM files WHERE id = ?").run(row.id);
   }
@@ -525,9 +556,10 @@ export class IndexStore {
    * with the file id `fileId`, up to {@linkcode ROWS_PER_INSERT} rows per statement: each
    * statement run is a call into SQLite whose cost does not grow with its rows.
    */
-  #insertRows(table: string, columns: readonly string[], fileId: number, values: RowValue[]) {
+  #insertRows(table: FactTable, columns: readonly string[], fileId: number, values: RowValue[]) {
     const width = columns.length;
     const rows = values.length / width;
+    this.#countRows(table, rows);
     for (let first = 0; first < rows; first += ROWS_PER_INSERT) {
       const count = Math.min(ROWS_PER_INSERT, rows - first);
       const statement = this.#statement(multiRowInsertSql(table, columns, count));
@@ -540,9 +572,7 @@ export class IndexStore {
     const count = (sql: string) => this.#get<{ n: number }>(sql)?.n ?? 0;
     return {
       files: count("SELECT count(*) AS n FROM files"),
-      symbols: count("SELECT count(*) AS n FROM symbols"),
-      references: count("SELECT count(*) AS n FROM refs"),
-      imports: count("SELECT count(*) AS n FROM imports"),
+      ...this.#tally(),
       parse_error_files: count("SELECT count(*) AS n FROM files WHERE parse_errors > 0"),
     };
   }
@@ -646,6 +676,20 @@ export class IndexStore {
 }
 
 const EXTENT_COLUMNS = "byte_start, byte_end, start_line, start_col, end_line, end_col";
+
+/** Tables of a file's facts. */
+const FACT_TABLES = ["symbols", "refs", "imports"] as const;
+type FactTable = typeof FACT_TABLES[number];
+
+/** Rows of each fact table, as {@linkcode IndexCounts} names them. */
+type FactCounts = Pick<IndexCounts, "symbols" | "references" | "imports">;
+const FACT_COUNT_OF: Record<FactTable, keyof FactCounts> = {
+  symbols: "symbols",
+  refs: "references",
+  imports: "imports",
+};
+/** `meta` key of the JSON of the fact tables' {@linkcode FactCounts}. */
+const FACT_COUNTS_KEY = "fact_counts";
 
 /** Rows per insert statement: 64 rows of at most 13 values stay far below SQLite's 32,766. */
 const ROWS_PER_INSERT = 64;

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { factRows } from "./fact_rows.ts";
 import type { Extent, FileFacts } from "./facts.ts";
 import { IndexStore, locateDb } from "./store.ts";
@@ -63,7 +63,7 @@ Deno.test("store: every row of a file is stored as extracted, across insert chun
       const file = store.file(path)!;
       strictEqual(file.parse_errors, 2);
       const symbols = store.symbolsOfFile(file.id);
-      assertEquals(
+      deepStrictEqual(
         symbols.map((
           row,
         ) => [row.name, row.qualified_name, row.parent, row.signature, row.byte_start]),
@@ -78,7 +78,7 @@ Deno.test("store: every row of a file is stored as extracted, across insert chun
       const refs = facts.references.flatMap((fact) =>
         store.refsNamed(fact.name, false).filter((row) => row.path === path)
       );
-      assertEquals(
+      deepStrictEqual(
         refs.map((row) => [row.name, row.is_call, row.enclosing, row.qualifier, row.end_line]),
         facts.references.map((fact) => [
           fact.name,
@@ -88,7 +88,7 @@ Deno.test("store: every row of a file is stored as extracted, across insert chun
           fact.extent.end_line,
         ]),
       );
-      assertEquals(
+      deepStrictEqual(
         store.importsOfFile(file.id).map((row) => [row.target, row.names, row.end_col]),
         facts.imports.map((fact) => [
           fact.target,
@@ -97,6 +97,50 @@ Deno.test("store: every row of a file is stored as extracted, across insert chun
         ]),
       );
     }
+  } finally {
+    store.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("store: counts follow writes, replacements, removals and rolled-back transactions", () => {
+  const root = Deno.makeTempDirSync();
+  const location = locateDb(root, undefined, true);
+  const write = (store: IndexStore, path: string, count: number) =>
+    store.writeFile({
+      path,
+      hash: "sha256:0",
+      size: 1,
+      mtime: 1,
+      rows: factRows(path, factsWith(count)),
+    });
+  const facts = (store: IndexStore) => {
+    const { symbols, references, imports } = store.counts();
+    return [symbols, references, imports];
+  };
+  let store = IndexStore.open(location, "write");
+  try {
+    store.transaction(() => {
+      write(store, "a.c", 70);
+      write(store, "b.c", 5);
+    });
+    deepStrictEqual(facts(store), [75, 75, 75]);
+    store.transaction(() => write(store, "a.c", 3));
+    deepStrictEqual(facts(store), [8, 8, 8]);
+    try {
+      store.transaction(() => {
+        write(store, "c.c", 9);
+        throw new Error("rolled back");
+      });
+    } catch (error) {
+      strictEqual((error as Error).message, "rolled back");
+    }
+    deepStrictEqual(facts(store), [8, 8, 8]);
+    store.transaction(() => store.removeFile("b.c"));
+    deepStrictEqual(facts(store), [3, 3, 3]);
+    store.close();
+    store = IndexStore.open(location, "read");
+    deepStrictEqual(facts(store), [3, 3, 3]);
   } finally {
     store.close();
     Deno.removeSync(root, { recursive: true });

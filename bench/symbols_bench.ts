@@ -19,7 +19,8 @@
  * `symbols_callers_agreement_bench.ts`, which `deno task bench symbols` runs too.
  *
  * Options: `--runs N`; `--reuse-tree` keeps an existing `<tree>/.llm/bench.db` instead of
- * indexing the whole tree cold again (that section takes minutes).
+ * indexing the whole tree cold again (that section takes minutes); `--only kernel,tree,edit,queries`
+ * runs only the sections named (edit and queries need the tree's index and peer databases).
  *
  * Run: `deno task bench symbols` or `deno run -A bench/symbols_bench.ts`.
  *
@@ -119,16 +120,21 @@ function table(title: string, rows: Row[], target?: { label: string; met: boolea
   console.log(`\nload average now: ${loadAverage()}`);
 }
 
-/** Interleaved rounds of some measured steps, each with its own set-up left out of its time. */
+/**
+ * Interleaved rounds of some measured steps, each with its own set-up left out of its time,
+ * after one unmeasured round when `warmUp`.
+ */
 async function rounds(
   runs: number,
   steps: { label: string; before?: () => void | Promise<void>; run: () => Promise<Sample> }[],
+  warmUp = false,
 ): Promise<Row[]> {
   const rows = steps.map((step) => ({ label: step.label, samples: [] as Sample[] }));
-  for (let round = 0; round < runs; round++) {
+  for (let round = warmUp ? -1 : 0; round < runs; round++) {
     for (const [i, step] of steps.entries()) {
       await step.before?.();
-      rows[i].samples.push(await step.run());
+      const sample = await step.run();
+      if (round >= 0) rows[i].samples.push(sample);
     }
   }
   return rows;
@@ -234,7 +240,7 @@ async function afterEdit(runs: number, temp: string): Promise<void> {
     });
   }
   try {
-    const rows = await rounds(runs, steps);
+    const rows = await rounds(runs, steps, true);
     const ours = median(rows[0].samples.map((s) => s.ms));
     table(`Whole tree after one edit, median of ${runs}, interleaved`, rows, {
       label: "≤ 1.5 s",
@@ -279,7 +285,7 @@ async function queries(runs: number, temp: string): Promise<void> {
         run: () => timed(["readtags", ["-t", tags, QUERY_NAME]], LINUX),
       });
     }
-    const rows = await rounds(runs, steps);
+    const rows = await rounds(runs, steps, true);
     const ours = median(rows[0].samples.map((s) => s.ms));
     table(`\`${name}\` on the indexed tree, median of ${runs}, interleaved`, rows, {
       label: "≤ 100 ms including Deno's start",
@@ -293,16 +299,20 @@ if (import.meta.main) {
   const runs = runsOption(3);
   const { values } = parseArgs({
     args: Deno.args,
-    options: { "reuse-tree": { type: "boolean" } },
+    options: { "reuse-tree": { type: "boolean" }, only: { type: "string" } },
     strict: false,
   });
   const temp = await Deno.makeTempDir({ prefix: "symbols-bench-" });
   try {
-    await coldKernel(runs, temp);
-    removeDb(join(LINUX, "kernel"));
-    await coldTree(values["reuse-tree"] === true, temp);
-    await afterEdit(runs, temp);
-    await queries(runs * 3, temp);
+    const only = typeof values.only === "string" ? values.only.split(",") : undefined;
+    const wanted = (section: string) => only === undefined || only.includes(section);
+    if (wanted("kernel")) {
+      await coldKernel(runs, temp);
+      removeDb(join(LINUX, "kernel"));
+    }
+    if (wanted("tree")) await coldTree(values["reuse-tree"] === true, temp);
+    if (wanted("edit")) await afterEdit(runs, temp);
+    if (wanted("queries")) await queries(runs * 3, temp);
   } finally {
     await Deno.remove(temp, { recursive: true });
   }

@@ -9,10 +9,19 @@
  */
 import { z } from "zod";
 import type { AstMatch, AstSearchData } from "./ast_search.ts";
-import { type Diagnostic, type DiagnosticLevel } from "./diagnostic.ts";
+import { type Diagnostic, type DiagnosticLevel, DiagnosticSchema } from "./diagnostic.ts";
 import type { DiscoverData, DiscoverResult } from "./discover.ts";
-import type { Envelope, QueryEnvelope, QueryStatus } from "./envelope.ts";
+import type {
+  Envelope,
+  MutationEnvelope,
+  MutationStatus,
+  QueryEnvelope,
+  QueryStatus,
+} from "./envelope.ts";
+import { type RecoverResult, RecoverResultSchema, type UndoResult } from "./journal.ts";
 import { type FileCount, FileCountSchema, type SearchData, type SearchMatch } from "./search.ts";
+import type { Span } from "./span.ts";
+import type { EditOutcome, EditStatus, FileStatus, TransformResult } from "./transform.ts";
 
 /** How much an answer shows: `compact` (the default of agents) or `full` (the whole envelope). */
 export type Detail = "compact" | "full";
@@ -110,6 +119,50 @@ function compactEnvelopeSchema<D>(data: z.ZodType<D>): z.ZodType<CompactEnvelope
   });
 }
 
+/** A mutation envelope in compact form (no timestamp, workspace or journal path). */
+export interface CompactMutationEnvelope<R = unknown> {
+  /** Contract version. */
+  schema_version: string;
+  /** UUID v4 of the run: `get_execution` returns its full result; `undo` takes it. */
+  execution_id: string;
+  /** Tool name. */
+  tool: string;
+  /** Always `compact`; `detail: "full"` (`--format json`) gives the whole envelope. */
+  form: "compact";
+  /** What kind of mutation, e.g. `edit`, `replace`, `undo`. */
+  operation_type: string;
+  /** Outcome. */
+  status: MutationStatus;
+  /** One-line summary. */
+  message: string;
+  /** The result, in compact form. */
+  result?: R;
+  /** The error that stopped the run, in full (its note and remediation say what to do). */
+  error?: Diagnostic;
+  /** The other diagnostics, summarised by code. */
+  diagnostics: DiagnosticSummary[];
+}
+
+/** Any answer in compact form. */
+export type CompactAnswer = CompactEnvelope | CompactMutationEnvelope;
+
+function compactMutationEnvelopeSchema<R>(
+  result: z.ZodType<R>,
+): z.ZodType<CompactMutationEnvelope<R>> {
+  return z.object({
+    schema_version: z.string(),
+    execution_id: z.string(),
+    tool: z.string(),
+    form: z.literal("compact"),
+    operation_type: z.string(),
+    status: z.enum(["ok", "error", "partial", "approved", "rejected"]),
+    message: z.string(),
+    result: result.optional(),
+    error: DiagnosticSchema.optional(),
+    diagnostics: z.array(DiagnosticSummarySchema),
+  });
+}
+
 /** A file's rows. */
 export interface FileRows<R> {
   /** The file. */
@@ -198,10 +251,8 @@ export const CompactSearchDataSchema: z.ZodType<CompactSearchData> = z.object({
   counts: z.array(FileCountSchema).optional(),
 }).meta({ id: "CompactSearchData" });
 
-/** Columns of a compact ast-search row. */
-export const AST_COLUMNS = [
-  "name",
-  "kind",
+/** The columns of a compact ast-search row after its name and kind. */
+const AST_SPAN_COLUMNS = [
   "start_line",
   "end_line",
   "byte_start",
@@ -209,11 +260,20 @@ export const AST_COLUMNS = [
   "first_line",
 ] as const;
 
+/** Columns of a compact ast-search row whose matches differ in kind. */
+export const AST_COLUMNS = ["name", "kind", ...AST_SPAN_COLUMNS] as const;
+
+/** Columns of a compact ast-search row when every match has one kind (`data.kind` names it). */
+export const AST_ONE_KIND_COLUMNS = ["name", ...AST_SPAN_COLUMNS] as const;
+
 /**
  * An ast-search match: `[name, kind, start_line, end_line, byte_start, byte_end, first_line]`;
  * for a query match, `name` and `kind` are those of its first capture (its capture name as kind).
  */
 export type AstRow = [string, string, number, number, number, number, string];
+
+/** An ast-search match of an answer whose matches share one kind: {@linkcode AstRow} without it. */
+export type AstOneKindRow = [string, number, number, number, number, string];
 
 /** Compact `data` of `llm-ast-search`. */
 export interface CompactAstSearchData {
@@ -231,11 +291,18 @@ export interface CompactAstSearchData {
   languages: string[];
   /** Matches before `limit` cut them; present only when cut. */
   total?: number;
-  /** Names of the row fields. */
-  columns: typeof AST_COLUMNS;
+  /**
+   * The kind of every match shown, when they share one (a `kind: ["function"]` search): the
+   * rows then leave the kind out, which would repeat it on every row.
+   */
+  kind?: string;
+  /** Names of the row fields: {@linkcode AST_ONE_KIND_COLUMNS} when `kind` is given. */
+  columns: typeof AST_COLUMNS | typeof AST_ONE_KIND_COLUMNS;
   /** Matches grouped by file. */
-  by_file: FileRows<AstRow>[];
+  by_file: FileRows<AstRow | AstOneKindRow>[];
 }
+
+const astCells = [z.string(), z.string(), line, line, count, count, z.string()];
 
 /** zod schema of {@linkcode CompactAstSearchData}. */
 export const CompactAstSearchDataSchema: z.ZodType<CompactAstSearchData> = z.object({
@@ -246,13 +313,21 @@ export const CompactAstSearchDataSchema: z.ZodType<CompactAstSearchData> = z.obj
   files_matched: count,
   languages: z.array(z.string()),
   total: count.optional(),
-  columns: columnsSchema(AST_COLUMNS),
+  kind: z.string().optional(),
+  columns: z.union([columnsSchema(AST_COLUMNS), columnsSchema(AST_ONE_KIND_COLUMNS)]),
   by_file: z.array(
     fileRowsSchema(
-      rowSchema<AstRow>([z.string(), z.string(), line, line, count, count, z.string()]),
+      z.union([rowSchema<AstRow>(astCells), rowSchema<AstOneKindRow>(astCells.slice(1))]),
     ),
   ),
-}).meta({ id: "CompactAstSearchData" });
+}).refine(
+  (data) => data.columns.length === (data.kind === undefined ? 7 : 6),
+  "the columns leave the kind out exactly when data.kind is given",
+).refine(
+  (data) =>
+    data.by_file.every((file) => file.rows.every((row) => row.length === data.columns.length)),
+  "every row has one value per column",
+).meta({ id: "CompactAstSearchData" });
 
 /** Columns of a compact discover row. */
 export const DISCOVER_COLUMNS = ["path", "kind", "size", "score", "reason"] as const;
@@ -293,6 +368,201 @@ export const CompactDiscoverDataSchema: z.ZodType<CompactDiscoverData> = z.objec
     ]),
   ),
 }).meta({ id: "CompactDiscoverData" });
+
+/** Columns of a compact transform edit row. */
+export const EDIT_COLUMNS = [
+  "status",
+  "start_line",
+  "end_line",
+  "byte_start",
+  "byte_end",
+  "code",
+] as const;
+
+/**
+ * An edit: `[status, start_line, end_line, byte_start, byte_end, code]`. The span is where the
+ * new text lies in the file after the operation (would lie, in a dry run); for an edit not
+ * applied, the bytes it aimed at (lines `null` when those bytes are not in the file). `code` is
+ * the error that failed or stopped it, else `null`.
+ */
+export type EditRow = [EditStatus, number | null, number | null, number, number, string | null];
+
+/** A file a transform changed (or would change, or refused to), with its edits as rows. */
+export interface EditFileRows extends FileRows<EditRow> {
+  /** What happened to it. */
+  status: FileStatus;
+  /** Length after minus length before, in bytes. */
+  total_byte_shift: number;
+}
+
+/** Columns of a compact candidate row (an occurrence of a replacement's text). */
+export const CANDIDATE_COLUMNS = ["start_line", "start_col", "byte_start", "byte_end"] as const;
+
+/** An occurrence: `[start_line, start_col, byte_start, byte_end]`. */
+export type CandidateRow = [number, number, number, number];
+
+/**
+ * Compact result of a transform edit or replacement: counts, each file's status, byte shift and
+ * edits as rows; no checksums, spans' ids or journal path (`detail: "full"` has them).
+ */
+export interface CompactTransformResult {
+  /** Nothing was written: the result says what would be. */
+  dry_run: boolean;
+  /** Edits written. */
+  applied_count: number;
+  /** Edits that would be written (dry run). */
+  pending_count: number;
+  /** Edits not applied: no-ops, and every edit of an operation that failed. */
+  skipped_count: number;
+  /** Edits that failed. */
+  error_count: number;
+  /** Names of the edit row fields. */
+  columns: typeof EDIT_COLUMNS;
+  /** One entry per file, sorted by path. */
+  by_file: EditFileRows[];
+  /** Unified diff of every change (dry run). */
+  diff?: string;
+  /** Every occurrence of a replacement's text that occurs a wrong number of times, by file. */
+  candidates?: FileRows<CandidateRow>[];
+}
+
+/** Compact result of an undo: the operation undone and the files restored. */
+export interface CompactUndoResult {
+  /** Nothing was changed: this is what the undo would do. */
+  dry_run: boolean;
+  /** Execution id of the operation undone. */
+  undone_execution_id: string;
+  /** Number of files restored (or to restore). */
+  count: number;
+  /** The files, sorted by path. */
+  files: string[];
+  /** Unified diff of the undo (dry run). */
+  diff?: string;
+}
+
+/** What a compact transform envelope carries (a recovery, rare and for people, stays in full). */
+export type CompactTransformOutput = CompactTransformResult | CompactUndoResult | RecoverResult;
+
+const nullableLine = line.nullable();
+
+/** zod schema of {@linkcode CompactTransformResult}. */
+export const CompactTransformResultSchema: z.ZodType<CompactTransformResult> = z.object({
+  dry_run: z.boolean(),
+  applied_count: count,
+  pending_count: count,
+  skipped_count: count,
+  error_count: count,
+  columns: columnsSchema(EDIT_COLUMNS),
+  by_file: z.array(z.object({
+    file_path: z.string(),
+    status: z.enum(["changed", "pending", "unchanged", "skipped", "error"]),
+    total_byte_shift: z.number().int(),
+    rows: z.array(rowSchema<EditRow>([
+      z.enum(["applied", "pending", "unchanged", "skipped", "error"]),
+      nullableLine,
+      nullableLine,
+      z.number().int(),
+      z.number().int(),
+      z.string().nullable(),
+    ])),
+  })),
+  diff: z.string().optional(),
+  candidates: z.array(fileRowsSchema(rowSchema<CandidateRow>([line, count, count, count])))
+    .optional(),
+}).meta({ id: "CompactTransformResult" });
+
+/** zod schema of {@linkcode CompactUndoResult}. */
+export const CompactUndoResultSchema: z.ZodType<CompactUndoResult> = z.object({
+  dry_run: z.boolean(),
+  undone_execution_id: z.string(),
+  count,
+  files: z.array(z.string()),
+  diff: z.string().optional(),
+}).meta({ id: "CompactUndoResult" });
+
+function editRow(edit: EditOutcome): EditRow {
+  const written = edit.status === "applied" || edit.status === "pending" ||
+    edit.status === "unchanged";
+  const span = (written ? edit.new_span : undefined) ?? edit.old_span;
+  return [
+    edit.status,
+    span?.start_line ?? null,
+    span?.end_line ?? null,
+    span?.byte_start ?? edit.byte_start,
+    span?.byte_end ?? edit.byte_end,
+    edit.code ?? null,
+  ];
+}
+
+function candidateRow(span: Span): CandidateRow {
+  return [span.start_line, span.start_col, span.byte_start, span.byte_end];
+}
+
+/**
+ * The compact result of a transform edit or replacement: for each file its status, byte shift
+ * and edits (status, where the new text lies, error code), plus the diff of a dry run; the
+ * checksums, full spans and journal path are left out.
+ *
+ * @example
+ * ```ts
+ * import { compactTransformResult } from "@llm/search/schema";
+ * compactTransformResult({
+ *   dry_run: true, applied_count: 0, pending_count: 0, skipped_count: 0, error_count: 0,
+ *   files: [], edits: [],
+ * }).by_file; // []
+ * ```
+ */
+export function compactTransformResult(result: TransformResult): CompactTransformResult {
+  const rowsOf = Map.groupBy(result.edits, (edit) => edit.file_path);
+  const compact: CompactTransformResult = {
+    dry_run: result.dry_run,
+    applied_count: result.applied_count,
+    pending_count: result.pending_count,
+    skipped_count: result.skipped_count,
+    error_count: result.error_count,
+    columns: EDIT_COLUMNS,
+    by_file: result.files.map((file) => ({
+      file_path: file.file_path,
+      status: file.status,
+      total_byte_shift: file.total_byte_shift,
+      rows: (rowsOf.get(file.file_path) ?? []).map(editRow),
+    })),
+  };
+  if (result.diff !== undefined) compact.diff = result.diff;
+  if (result.candidates) {
+    compact.candidates = groupByFile(result.candidates, (span) => span.file_path, candidateRow);
+  }
+  return compact;
+}
+
+/**
+ * The compact result of an undo: the files restored, without their checksums.
+ *
+ * @example
+ * ```ts
+ * import { compactUndoResult } from "@llm/search/schema";
+ * compactUndoResult({ dry_run: false, undone_execution_id: "x", count: 0, files: [] }).files; // []
+ * ```
+ */
+export function compactUndoResult(result: UndoResult): CompactUndoResult {
+  const compact: CompactUndoResult = {
+    dry_run: result.dry_run,
+    undone_execution_id: result.undone_execution_id,
+    count: result.count,
+    files: result.files.map((file) => file.file_path),
+  };
+  if (result.diff !== undefined) compact.diff = result.diff;
+  return compact;
+}
+
+/** The compact form of any transform output: edits and undos compacted, a recovery as it is. */
+function compactTransformOutput(
+  result: TransformResult | UndoResult | RecoverResult,
+): CompactTransformOutput {
+  if ("edits" in result) return compactTransformResult(result);
+  if ("undone_execution_id" in result) return compactUndoResult(result);
+  return result;
+}
 
 /**
  * Summarises diagnostics by code and level, in order of first appearance: a count and the
@@ -387,10 +657,9 @@ export function compactSearchData(data: SearchData): CompactSearchData {
 
 function astRow(match: AstMatch): AstRow {
   const span = match.span;
-  const capture = match.captures[0];
   return [
-    match.name ?? capture?.text ?? "",
-    match.kind ?? capture?.name ?? "",
+    match.name ?? match.captures[0]?.text ?? "",
+    astKind(match),
     span.start_line,
     span.end_line,
     span.byte_start,
@@ -399,9 +668,15 @@ function astRow(match: AstMatch): AstRow {
   ];
 }
 
+/** A match's kind: its own, or for a query match its first capture's name. */
+function astKind(match: AstMatch): string {
+  return match.kind ?? match.captures[0]?.name ?? "";
+}
+
 /**
  * The compact data of an `llm-ast-search` result: name, kind, span and first line (a
- * definition's signature) of each match, grouped by file; no bodies, captures or ids.
+ * definition's signature) of each match, grouped by file; no bodies, captures or ids. When
+ * every match has the same kind, `data.kind` names it once and the rows leave it out.
  *
  * @example
  * ```ts
@@ -415,8 +690,17 @@ function astRow(match: AstMatch): AstRow {
  */
 export function compactAstSearchData(data: AstSearchData): CompactAstSearchData {
   const { matches, ...summary } = data; // every field but the matches is already compact
-  const by_file = groupByFile(matches, (match) => match.span.file_path, astRow);
-  return { ...summary, columns: AST_COLUMNS, by_file };
+  const kinds = new Set(matches.map(astKind));
+  if (kinds.size !== 1) {
+    const by_file = groupByFile(matches, (match) => match.span.file_path, astRow);
+    return { ...summary, columns: AST_COLUMNS, by_file };
+  }
+  const oneKindRow = (match: AstMatch): AstOneKindRow => {
+    const [name, _kind, ...rest] = astRow(match);
+    return [name, ...rest];
+  };
+  const by_file = groupByFile(matches, (match) => match.span.file_path, oneKindRow);
+  return { ...summary, kind: [...kinds][0], columns: AST_ONE_KIND_COLUMNS, by_file };
 }
 
 /**
@@ -442,7 +726,7 @@ export function compactDiscoverData(data: DiscoverData): CompactDiscoverData {
   };
 }
 
-/** A tool family's compact form: its data schema and the builder from the full data. */
+/** A query tool family's compact form: its data schema and the builder from the full data. */
 interface CompactForm {
   /** Field of the full data the builder needs (absent in the `{ count: 0 }` of a failed run). */
   listKey: string;
@@ -450,6 +734,14 @@ interface CompactForm {
   data: z.ZodType;
   /** Builds the compact data from the full data. */
   build(data: unknown): unknown;
+}
+
+/** A mutation tool's compact form: its result schema and the builder from the full result. */
+interface CompactMutationForm {
+  /** zod schema of the compact result. */
+  result: z.ZodType;
+  /** Builds the compact result from the full result. */
+  build(result: unknown): unknown;
 }
 
 /** The compact form of each query tool, by tool name (the `tool` of its envelope). */
@@ -471,8 +763,30 @@ const COMPACT_FORMS: Readonly<Record<string, CompactForm>> = {
   },
 };
 
+/** The compact form of each mutation tool, by tool name. */
+const COMPACT_MUTATION_FORMS: Readonly<Record<string, CompactMutationForm>> = {
+  "llm-transform": {
+    result: z.union([CompactTransformResultSchema, CompactUndoResultSchema, RecoverResultSchema]),
+    build: (result) => compactTransformOutput(result as TransformResult | UndoResult),
+  },
+};
+
+/** Names of the query tools that have a compact form. */
+export const COMPACT_QUERY_TOOLS: readonly string[] = Object.keys(COMPACT_FORMS);
+
 /** Names of the tools that have a compact form. */
-export const COMPACT_TOOLS: readonly string[] = Object.keys(COMPACT_FORMS);
+export const COMPACT_TOOLS: readonly string[] = [
+  ...COMPACT_QUERY_TOOLS,
+  ...Object.keys(COMPACT_MUTATION_FORMS),
+];
+
+/**
+ * Any mutation envelope in compact form, its result unchecked: for a page that may hold any
+ * tool's answer (`get_execution`), where each tool's own result schema would only repeat the
+ * tool's listed output schema.
+ */
+export const AnyCompactMutationEnvelopeSchema: z.ZodType<CompactMutationEnvelope> =
+  compactMutationEnvelopeSchema(z.unknown());
 
 /**
  * The schema of a tool's compact envelope, or undefined when the tool has no compact form (its
@@ -484,19 +798,21 @@ export const COMPACT_TOOLS: readonly string[] = Object.keys(COMPACT_FORMS);
  * compactEnvelopeSchemaOf("llm-search") !== undefined; // true
  * ```
  */
-export function compactEnvelopeSchemaOf(tool: string): z.ZodType<CompactEnvelope> | undefined {
+export function compactEnvelopeSchemaOf(tool: string): z.ZodType<CompactAnswer> | undefined {
   const form = COMPACT_FORMS[tool];
-  return form ? compactEnvelopeSchema(form.data) : undefined;
+  if (form) return compactEnvelopeSchema(form.data);
+  const mutation = COMPACT_MUTATION_FORMS[tool];
+  return mutation ? compactMutationEnvelopeSchema(mutation.result) : undefined;
 }
 
 /** Whether `envelope` is in compact form. */
-export function isCompact(envelope: object): envelope is CompactEnvelope {
+export function isCompact(envelope: object): envelope is CompactAnswer {
   return (envelope as { form?: unknown }).form === "compact";
 }
 
 /**
  * The compact form of an envelope: its results as rows, its diagnostics summarised. An
- * envelope of a tool without a compact form, or of a run that produced no result list (a
+ * envelope of a tool without a compact form, or of a query run that produced no result list (a
  * failure), is returned unchanged, in full.
  *
  * @example
@@ -506,9 +822,10 @@ export function isCompact(envelope: object): envelope is CompactEnvelope {
  * "form" in compactEnvelope(full); // true
  * ```
  */
-export function compactEnvelope(envelope: Envelope): Envelope | CompactEnvelope {
+export function compactEnvelope(envelope: Envelope): Envelope | CompactAnswer {
+  if (!("data" in envelope)) return compactMutation(envelope);
   const form = COMPACT_FORMS[envelope.tool];
-  if (!form || !("data" in envelope)) return envelope;
+  if (!form) return envelope;
   const query = envelope as QueryEnvelope;
   const data = query.data as unknown as Record<string, unknown>;
   if (!Array.isArray(data[form.listKey])) return envelope;
@@ -523,4 +840,28 @@ export function compactEnvelope(envelope: Envelope): Envelope | CompactEnvelope 
     diagnostics: summariseDiagnostics(query.diagnostics),
   };
   return compact;
+}
+
+/**
+ * The compact form of a mutation envelope: no timestamp, workspace or journal path, its result
+ * compacted, the error that stopped it in full and the other diagnostics summarised (the
+ * error's own copy among them left out).
+ */
+function compactMutation(envelope: MutationEnvelope): MutationEnvelope | CompactMutationEnvelope {
+  const form = COMPACT_MUTATION_FORMS[envelope.tool];
+  if (!form) return envelope;
+  const error = envelope.error && JSON.stringify(envelope.error);
+  const others = envelope.diagnostics.filter((diagnostic) => JSON.stringify(diagnostic) !== error);
+  return {
+    schema_version: envelope.schema_version,
+    execution_id: envelope.execution_id,
+    tool: envelope.tool,
+    form: "compact",
+    operation_type: envelope.operation_type,
+    status: envelope.status,
+    message: envelope.message,
+    ...(envelope.result !== undefined ? { result: form.build(envelope.result) } : {}),
+    ...(envelope.error ? { error: envelope.error } : {}),
+    diagnostics: summariseDiagnostics(others),
+  };
 }

@@ -46,4 +46,5 @@ export const SHARED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "llm-search.compact.output": compactEnvelopeSchemaOf("llm-search")!,
   "llm-ast-search.compact.output": compactEnvelopeSchemaOf("llm-ast-search")!,
   "llm-discover.compact.output": compactEnvelopeSchemaOf("llm-discover")!,
+  "llm-transform.compact.output": compactEnvelopeSchemaOf("llm-transform")!,
 };

@@ -6,7 +6,12 @@
  * @module
  */
 import { z } from "zod";
-import { COMPACT_TOOLS, type CompactEnvelope, compactEnvelopeSchemaOf } from "./compact.ts";
+import {
+  AnyCompactMutationEnvelopeSchema,
+  COMPACT_QUERY_TOOLS,
+  type CompactAnswer,
+  compactEnvelopeSchemaOf,
+} from "./compact.ts";
 import {
   type EmptyData,
   type Envelope,
@@ -58,7 +63,7 @@ export interface ExecutionRecord {
 /** A record as `get_execution` returns it: its envelope one page, compact unless asked in full. */
 export interface ExecutionPage extends Omit<ExecutionRecord, "envelope"> {
   /** A page of the envelope, in the form the call asked for. */
-  envelope: Envelope | CompactEnvelope;
+  envelope: Envelope | CompactAnswer;
 }
 
 const LoggedEnvelopeSchema: z.ZodType<Envelope> = z.union([
@@ -66,9 +71,10 @@ const LoggedEnvelopeSchema: z.ZodType<Envelope> = z.union([
   mutationEnvelopeSchema(z.unknown()),
 ]);
 
-const PageEnvelopeSchema: z.ZodType<Envelope | CompactEnvelope> = z.union([
+const PageEnvelopeSchema: z.ZodType<Envelope | CompactAnswer> = z.union([
   LoggedEnvelopeSchema,
-  ...COMPACT_TOOLS.map((tool) => compactEnvelopeSchemaOf(tool)!),
+  ...COMPACT_QUERY_TOOLS.map((tool) => compactEnvelopeSchemaOf(tool)!),
+  AnyCompactMutationEnvelopeSchema,
 ]);
 
 const recordShape = {

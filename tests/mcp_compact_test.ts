@@ -147,8 +147,9 @@ Deno.test("mcp compact: definitions without bodies; many warnings summarised, no
     assert.equal(rows.length, 40, "every parsed definition is shown");
     assert.equal(envelope.next_page, undefined);
     const first = byFile(result.structuredContent)[0];
-    assert.deepEqual(first.rows[0].slice(0, 3), ["small_0", "function", 1]);
-    assert.equal(first.rows[0][6], "int small_0(int a)");
+    assert.equal((envelope.data as { kind?: string }).kind, "function", "the one kind, once");
+    assert.deepEqual(first.rows[0].slice(0, 2), ["small_0", 1]);
+    assert.equal(first.rows[0][5], "int small_0(int a)");
     assert.ok(!JSON.stringify(envelope).includes("return"), "no bodies");
     const skipped = envelope.diagnostics.filter((summary) => summary.level === "warning");
     assert.equal(skipped.reduce((sum, summary) => sum + summary.count, 0), 40);
@@ -169,6 +170,32 @@ Deno.test("mcp compact: definitions without bodies; many warnings summarised, no
       "MCP-QRY-001",
       "MCP-QRY-003",
     ]);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp compact: asking for checksums or context answers in full unless compact is asked", async () => {
+  const root = await makeTree(needleTree());
+  const server = await connect({ root, permissions: [`--allow-read=${root}`] });
+  const call = async (args: Record<string, unknown>) => {
+    const result = await server.client.callTool({
+      name: "search",
+      arguments: { patterns: ["NEEDLE_SUSPEND"], paths: ["src/file00.txt"], ...args },
+    }) as CallOutcome;
+    assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+    return result.structuredContent;
+  };
+  try {
+    const checksums = await call({ with_checksums: true });
+    assert.equal(checksums.form, undefined, "the full form");
+    assert.match(JSON.stringify(checksums), /"sha256:[0-9a-f]{64}"/);
+    const context = await call({ with_context: true, context_lines: 1 });
+    assert.ok(JSON.stringify(context).includes("context_before"), "context is shown");
+    const asked = await call({ with_checksums: true, detail: "compact" });
+    assert.equal(asked.form, "compact", "an explicit detail wins");
+    assert.equal((await call({})).form, "compact", "the default stays compact");
   } finally {
     await server.close();
     await Deno.remove(root, { recursive: true });

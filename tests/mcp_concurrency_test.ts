@@ -11,6 +11,7 @@ import { z } from "zod";
 import { defineTool } from "../core/tool.ts";
 import { queryEnvelope, queryEnvelopeSchema } from "../schema/envelope.ts";
 import { ExecutionLog, queryScope, ToolServer } from "../tools/mcp/main.ts";
+import { flagSignal } from "../tools/mcp/call_protocol.ts";
 import { makeTree, REPO } from "./helpers.ts";
 import { connect, type Connected, FIXTURE, indexFixture, SAMPLES } from "./mcp_helpers.ts";
 
@@ -166,6 +167,78 @@ Deno.test({
       await server.close();
       await Deno.remove(root, { recursive: true });
       await Deno.remove(logDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("mcp concurrency: a call worker's flag signal aborts once, with an AbortError", () => {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const signal = flagSignal(flag);
+  let events = 0;
+  signal.addEventListener("abort", () => events++);
+  assert.equal(signal.aborted, false);
+  Atomics.store(flag, 0, 1);
+  assert.throws(() => signal.throwIfAborted(), (error: Error) => error.name === "AbortError");
+  assert.equal(signal.aborted, true);
+  assert.equal(events, 1);
+});
+
+/** Bound on how long an AST call's work goes on after `notifications/cancelled`. */
+const CANCEL_BOUND_MS = 200;
+
+/**
+ * One C file of about 10 MB: seconds of parsing, all in one synchronous parse call (one file is
+ * never shared with parse workers), which no check between files can stop.
+ */
+function bigCFile(): string {
+  return Array.from({ length: 250_000 }, (_, i) => `int f${i}(int a) { return a + ${i}; }\n`)
+    .join("");
+}
+
+/** The AST calls cancelled: one big file on the call's own thread, four shared with parse workers. */
+const SLOW_AST_CALLS: Record<string, Record<string, unknown>> = {
+  "one file, on the call's thread": { kind: ["function"], paths: ["big.c"], threads: 1 },
+  "four files, with parse workers": { kind: ["function"], paths: ["shared"], threads: 2 },
+};
+
+Deno.test({
+  name: "mcp concurrency: cancelling an AST call stops its parses within 200 ms",
+  ignore: !hasProc,
+  async fn(t) {
+    const big = bigCFile();
+    const quarter = big.slice(0, big.indexOf("\n", big.length / 3) + 1);
+    const shared = Object.fromEntries([0, 1, 2, 3].map((i) => [`shared/s${i}.c`, quarter]));
+    const root = await makeTree({ ...FIXTURE, "big.c": big, ...shared });
+    const server = await connect({ root, permissions: [`--allow-read=${root},${REPO}`] });
+    try {
+      // Warm up (the C grammar in the call worker), and let the spare worker finish loading.
+      await server.client.callTool({
+        name: "ast_search",
+        arguments: { kind: ["function"], paths: ["src"] },
+      });
+      for (const [name, args] of Object.entries(SLOW_AST_CALLS)) {
+        await t.step(name, async () => {
+          await settle(server.pid);
+          const cancel = new AbortController();
+          const slow = slowCall(server, cancel.signal, { name: "ast_search", arguments: args });
+          await sleep(600); // inside the parses
+          const busy = await cpuDuring(server.pid, 500);
+          cancel.abort();
+          const cancelledAt = performance.now();
+          assert.notEqual(await slow, "answered");
+          await sleep(CANCEL_BOUND_MS - (performance.now() - cancelledAt));
+          const idle = await cpuDuring(server.pid, 500);
+          assert.ok(busy >= 5, `the parse should keep a core busy (${busy} ticks in 500 ms)`);
+          assert.ok(
+            idle <= Math.max(3, busy / 5),
+            `the cancelled parse still computes ${CANCEL_BOUND_MS} ms after the cancel: ` +
+              `${idle} ticks in 500 ms (${busy} before)`,
+          );
+        });
+      }
+    } finally {
+      await server.close();
+      await Deno.remove(root, { recursive: true });
     }
   },
 });

@@ -315,7 +315,7 @@ export const SAMPLES: Record<string, Sample> = {
     },
   },
   transform: {
-    args: { file: "src/greet.ts", old: "hello ", new: "hi there " },
+    args: { file: "src/greet.ts", old: "hello ", new: "hi there ", detail: "full" },
     check(envelope) {
       const result = envelope.result as { files: { file_path: string }[] };
       const files = result.files.map((file) => file.file_path);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ExecutionRecordSchema } from "../schema/mod.ts";
+import { compactEnvelopeSchemaOf, ExecutionRecordSchema } from "../schema/mod.ts";
 import { LOG_FILE } from "../core/execution_log.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { makeTree } from "./helpers.ts";
@@ -187,5 +187,65 @@ Deno.test("mcp write: every mutating tool answers its sample with a valid envelo
         await Deno.remove(root, { recursive: true });
       }
     });
+  }
+});
+
+Deno.test("mcp write: a transform answers compactly by default and its execution_id undoes it", async () => {
+  const root = await makeTree(FIXTURE);
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
+  });
+  try {
+    const call = async (args: Record<string, unknown>) => {
+      const result = await server.client.callTool({ name: "transform", arguments: args });
+      assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+      return (result as CallOutcome).structuredContent;
+    };
+    const preview = await call({ file: "src/greet.ts", old: "hello ", new: "hi ", dry_run: true });
+    const previewResult = preview.result as { diff?: string };
+    assert.match(previewResult.diff ?? "", /^\+.*hi /m, "a dry run shows its diff");
+
+    const done = await call({ file: "src/greet.ts", old: "hello ", new: "hi " });
+    const compact = compactEnvelopeSchemaOf("llm-transform")!.safeParse(done);
+    assert.ok(compact.success, JSON.stringify(!compact.success && compact.error.issues));
+    const text = JSON.stringify(done);
+    assert.ok(!text.includes("sha256:"), "no checksums unless asked");
+    assert.ok(!text.includes("span_id") && !("timestamp" in done), text);
+    const result = done.result as { by_file: { file_path: string; rows: unknown[][] }[] };
+    assert.deepEqual(result.by_file.map((file) => [file.file_path, file.rows[0][0]]), [
+      ["src/greet.ts", "applied"],
+    ]);
+    assert.equal(
+      Deno.readTextFileSync(join(root, "src/greet.ts")),
+      FIXTURE["src/greet.ts"].replace("hello ", "hi "),
+    );
+
+    const stored = await server.client.callTool({
+      name: "get_execution",
+      arguments: { execution_id: done.execution_id },
+    }) as CallOutcome;
+    const page = (stored.structuredContent.data as { execution: { envelope: unknown } }).execution;
+    assert.deepEqual(page.envelope, done, "get_execution gives the same compact answer");
+
+    const full = await call({ file: "src/greet.ts", old: "hi ", new: "hey ", detail: "full" });
+    assert.match(JSON.stringify(full), /"final_checksum":"sha256:[0-9a-f]{64}"/);
+    const fullUndo = await call({ undo: full.execution_id });
+    assert.equal(
+      (fullUndo.result as { undone_execution_id: string }).undone_execution_id,
+      full.execution_id,
+    );
+
+    const undone = await call({ undo: done.execution_id });
+    assert.deepEqual(undone.result, {
+      dry_run: false,
+      undone_execution_id: done.execution_id,
+      count: 1,
+      files: ["src/greet.ts"],
+    });
+    assert.equal(Deno.readTextFileSync(join(root, "src/greet.ts")), FIXTURE["src/greet.ts"]);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
   }
 });

@@ -92,6 +92,9 @@ Deno.test("a generous budget gives the same result as none", async () => {
   assert.deepEqual(timed.diagnostics, plain.diagnostics);
 });
 
+/** A pattern that matches what a catastrophic one matches, in linear time. */
+const LINEAR_TWIN: Record<string, string> = { "(a+)+$": "a+$" };
+
 Deno.test("kept worker threads (a long-lived host) give each run the same result as fresh ones", async () => {
   const root = await catastrophicTree();
   try {
@@ -106,8 +109,19 @@ Deno.test("kept worker threads (a long-lived host) give each run the same result
       });
       const spans = (result: typeof fresh) =>
         result.data.matches.map((m) => [m.span.file_path, m.span.byte_start, m.span.byte_end]);
-      assert.deepEqual(spans(kept), spans(fresh), pattern);
       assert.equal(kept.partial, fresh.partial, pattern);
+      if (!fresh.partial) {
+        assert.deepEqual(spans(kept), spans(fresh), pattern);
+        continue;
+      }
+      // A run cut by its budget found what it reached before the cut, which depends on the
+      // machine's load (how soon a worker started), kept workers or not: each run's matches
+      // are some of those of a pattern that matches the same and ends in linear time.
+      const whole = await search({ patterns: [LINEAR_TWIN[pattern]], cwd: root });
+      const all = new Set(spans(whole).map((span) => JSON.stringify(span)));
+      for (const span of [...spans(kept), ...spans(fresh)]) {
+        assert.ok(all.has(JSON.stringify(span)), `${pattern}: ${span}`);
+      }
     }
   } finally {
     await Deno.remove(root, { recursive: true });

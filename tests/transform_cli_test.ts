@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  compactEnvelopeSchemaOf,
   type MutationEnvelope,
   type RecoverResult,
   sha256,
@@ -398,6 +399,28 @@ Deno.test("a file another process changes before the rename is detected and noth
       "three, changed by another process\n",
     );
     assert.deepEqual(await temporaries(root), []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("cli: --format compact leaves the checksums out; the default JSON keeps them", async () => {
+  const root = await makeTree({ "a.txt": "let x = 1;\n" });
+  try {
+    const compact = await runEntry(
+      ENTRY,
+      ["--file", "a.txt", "--old", "let", "--new", "const", "--format", "compact"],
+      { cwd: root, permissions: scoped(root) },
+    );
+    assert.equal(compact.code, 0, compact.stderr);
+    const answer = JSON.parse(compact.stdout);
+    assert.ok(compactEnvelopeSchemaOf("llm-transform")!.safeParse(answer).success);
+    assert.ok(!compact.stdout.includes("sha256:"), compact.stdout);
+    assert.deepEqual(answer.result.by_file[0].rows, [["applied", 1, 1, 0, 5, null]]);
+    const full = await run(root, ["--undo", answer.execution_id]);
+    assert.equal(full.code, 0);
+    assert.match(JSON.stringify(full.envelope), /"final_checksum":"sha256:/);
+    assert.equal(Deno.readTextFileSync(join(root, "a.txt")), "let x = 1;\n");
   } finally {
     await Deno.remove(root, { recursive: true });
   }

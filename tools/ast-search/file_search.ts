@@ -125,6 +125,20 @@ export interface LimitStop {
   stage: "size" | "parse" | "query";
 }
 
+/**
+ * Says whether the run a file belongs to is being stopped (its signal aborted): checked from the
+ * parser's progress callbacks, so that one long parse or query stops within milliseconds rather
+ * than at the end of the file. It must be cheap (a call worker's signal reads an atomic flag).
+ */
+export type StopCheck = () => boolean;
+
+const NEVER_STOP: StopCheck = () => false;
+
+/** Thrown for a file whose parse or query stopped because its run is being stopped. */
+export class RunStoppedError extends Error {
+  override name = "RunStoppedError";
+}
+
 /** The outcome of a file with nothing to report. */
 const NOTHING: FileOutcome = { matches: [], syntaxErrors: [], syntaxErrorCount: 0 };
 
@@ -215,17 +229,22 @@ const HEAP_GUARD = 2048 * 1024 * 1024 - 320 * 1024 * 1024;
  */
 class LimitWatch {
   readonly #limits: ParseLimits;
+  readonly #shouldStop: StopCheck;
   readonly #started = performance.now();
   /** The heap never shrinks: what a parse needs is what it adds to the heap it found. */
   readonly #heapAtStart = parserHeapBytes();
   /** The limit that stopped the file, once one has. */
   stopped: LimitStop | undefined;
+  /** Set once `shouldStop` said the run is being stopped. */
+  runStopped = false;
 
-  constructor(limits: ParseLimits) {
+  constructor(limits: ParseLimits, shouldStop: StopCheck) {
     this.#limits = limits;
+    this.#shouldStop = shouldStop;
   }
 
   parseExceeded(): boolean {
+    if (this.#runEnds()) return true;
     const heap = parserHeapBytes();
     const grown = heap - this.#heapAtStart;
     if (grown > this.#limits.maxParseMemory || heap > HEAP_GUARD) {
@@ -241,7 +260,13 @@ class LimitWatch {
   }
 
   queryExceeded(): boolean {
-    return this.#late("query");
+    return this.#runEnds() || this.#late("query");
+  }
+
+  /** Whether the run is being stopped: then the file's work is of no use. */
+  #runEnds(): boolean {
+    this.runStopped ||= this.#shouldStop();
+    return this.runStopped;
   }
 
   #late(stage: "parse" | "query"): boolean {
@@ -256,6 +281,10 @@ class LimitWatch {
     };
     return true;
   }
+}
+
+function stoppedIn(file: FileContext): RunStoppedError {
+  return new RunStoppedError(`the run was stopped while searching ${file.task.filePath}`);
 }
 
 /** Every node of the tree that is an error or a missing token, outermost first. */
@@ -388,16 +417,23 @@ export class FileSearcher {
     return state;
   }
 
-  /** Reads and searches one file. */
-  searchFile(task: FileTask): Promise<FileOutcome> {
-    return this.searchBytes(task, Deno.readFileSync(task.absPath));
+  /**
+   * Reads and searches one file. Throws {@linkcode RunStoppedError} when `shouldStop` stopped
+   * its parse or query.
+   */
+  searchFile(task: FileTask, shouldStop: StopCheck = NEVER_STOP): Promise<FileOutcome> {
+    return this.searchBytes(task, Deno.readFileSync(task.absPath), shouldStop);
   }
 
   /**
    * Searches the bytes of one file. A file that cannot match (binary, or without any text the
    * `--name` pattern needs) is not parsed, and its language not even loaded.
    */
-  async searchBytes(task: FileTask, bytes: Uint8Array): Promise<FileOutcome> {
+  async searchBytes(
+    task: FileTask,
+    bytes: Uint8Array,
+    shouldStop: StopCheck = NEVER_STOP,
+  ): Promise<FileOutcome> {
     if (isBinary(bytes)) return { ...NOTHING, binary: true };
     const { maxParseBytes } = this.#limits;
     if (bytes.length > maxParseBytes) {
@@ -413,21 +449,23 @@ export class FileSearcher {
     if (this.#nameRulesOut(decoded.text)) return { ...NOTHING };
     const state = this.#states.get(task.language) ?? await this.#state(task.language);
     try {
-      return this.#search(state, { bytes, decoded, index: new LineIndex(bytes), task });
+      const file = { bytes, decoded, index: new LineIndex(bytes), task };
+      return this.#search(state, file, new LimitWatch(this.#limits, shouldStop));
     } catch (error) {
+      if (error instanceof RunStoppedError) throw error;
       throw runtimeFailure(error);
     }
   }
 
   /** Parses and queries one file, stopping at the first limit it reaches. */
-  #search(state: LanguageState, file: FileContext): FileOutcome {
-    const watch = new LimitWatch(this.#limits);
+  #search(state: LanguageState, file: FileContext, watch: LimitWatch): FileOutcome {
     const tree = state.parser.parse(file.decoded.text, null, {
       progressCallback: () => watch.parseExceeded(),
     });
     if (!tree) {
       // A stopped parse is kept for resumption: the next file would continue it otherwise.
       state.parser.reset();
+      if (watch.runStopped) throw stoppedIn(file);
       if (watch.stopped) return { ...NOTHING, stopped: watch.stopped };
       throw new Error(`tree-sitter returned no tree for ${file.task.filePath}`);
     }
@@ -440,6 +478,7 @@ export class FileSearcher {
       const found = this.#spec.mode === "query" && state.query
         ? state.query.matches(root, options)
         : undefined;
+      if (watch.runStopped) throw stoppedIn(file);
       // A query stopped midway found only some matches: the file counts as not searched.
       if (watch.stopped) return { ...NOTHING, stopped: watch.stopped };
       const matches = found

@@ -8,7 +8,12 @@
 import { Breather } from "../../core/breather.ts";
 import type { FileStamp } from "../../core/cache.ts";
 import { GrammarLoadError, ParserAbortedError, runtimeAborted } from "../../grammars/loader.ts";
-import type { FileOutcome, FileSearcher, FileTask } from "./file_search.ts";
+import {
+  type FileOutcome,
+  type FileSearcher,
+  type FileTask,
+  RunStoppedError,
+} from "./file_search.ts";
 import { claimNext, type JobMessage, stopClaims, type WorkerFailure } from "./job.ts";
 import type { AstSearchOptions } from "./options.ts";
 import { threadCount, workersAvailable } from "../../core/workers.ts";
@@ -75,11 +80,27 @@ function notParsedHere(reason: string): WorkerFailure {
 /** How long this thread parses without letting an abort through, when the run has a signal. */
 const YIELD_MS = 50;
 
-/** Resolves when `signal` aborts (never without one). */
-function aborted(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) =>
-    signal?.addEventListener("abort", () => resolve(), { once: true })
-  );
+/**
+ * Races `work` against an abort of `signal`, which is also polled every {@linkcode YIELD_MS}: a
+ * call worker's signal reads a shared flag and aborts only when checked. The abort resolves the
+ * race (the caller then checks the signal).
+ */
+async function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T | undefined> {
+  if (!signal) return await work;
+  let poll: ReturnType<typeof setInterval> | undefined;
+  const aborted = new Promise<undefined>((resolve) => {
+    const done = () => resolve(undefined);
+    signal.addEventListener("abort", done, { once: true });
+    poll = setInterval(() => signal.aborted && done(), YIELD_MS);
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    clearInterval(poll);
+  }
 }
 
 /**
@@ -119,12 +140,18 @@ export async function parseAll(
   };
   // Set when the runtime of this thread aborts: the file it aborted on.
   let abortedOn: Task | undefined;
+  // Checked inside each parse and query of this thread: a cancelled call stops within ms.
+  const stopCheck = signal ? () => signal.aborted : undefined;
   const parseHere = async (task: Task) => {
     if (abortedOn || runtimeAborted()) return;
     try {
-      settle(task, { outcome: await searcher.searchFile(task) });
+      settle(task, { outcome: await searcher.searchFile(task, stopCheck) });
     } catch (error) {
       if (error instanceof GrammarLoadError) throw error;
+      if (error instanceof RunStoppedError) {
+        signal?.throwIfAborted();
+        throw error;
+      }
       if (error instanceof ParserAbortedError) abortedOn = task;
       settle(task, { failure: failureOf(error) });
     }
@@ -158,7 +185,7 @@ export async function parseAll(
       // Wait for the files workers claimed; a worker that claimed none (still loading its
       // grammars) is not waited for.
       const finished = new Promise<void>((resolve) => (allDone = resolve));
-      const outcome = await Promise.race([running, finished, aborted(signal)]);
+      const outcome = await untilAborted(Promise.race([running, finished]), signal);
       signal?.throwIfAborted();
       if (outcome) workerFailures = outcome;
     }
@@ -220,10 +247,10 @@ async function rescue(
   const pool = new ParsePool(1);
   try {
     const fresh = new Int32Array(new SharedArrayBuffer(4));
-    await Promise.race([
+    await untilAborted(
       runOnPool(pool, { ...job, counter: fresh.buffer as SharedArrayBuffer }, left, settle),
-      aborted(signal),
-    ]);
+      signal,
+    );
   } finally {
     pool.close();
   }

@@ -7,12 +7,12 @@
  *
  * @module
  */
-import { type CompactEnvelope, isCompact, summariseDiagnostics } from "../../schema/compact.ts";
+import { type CompactAnswer, isCompact, summariseDiagnostics } from "../../schema/compact.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { Envelope } from "../../schema/envelope.ts";
 
 /** What a call answers: an envelope, in full or in compact form. */
-export type Answer = Envelope | CompactEnvelope;
+export type Answer = Envelope | CompactAnswer;
 
 /** Room kept for the JSON-RPC frame around a result (`jsonrpc`, a long string `id`, newline). */
 const FRAME_BYTES = 160;

@@ -30,6 +30,46 @@ export function warmCache(): MemoryCache {
   return new MemoryCache(CACHE_ENTRIES, RACY_WINDOW_MS);
 }
 
+const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")!.get!;
+
+/**
+ * An AbortSignal that aborts as soon as it is checked (`aborted`, `throwIfAborted()`) after
+ * the server raised `flag`, even while the thread is busy and no event can reach it: a call
+ * worker's engines check it between files and inside each parse.
+ *
+ * @example
+ * ```ts
+ * import { flagSignal } from "./call_protocol.ts";
+ * const flag = new Int32Array(new SharedArrayBuffer(4));
+ * const signal = flagSignal(flag);
+ * Atomics.store(flag, 0, 1);
+ * signal.aborted; // true
+ * ```
+ */
+export function flagSignal(flag: Int32Array): AbortSignal {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  // Deno's abort reads `aborted` again (this getter): without the guard each read would abort
+  // anew, recursing until the stack overflows, and a RangeError would stop the run instead.
+  let aborting = false;
+  const check = (): boolean => {
+    if (!aborting && !abortedOf.call(signal) && Atomics.load(flag, 0) !== 0) {
+      aborting = true;
+      controller.abort(new DOMException("the call was stopped by the server", "AbortError"));
+    }
+    return abortedOf.call(signal);
+  };
+  Object.defineProperties(signal, {
+    aborted: { get: check },
+    throwIfAborted: {
+      value: () => {
+        if (check()) throw signal.reason;
+      },
+    },
+  });
+  return signal;
+}
+
 /** Messages the server sends a call worker. */
 export type CallMessage =
   | {

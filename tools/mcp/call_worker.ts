@@ -11,7 +11,7 @@
 import { failureOutcome } from "../../core/failure.ts";
 import type { Envelope } from "../../schema/envelope.ts";
 import { TOOLS } from "../registry.ts";
-import { type CallMessage, type CallReply, warmCache } from "./call_protocol.ts";
+import { type CallMessage, type CallReply, flagSignal, warmCache } from "./call_protocol.ts";
 
 /** The parts of a worker's global scope this module uses (typed here, not via a lib directive). */
 interface WorkerScope {
@@ -21,32 +21,6 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope;
 const cache = warmCache();
-
-const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")!.get!;
-
-/**
- * An AbortSignal that aborts as soon as it is checked (`aborted`, `throwIfAborted()`) after
- * the server raised `flag`, even while the thread is busy and no event can reach it.
- */
-function flagSignal(flag: Int32Array): AbortSignal {
-  const controller = new AbortController();
-  const signal = controller.signal;
-  const check = (): boolean => {
-    if (!abortedOf.call(signal) && Atomics.load(flag, 0) !== 0) {
-      controller.abort(new DOMException("the call was stopped by the server", "AbortError"));
-    }
-    return abortedOf.call(signal);
-  };
-  Object.defineProperties(signal, {
-    aborted: { get: check },
-    throwIfAborted: {
-      value: () => {
-        if (check()) throw signal.reason;
-      },
-    },
-  });
-  return signal;
-}
 
 async function runCall(message: Extract<CallMessage, { type: "call" }>): Promise<Envelope> {
   const tool = TOOLS.find((candidate) => candidate.mcpName === message.tool);

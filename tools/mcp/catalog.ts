@@ -7,7 +7,12 @@
  */
 import { z } from "zod";
 import { FIELD_ALIASES, normalizeAliases } from "../../schema/aliases.ts";
-import { compactEnvelopeSchemaOf, type Detail, DETAILS } from "../../schema/compact.ts";
+import {
+  COMPACT_TOOLS,
+  compactEnvelopeSchemaOf,
+  type Detail,
+  DETAILS,
+} from "../../schema/compact.ts";
 import { fieldMeta, unwrapField } from "../../schema/fields.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { type JsonSchema, toJsonSchema } from "../../schema/json_schema.ts";
@@ -43,11 +48,13 @@ export interface CatalogEntry {
   descriptor: McpToolDescriptor;
   /** Argument the server adds for paging through `data[listKey]`, when the tool has a list. */
   offsetArgument?: string;
+  /** Whether the server adds the `detail` argument (tools with a list or a compact form). */
+  takesDetail: boolean;
 }
 
 /**
- * The argument the server adds, next to the paging offset, to every tool with a result list:
- * how much of each result to show. It is the server's, like the offset, because it shapes the
+ * The argument the server adds to every tool with a result list or a compact form (a transform's
+ * answer leaves its checksums out unless asked): how much of each result to show. It is the server's, like the offset, because it shapes the
  * answer, not the run: the engines never see it, and the CLI says the same with `--format`.
  */
 export const DETAIL_ARGUMENT = "detail";
@@ -57,8 +64,10 @@ const DETAIL_SCHEMA = {
   enum: [...DETAILS],
   default: "compact",
   description: 'How much to show: "compact" (default) gives rows grouped by file (line, ' +
-    'column, byte span, line text or first line); "full" adds ids, span ids, matched text, ' +
-    "captures and whole node text, as the command line prints with --format json.",
+    'column, byte span, line text or first line; a transform\'s status and new spans); "full" ' +
+    "adds ids, span ids, matched text, captures, whole node text and a transform's checksums " +
+    "and full spans, as the command line prints with --format json. A call asking for " +
+    "with_context, with_checksums or with_semantics is full unless it says compact.",
 };
 
 /** The tool's envelope schema, or, when it has a compact form, either form. */
@@ -100,6 +109,7 @@ export function catalogEntry(
   mentionAliases(tool, inputSchema);
   const entry: CatalogEntry = {
     tool,
+    takesDetail: pageable || COMPACT_TOOLS.includes(tool.name),
     descriptor: {
       name: tool.mcpName,
       title: tool.title,
@@ -107,7 +117,7 @@ export function catalogEntry(
         ? `${tool.description}\nExample: ${JSON.stringify(tool.example)}`
         : tool.description,
       inputSchema,
-      outputSchema: mcpSchema(pageable ? answerSchema(tool) : schemas.output, "output"),
+      outputSchema: mcpSchema(answerSchema(tool), "output"),
       annotations: {
         title: tool.title,
         ...tool.annotations,
@@ -115,23 +125,22 @@ export function catalogEntry(
       },
     },
   };
+  const properties: Record<string, JsonSchema> = {
+    ...(inputSchema.properties as Record<string, JsonSchema> | undefined),
+  };
   if (pageable) {
-    const name = offsetName(tool);
-    const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchema>;
-    inputSchema.properties = {
-      ...properties,
-      [name]: {
-        type: "integer",
-        minimum: 0,
-        default: 0,
-        description: "Paging by the MCP server: skip this many result items. A result cut to " +
-          "fit the output budget is marked partial and names its next page: get_execution " +
-          "with its execution_id and offset pages the stored result without a re-run.",
-      },
-      [DETAIL_ARGUMENT]: DETAIL_SCHEMA,
+    entry.offsetArgument = offsetName(tool);
+    properties[entry.offsetArgument] = {
+      type: "integer",
+      minimum: 0,
+      default: 0,
+      description: "Paging by the MCP server: skip this many result items. A result cut to " +
+        "fit the output budget is marked partial and names its next page: get_execution " +
+        "with its execution_id and offset pages the stored result without a re-run.",
     };
-    entry.offsetArgument = name;
   }
+  if (entry.takesDetail) properties[DETAIL_ARGUMENT] = DETAIL_SCHEMA;
+  inputSchema.properties = properties;
   return entry;
 }
 
@@ -228,7 +237,8 @@ function unknownArgument(entry: CatalogEntry, key: string, names: Map<string, st
   const tool = entry.tool;
   const fields = [
     ...Object.keys(tool.input.shape),
-    ...(entry.offsetArgument ? [entry.offsetArgument, DETAIL_ARGUMENT] : []),
+    ...(entry.offsetArgument ? [entry.offsetArgument] : []),
+    ...(entry.takesDetail ? [DETAIL_ARGUMENT] : []),
   ];
   const closest = [...names.keys()].map((name) => ({ name, far: distance(key, name) }))
     .filter(({ far }) => far <= Math.max(1, Math.floor(key.length / 3)))
@@ -283,8 +293,8 @@ export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {
     }
     offset = value as number;
   }
-  let detail: Detail = "compact";
-  if (entry.offsetArgument !== undefined && DETAIL_ARGUMENT in args) {
+  let detail: Detail | undefined;
+  if (entry.takesDetail && DETAIL_ARGUMENT in args) {
     const value = args[DETAIL_ARGUMENT];
     delete args[DETAIL_ARGUMENT];
     if (!DETAILS.includes(value as Detail)) {
@@ -306,5 +316,16 @@ export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {
       ...exampleRemediation(tool),
     });
   }
-  return { input, offset, detail };
+  return { input, offset, detail: detail ?? defaultDetail(input) };
+}
+
+/** Input flags asking for span extensions, which only the full form of a match carries. */
+const EXTENSION_FLAGS = ["with_context", "with_checksums", "with_semantics"];
+
+/**
+ * The detail of a call that names none: compact, unless it asks for an extension (context,
+ * checksums, semantics) that only the full form shows; asking for one is asking for that form.
+ */
+function defaultDetail(input: Record<string, unknown>): Detail {
+  return EXTENSION_FLAGS.some((flag) => input[flag] === true) ? "full" : "compact";
 }

@@ -111,8 +111,6 @@ export interface ToolServerOptions {
   debug?: boolean;
 }
 
-const encoder = new TextEncoder();
-
 const SERVER_INFO = { name: LLM_MCP, kind: "query", mcpName: "mcp", prefix: "MCP" } as const;
 
 function isQuery(envelope: Envelope): envelope is QueryEnvelope {
@@ -244,27 +242,18 @@ export class ToolServer {
   }
 
   /**
-   * One page of `tools/list`: as many descriptors from `cursor` as fit the budget (at least one).
+   * `tools/list`: every tool, in one page, whatever the output budget. Claude Code, Codex and
+   * Claude.ai read only the first page of a paged `tools/list` (anthropics/claude-code#39586,
+   * openai/codex#28858), so a tool on a second page would be invisible to them. A cursor is
+   * still accepted: `0`, the one page there is.
    */
   listTools(cursor?: string): ListResult {
-    const start = cursor === undefined ? 0 : Number(cursor);
-    if (!Number.isSafeInteger(start) || start < 0 || start > this.#entries.length) {
+    if (cursor !== undefined && cursor !== "0") {
       const diagnostic = new ToolError("MCP-ARG-002", `invalid input: unknown cursor '${cursor}'`)
         .toDiagnostic(LLM_MCP);
       throw new ProtocolError(INVALID_PARAMS, diagnostic, newId());
     }
-    const tools: McpToolDescriptor[] = [];
-    let bytes = 200; // frame, `nextCursor`
-    for (let i = start; i < this.#entries.length; i++) {
-      const descriptor = this.#entries[i].descriptor;
-      const size = encoder.encode(JSON.stringify(descriptor)).length + 1;
-      if (tools.length && bytes + size > this.#maxOutputBytes) {
-        return { tools, nextCursor: String(i) };
-      }
-      tools.push(descriptor);
-      bytes += size;
-    }
-    return { tools };
+    return { tools: this.#entries.map((entry) => entry.descriptor) };
   }
 
   /**
@@ -483,7 +472,7 @@ export class ToolServer {
 
 /** A compact page ending at `end` of `total` items, with its `next_page` when items remain. */
 function withNextPage(answer: Answer, request: PageRequest, end: number, total: number): Answer {
-  if (end >= total || !isCompact(answer)) return answer;
+  if (end >= total || !isCompact(answer) || !("data" in answer)) return answer;
   const { diagnostics, ...head } = answer;
   const next_page = {
     tool: "get_execution" as const,

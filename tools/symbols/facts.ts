@@ -10,22 +10,10 @@
  *
  * @module
  */
+import type { Span } from "../../schema/span_build.ts";
 
 /** A half-open byte range of a file with its positions: a contract span without path and id. */
-export interface Extent {
-  /** UTF-8 byte offset of the first byte. */
-  byte_start: number;
-  /** UTF-8 byte offset just past the last byte. */
-  byte_end: number;
-  /** 1-based line of `byte_start`. */
-  start_line: number;
-  /** 0-based byte column of `byte_start`. */
-  start_col: number;
-  /** 1-based line of `byte_end`. */
-  end_line: number;
-  /** 0-based byte column of `byte_end`. */
-  end_col: number;
-}
+export type Extent = Omit<Span, "file_path" | "span_id">;
 
 /** One definition. */
 export interface SymbolFact {

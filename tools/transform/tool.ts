@@ -91,8 +91,9 @@ export const transformTool: Tool = defineTool({
     "Change files safely: apply byte-span edits (from llm-search / llm-ast-search spans) or " +
     "replace an exact text that must occur exactly once (str_replace), verified against " +
     "sha256 checksums, all or nothing across files, with a journal for undo and recover. " +
-    "Every result reports each edit's old span and its new span in the new file, and the " +
-    "files' final checksums. Use dry_run to preview a unified diff.",
+    "Every result reports each edit's status and its new span in the new file (the full " +
+    'form, detail: "full", adds the old spans and the checksums); its execution_id is what ' +
+    "undo takes. Use dry_run to preview a unified diff.",
   example: { file: "src/main.ts", old: "let x = 1;", new: "const x = 1;", dry_run: true },
   prefix: "LMT",
   kind: "mutation",

@@ -26,6 +26,12 @@ export type ExtractReply =
   | { id: number; rows: FactRows }
   | { id: number; failure: { name: string; message: string } };
 
+/**
+ * What a worker posts: a reply, or a file handed back unread (its bytes) because the worker's
+ * parser runtime aborted on an earlier file.
+ */
+export type WorkerMessage = ExtractReply | { id: number; handedBack: Uint8Array<ArrayBuffer> };
+
 const decoder = new TextDecoder();
 
 /**

@@ -71,7 +71,8 @@ export class ExtractPool {
     slot.pending.delete(message.id);
     if ("handedBack" in message) {
       if (pending) {
-        const task = { ...pending, id: message.id, bytes: message.handedBack };
+        const { path, language } = pending;
+        const task = { id: message.id, path, language, bytes: message.handedBack };
         this.#dispatch(task, pending.resolve);
       }
     } else {

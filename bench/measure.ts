@@ -1,6 +1,6 @@
 /**
  * What every bench shares: the repository's paths, how to run a tool's entrypoint the way a
- * user does, timed runs with peak RSS (through GNU time when installed), interleaved sampling
+ * user does, timed runs with peak RSS and CPU time (through GNU time when installed), interleaved sampling
  * so a busy machine weighs on every tool alike, medians, and the `--runs N` option.
  *
  * @module
@@ -33,6 +33,8 @@ export interface Sample {
   ms: number;
   /** Peak resident set size in MB, when GNU time was available. */
   rssMb?: number;
+  /** User plus system CPU time in milliseconds (all threads), when GNU time was available. */
+  cpuMs?: number;
   /** Exit code. */
   code: number;
   /** Captured stdout. */
@@ -47,19 +49,22 @@ export async function runOnce(command: string, args: string[], cwd: string): Pro
   const rssFile = timed ? await Deno.makeTempFile() : "";
   const start = performance.now();
   const output = await new Deno.Command(timed ? GNU_TIME : command, {
-    args: timed ? ["-f", "%M", "-o", rssFile, command, ...args] : args,
+    args: timed ? ["-f", "%M %U %S", "-o", rssFile, command, ...args] : args,
     cwd,
     stdout: "piped",
     stderr: "piped",
   }).output();
   const ms = performance.now() - start;
   let rssMb: number | undefined;
+  let cpuMs: number | undefined;
   if (timed) {
     const text = Deno.readTextFileSync(rssFile).trim().split("\n").pop() ?? "";
-    rssMb = Number(text) / 1024;
+    const [rssKb, user, system] = text.split(" ").map(Number);
+    rssMb = rssKb / 1024;
+    cpuMs = (user + system) * 1000;
     Deno.removeSync(rssFile);
   }
-  return { ms, rssMb, code: output.code, stdout: output.stdout };
+  return { ms, rssMb, cpuMs, code: output.code, stdout: output.stdout };
 }
 
 /**

@@ -29,6 +29,8 @@ interface CallSite {
 const GLOBAL = "<global>";
 /** Functions sampled. */
 const SAMPLE = 200;
+/** Seed of the sample's shuffle, printed with the results. */
+const SEED = 20261123;
 const decoder = new TextDecoder();
 
 const key = (site: CallSite) => `${site.file}\0${site.line}\0${site.caller}\0${site.callee}`;
@@ -93,7 +95,7 @@ async function ctagsFunctions(root: string): Promise<string[]> {
 /** A deterministic sample of `count` of `items` (a linear congruential shuffle). */
 function sample<T>(items: T[], count: number): T[] {
   const shuffled = [...items];
-  let state = 20261123;
+  let state = SEED;
   for (let i = shuffled.length - 1; i > 0; i--) {
     state = (state * 1103515245 + 12345) % 2 ** 31;
     const j = state % (i + 1);
@@ -182,7 +184,10 @@ if (import.meta.main) {
         ...compare(unique(calls.filter((c) => wanted.has(c.caller))), unique(peer.callees)),
       },
     ];
-    console.log(`\n## Call sites on Linux 6.1 kernel/ against cscope, ${names.length} functions\n`);
+    console.log(
+      `\n## Call sites on Linux 6.1 kernel/ against cscope, ${names.length} functions ` +
+        `(sample seed ${SEED})\n`,
+    );
     console.log(
       `${files.length} files; cscope -b -q -k -R ${cscopeMs.toFixed(0)} ms, ` +
         `extractFacts over all ${ms.toFixed(0)} ms (one thread)\n`,

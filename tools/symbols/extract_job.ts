@@ -1,13 +1,13 @@
 /**
  * One file's extraction as the indexer hands it to a worker (or runs it inline): decode the
- * bytes, extract the facts, compute each definition's `symbol_id`. Shared by the worker module
- * and the calling thread so both do exactly the same. It imports no zod.
+ * bytes, extract the facts, lay them out as the values of their index rows (each definition
+ * with its `symbol_id`). Shared by the worker module and the calling thread so both do exactly
+ * the same. It imports no zod.
  *
  * @module
  */
-import { symbolId } from "../../schema/ids.ts";
-import type { FileFacts } from "./facts.ts";
 import { extractFacts } from "./extract.ts";
+import { type FactRows, factRows } from "./fact_rows.ts";
 
 /** A file to extract. */
 export interface ExtractTask {
@@ -23,8 +23,14 @@ export interface ExtractTask {
 
 /** What an extraction gives back. */
 export type ExtractReply =
-  | { id: number; facts: FileFacts; symbolIds: string[] }
+  | { id: number; rows: FactRows }
   | { id: number; failure: { name: string; message: string } };
+
+/**
+ * What a worker posts: a reply, or a file handed back unread (its bytes) because the worker's
+ * parser runtime aborted on an earlier file.
+ */
+export type WorkerMessage = ExtractReply | { id: number; handedBack: Uint8Array<ArrayBuffer> };
 
 const decoder = new TextDecoder();
 
@@ -36,21 +42,13 @@ const decoder = new TextDecoder();
  * import { runExtractTask } from "./extract_job.ts";
  * const bytes = new TextEncoder().encode("def f():\n    pass\n");
  * const reply = await runExtractTask({ id: 1, path: "a.py", language: "python", bytes });
- * "facts" in reply && reply.facts.symbols[0].name; // "f"
+ * "rows" in reply && reply.rows.symbols[1]; // "f"
  * ```
  */
 export async function runExtractTask(task: ExtractTask): Promise<ExtractReply> {
   try {
     const facts = await extractFacts(task.language, decoder.decode(task.bytes));
-    const symbolIds = facts.symbols.map((symbol) =>
-      symbolId({
-        language: task.language,
-        file_path: task.path,
-        qualified_name: symbol.qualified_name,
-        kind: symbol.kind,
-      })
-    );
-    return { id: task.id, facts, symbolIds };
+    return { id: task.id, rows: factRows(task.path, facts) };
   } catch (error) {
     return {
       id: task.id,

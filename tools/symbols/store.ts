@@ -15,7 +15,14 @@ import { SYMBOL_INDEX_VERSION } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
 import { requirePermission } from "../../core/permissions.ts";
-import type { Extent, FileFacts } from "./facts.ts";
+import type { Extent } from "./facts.ts";
+import {
+  type FactRows,
+  IMPORT_ROW_COLUMNS,
+  REF_ROW_COLUMNS,
+  type RowValue,
+  SYMBOL_ROW_COLUMNS,
+} from "./fact_rows.ts";
 import {
   CREATE_TABLES,
   HEADER_BYTES,
@@ -160,10 +167,8 @@ export interface FileWrite {
   size: number;
   /** Modification time (ms). */
   mtime: number;
-  /** The extracted facts, with the symbol ids already computed. */
-  facts: FileFacts;
-  /** `symbolId` of each of `facts.symbols`, in order. */
-  symbolIds: string[];
+  /** The extracted facts as the values of their rows. */
+  rows: FactRows;
 }
 
 function refusal(code: string, message: string, file: string, remediation?: string): ToolError {
@@ -319,6 +324,10 @@ export class IndexStore {
   readonly location: DbLocation;
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
+  /** Rows of the fact tables in the open transaction, once read or counted. */
+  #factCounts: FactCounts | undefined;
+  /** Whether `#factCounts` moved in the open transaction. */
+  #factCountsMoved = false;
 
   private constructor(location: DbLocation, db: DatabaseSync) {
     this.location = location;
@@ -454,12 +463,38 @@ export class IndexStore {
     }
     try {
       const result = work();
+      if (this.#factCountsMoved) this.setMeta(FACT_COUNTS_KEY, JSON.stringify(this.#factCounts));
       this.#db.exec("COMMIT");
       return result;
     } catch (error) {
       this.#db.exec("ROLLBACK");
       throw this.#sqliteError(error);
+    } finally {
+      // Outside a transaction another connection may write: the tally is read again.
+      this.#factCounts = undefined;
+      this.#factCountsMoved = false;
     }
+  }
+
+  /**
+   * Rows of the fact tables: kept in `meta` by every write in the same transaction (counting the
+   * rows of a whole-tree index takes a second), counted once in an index written before.
+   */
+  #tally(): FactCounts {
+    if (this.#factCounts) return this.#factCounts;
+    const kept = this.meta(FACT_COUNTS_KEY);
+    if (kept !== undefined) return JSON.parse(kept) as FactCounts;
+    const count = (table: string) =>
+      this.#get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
+    return { symbols: count("symbols"), references: count("refs"), imports: count("imports") };
+  }
+
+  /** Adds `delta` rows to the tally of `table`'s rows. Call inside a transaction. */
+  #countRows(table: FactTable, delta: number): void {
+    if (delta === 0) return;
+    this.#factCounts ??= this.#tally();
+    this.#factCounts[FACT_COUNT_OF[table]] += delta;
+    this.#factCountsMoved = true;
   }
 
   /** Sets a `meta` value (inside a transaction or alone). */
@@ -524,8 +559,9 @@ export class IndexStore {
   removeFile(path: string): void {
     const row = this.#get<{ id: number }>("SELECT id FROM files WHERE path = ?", path);
     if (!row) return;
-    for (const table of ["symbols", "refs", "imports"]) {
-      this.#statement(`DELETE FROM ${table} WHERE file_id = ?`).run(row.id);
+    for (const table of FACT_TABLES) {
+      const { changes } = this.#statement(`DELETE FROM ${table} WHERE file_id = ?`).run(row.id);
+      this.#countRows(table, -Number(changes));
     }
     this.#statement("DELETE FROM files WHERE id = ?").run(row.id);
   }
@@ -537,42 +573,35 @@ export class IndexStore {
 
   /** Replaces a file's facts with `write`'s. Call inside a transaction. */
   writeFile(write: FileWrite): void {
-    const { facts } = write;
+    const { rows } = write;
     this.removeFile(write.path);
-    const { lastInsertRowid } = this.#statement(
-      insertSql("files", ["path", "hash", "size", "mtime", "language", "parse_errors"]),
-    ).run(write.path, write.hash, write.size, write.mtime, facts.language, facts.parse_errors);
+    const { lastInsertRowid } = this.#statement(FILE_INSERT).run(
+      write.path,
+      write.hash,
+      write.size,
+      write.mtime,
+      rows.language,
+      rows.parse_errors,
+    );
     const fileId = Number(lastInsertRowid);
-    const symbol = this.#statement(insertSql("symbols", SYMBOL_COLUMNS));
-    facts.symbols.forEach((fact, index) => {
-      symbol.run(
-        fileId,
-        write.symbolIds[index],
-        fact.name,
-        fact.qualified_name,
-        fact.kind,
-        fact.parent ?? null,
-        fact.signature,
-        ...extentValues(fact.extent),
-      );
-    });
-    const ref = this.#statement(insertSql("refs", REF_COLUMNS));
-    for (const fact of facts.references) {
-      const call = fact.kind === "call" ? 1 : 0;
-      const enclosing = fact.enclosing ?? null;
-      ref.run(
-        fileId,
-        fact.name,
-        call,
-        enclosing,
-        fact.qualifier ?? null,
-        ...extentValues(fact.extent),
-      );
-    }
-    const imported = this.#statement(insertSql("imports", IMPORT_COLUMNS));
-    for (const fact of facts.imports) {
-      const names = fact.names ? JSON.stringify(fact.names) : null;
-      imported.run(fileId, fact.target, fact.kind, names, ...extentValues(fact.extent));
+    this.#insertRows("symbols", SYMBOL_ROW_COLUMNS, fileId, rows.symbols);
+    this.#insertRows("refs", REF_ROW_COLUMNS, fileId, rows.refs);
+    this.#insertRows("imports", IMPORT_ROW_COLUMNS, fileId, rows.imports);
+  }
+
+  /**
+   * Inserts the rows whose values are `values` (`columns.length` per row) into `table`, all
+   * with the file id `fileId`, up to {@linkcode ROWS_PER_INSERT} rows per statement: each
+   * statement run is a call into SQLite whose cost does not grow with its rows.
+   */
+  #insertRows(table: FactTable, columns: readonly string[], fileId: number, values: RowValue[]) {
+    const width = columns.length;
+    const rows = values.length / width;
+    this.#countRows(table, rows);
+    for (let first = 0; first < rows; first += ROWS_PER_INSERT) {
+      const count = Math.min(ROWS_PER_INSERT, rows - first);
+      const statement = this.#statement(multiRowInsertSql(table, columns, count));
+      statement.run(fileId, ...values.slice(first * width, (first + count) * width));
     }
   }
 
@@ -581,9 +610,7 @@ export class IndexStore {
     const count = (sql: string) => this.#get<{ n: number }>(sql)?.n ?? 0;
     return {
       files: count("SELECT count(*) AS n FROM files"),
-      symbols: count("SELECT count(*) AS n FROM symbols"),
-      references: count("SELECT count(*) AS n FROM refs"),
-      imports: count("SELECT count(*) AS n FROM imports"),
+      ...this.#tally(),
       parse_error_files: count("SELECT count(*) AS n FROM files WHERE parse_errors > 0"),
     };
   }
@@ -745,37 +772,37 @@ export class IndexStore {
 }
 
 const EXTENT_COLUMNS = "byte_start, byte_end, start_line, start_col, end_line, end_col";
-const EXTENT_NAMES = EXTENT_COLUMNS.split(", ");
-const SYMBOL_COLUMNS = [
-  "file_id",
-  "symbol_id",
-  "name",
-  "qualified_name",
-  "kind",
-  "parent",
-  "signature",
-  ...EXTENT_NAMES,
-];
-const REF_COLUMNS = ["file_id", "name", "is_call", "enclosing", "qualifier", ...EXTENT_NAMES];
-const IMPORT_COLUMNS = ["file_id", "target", "kind", "names", ...EXTENT_NAMES];
 
-/** `INSERT INTO table(columns) VALUES (?, …)`. */
-function insertSql(table: string, columns: readonly string[]): string {
-  return `INSERT INTO ${table}(${columns.join(", ")}) VALUES (${
-    columns.map(() => "?").join(", ")
-  })`;
-}
+/** Tables of a file's facts. */
+const FACT_TABLES = ["symbols", "refs", "imports"] as const;
+type FactTable = typeof FACT_TABLES[number];
 
-/** An extent's values in the order of `EXTENT_COLUMNS`. */
-function extentValues(extent: Extent): [number, number, number, number, number, number] {
-  return [
-    extent.byte_start,
-    extent.byte_end,
-    extent.start_line,
-    extent.start_col,
-    extent.end_line,
-    extent.end_col,
-  ];
+/** Rows of each fact table, as {@linkcode IndexCounts} names them. */
+type FactCounts = Pick<IndexCounts, "symbols" | "references" | "imports">;
+const FACT_COUNT_OF: Record<FactTable, keyof FactCounts> = {
+  symbols: "symbols",
+  refs: "references",
+  imports: "imports",
+};
+/** `meta` key of the JSON of the fact tables' {@linkcode FactCounts}. */
+const FACT_COUNTS_KEY = "fact_counts";
+
+/** Rows per insert statement: 64 rows of at most 13 values stay far below SQLite's 32,766. */
+const ROWS_PER_INSERT = 64;
+
+const FILE_INSERT = "INSERT INTO files(path, hash, size, mtime, language, parse_errors) " +
+  "VALUES (?, ?, ?, ?, ?, ?)";
+
+/**
+ * `INSERT INTO table(file_id, columns) VALUES (?1, ?, …), …` for `count` rows: every row
+ * takes the file id from the first parameter (a bare `?` numbers itself after the largest
+ * number so far, so the row values follow it in order).
+ */
+function multiRowInsertSql(table: string, columns: readonly string[], count: number): string {
+  const row = `(?1${", ?".repeat(columns.length)})`;
+  return `INSERT INTO ${table}(file_id, ${columns.join(", ")}) VALUES ${
+    Array(count).fill(row).join(", ")
+  }`;
 }
 const FILE_COLUMNS = "f.path AS path, f.language AS language";
 const SYMBOL_SELECT = `SELECT s.file_id, s.symbol_id, s.name, s.qualified_name, s.kind, ` +

@@ -119,7 +119,9 @@ const IndexInput = z.object({
   hidden: field(walkInputShape.hidden.clone(), { short: "H" }),
   no_ignore: field(walkInputShape.no_ignore.clone(), { short: "I" }),
   threads: field(
-    count.optional().describe("Worker threads to parse on, 0 for none [default: CPU count]"),
+    count.optional().describe(
+      "Worker threads to parse on, 0 for none [default: CPU count; none under 32 files to check]",
+    ),
     { short: "j" },
   ),
 });

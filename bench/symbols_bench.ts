@@ -1,0 +1,319 @@
+/**
+ * `llm-symbols` against its issue's targets (issue 14), beside universal-ctags and cscope in
+ * the same run, interleaved round by round, medians of `--runs N` rounds (default 3) with the
+ * load average at the start and end of each section:
+ *
+ * 1. cold index of Linux 6.1 `kernel/` (definitions, references, calls) against
+ *    `ctags -R --fields=+n` (target ≤ 4×) and `cscope -b -q -R`;
+ * 2. the whole Linux tree indexed cold, once: wall, CPU and peak RSS (target ≤ 1.5 GB);
+ * 3. `index` of the whole tree after one file's content changed (target ≤ 1.5 s), beside
+ *    cscope's rebuild after the same edit; the file is restored (bytes and times) after each
+ *    round and in any case before the bench ends;
+ * 4. `find`, `refs`, `callers` on the indexed tree, wall including Deno's start (target
+ *    ≤ 100 ms), beside `cscope -d -L -1/-0/-3` and `readtags` on a tags file of the tree.
+ *
+ * Every index is written to `<tree>/.llm/bench.db` (`.llm/` is left out of every walk), the
+ * peers' databases to a temporary folder; nothing else is written into the tree. A peer that
+ * is not installed is skipped with a note. Agreement with the peers (function definitions
+ * against ctags, callers against `cscope -L -3` on 200 functions) is
+ * `symbols_callers_agreement_bench.ts`, which `deno task bench symbols` runs too.
+ *
+ * Options: `--runs N`; `--reuse-tree` keeps an existing `<tree>/.llm/bench.db` instead of
+ * indexing the whole tree cold again (that section takes minutes); `--only kernel,tree,edit,queries`
+ * runs only the sections named (edit and queries need the tree's index and peer databases).
+ *
+ * Run: `deno task bench symbols` or `deno run -A bench/symbols_bench.ts`.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { LINUX, prepare } from "./prepare.ts";
+import { type Command, CONFIG, median, REPO, runOnce, runsOption, type Sample } from "./measure.ts";
+
+/** Index database of every run, relative to the indexed root. */
+const DB = ".llm/bench.db";
+/** The file edited for the incremental run, relative to the tree. */
+const EDITED = "kernel/fork.c";
+/** The symbol the query rows ask about. */
+const QUERY_NAME = "kernel_clone";
+
+/** A row of a table: a label and its samples. */
+interface Row {
+  label: string;
+  samples: Sample[];
+}
+
+/** `llm-symbols` as a user runs it, with the permissions `index` needs. */
+function symbols(args: string[]): Command {
+  return ["deno", [
+    "run",
+    "--quiet",
+    `--config=${CONFIG}`,
+    "--allow-read",
+    "--allow-write=.llm",
+    "--allow-env",
+    "--allow-sys",
+    join(REPO, "tools/symbols/main.ts"),
+    ...args,
+  ]];
+}
+
+function installed(command: string): boolean {
+  return ["/usr/bin", "/usr/local/bin", "/bin"].some((dir) => existsSync(join(dir, command)));
+}
+
+function loadAverage(): string {
+  return Deno.loadavg().map((load) => load.toFixed(2)).join(" ");
+}
+
+/** Removes the files `paths` that exist. */
+function removeFiles(paths: string[]): void {
+  for (const path of paths) {
+    try {
+      Deno.removeSync(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+}
+
+/** Removes the bench's index database of `root` with its WAL siblings. */
+function removeDb(root: string): void {
+  removeFiles(["", "-wal", "-shm"].map((suffix) => join(root, DB + suffix)));
+}
+
+/** Runs `command` in `cwd` once, failing the bench on a non-zero exit. */
+async function timed([command, args]: Command, cwd: string): Promise<Sample> {
+  const sample = await runOnce(command, args, cwd);
+  if (sample.code !== 0) {
+    throw new Error(`${command} ${args.join(" ")} exited with ${sample.code} in ${cwd}`);
+  }
+  return sample;
+}
+
+function cell(samples: Sample[]): string {
+  const wall = median(samples.map((s) => s.ms));
+  const cpu = median(samples.map((s) => s.cpuMs ?? NaN));
+  const rss = Math.max(...samples.map((s) => s.rssMb ?? 0));
+  return `${wall.toFixed(0)} ms | ${cpu.toFixed(0)} ms | ${rss.toFixed(0)} MB`;
+}
+
+/** Prints rows with their ratio of wall and CPU time to the first row's. */
+function table(title: string, rows: Row[], target?: { label: string; met: boolean }): void {
+  console.log(`\n## ${title}\n`);
+  console.log(
+    `| | wall (median) | CPU (median) | peak RSS | ${rows[0].label} ÷ row, wall | … CPU |`,
+  );
+  console.log("| --- | --- | --- | --- | --- | --- |");
+  const base = rows[0].samples;
+  for (const row of rows) {
+    const ratio = (pick: (s: Sample) => number) =>
+      (median(base.map(pick)) / median(row.samples.map(pick))).toFixed(2);
+    console.log(
+      `| ${row.label} | ${cell(row.samples)} | ${ratio((s) => s.ms)}× | ` +
+        `${ratio((s) => s.cpuMs ?? NaN)}× |`,
+    );
+  }
+  if (target) console.log(`\ntarget ${target.label}: ${target.met ? "met" : "NOT met"}`);
+  console.log(`\nload average now: ${loadAverage()}`);
+}
+
+/**
+ * Interleaved rounds of some measured steps, each with its own set-up left out of its time,
+ * after one unmeasured round when `warmUp`.
+ */
+async function rounds(
+  runs: number,
+  steps: { label: string; before?: () => void | Promise<void>; run: () => Promise<Sample> }[],
+  warmUp = false,
+): Promise<Row[]> {
+  const rows = steps.map((step) => ({ label: step.label, samples: [] as Sample[] }));
+  for (let round = warmUp ? -1 : 0; round < runs; round++) {
+    for (const [i, step] of steps.entries()) {
+      await step.before?.();
+      const sample = await step.run();
+      if (round >= 0) rows[i].samples.push(sample);
+    }
+  }
+  return rows;
+}
+
+/** Section 1: cold index of `kernel/` against ctags and cscope. */
+async function coldKernel(runs: number, temp: string): Promise<void> {
+  const kernel = join(LINUX, "kernel");
+  console.log(`\nload average before kernel/: ${loadAverage()}`);
+  const steps = [{
+    label: "llm-symbols index",
+    before: () => removeDb(kernel),
+    run: () => timed(symbols(["index", "--db", DB]), kernel),
+  }];
+  if (installed("ctags")) {
+    steps.push({
+      label: "ctags -R --fields=+n",
+      before: () => {},
+      run: () => timed(["ctags", ["-R", "--fields=+n", "-f", join(temp, "kernel.tags")]], kernel),
+    });
+  } else console.log("ctags is not installed: its row is skipped");
+  if (installed("cscope")) {
+    steps.push({
+      label: "cscope -b -q -R",
+      before: () => removeCscope(temp, "kernel"),
+      run: () => timed(["cscope", ["-b", "-q", "-R", "-f", join(temp, "kernel.out")]], kernel),
+    });
+  } else console.log("cscope is not installed: its row is skipped");
+  const rows = await rounds(runs, steps);
+  const ours = median(rows[0].samples.map((s) => s.ms));
+  const ctags = rows.find((row) => row.label.startsWith("ctags"));
+  table(
+    `Cold index of Linux 6.1 kernel/, median of ${runs}, interleaved`,
+    rows,
+    ctags
+      ? { label: "≤ 4× ctags (wall)", met: ours <= 4 * median(ctags.samples.map((s) => s.ms)) }
+      : undefined,
+  );
+}
+
+/** Removes a cscope database and its inverted index. */
+function removeCscope(temp: string, name: string): void {
+  removeFiles([".out", ".out.in", ".out.po"].map((suffix) => join(temp, name + suffix)));
+}
+
+/** Section 2: the whole tree, cold, once each. */
+async function coldTree(reuse: boolean, temp: string): Promise<void> {
+  console.log(`\nload average before the whole tree: ${loadAverage()}`);
+  const rows: Row[] = [];
+  if (reuse && existsSync(join(LINUX, DB))) {
+    console.log(`\n${DB} of the tree reused (--reuse-tree)`);
+  } else {
+    removeDb(LINUX);
+    rows.push({
+      label: "llm-symbols index",
+      samples: [await timed(symbols(["index", "--db", DB]), LINUX)],
+    });
+  }
+  if (installed("ctags")) {
+    const args = ["-R", "--fields=+n", "-f", join(temp, "tree.tags")];
+    rows.push({ label: "ctags -R --fields=+n", samples: [await timed(["ctags", args], LINUX)] });
+  }
+  if (installed("cscope")) {
+    const args = ["-b", "-q", "-R", "-f", join(temp, "tree.out")];
+    rows.push({ label: "cscope -b -q -R", samples: [await timed(["cscope", args], LINUX)] });
+  }
+  if (rows.length === 0 || rows[0].label !== "llm-symbols index") {
+    for (const row of rows) console.log(`${row.label}: ${cell(row.samples)}`);
+    return;
+  }
+  const rss = rows[0].samples[0].rssMb ?? NaN;
+  table("Whole Linux 6.1 tree indexed cold, one run each", rows, {
+    label: "peak RSS ≤ 1.5 GB",
+    met: rss <= 1536,
+  });
+}
+
+/** Section 3: the whole tree after one file's content changed. */
+async function afterEdit(runs: number, temp: string): Promise<void> {
+  const path = join(LINUX, EDITED);
+  const original = Deno.readFileSync(path);
+  const { atime, mtime } = Deno.statSync(path);
+  const restore = () => {
+    Deno.writeFileSync(path, original);
+    Deno.utimeSync(path, atime ?? new Date(), mtime ?? new Date());
+  };
+  let edits = 0;
+  const edit = () => {
+    const marker = new TextEncoder().encode(`\n/* symbols bench edit ${++edits} */\n`);
+    Deno.writeFileSync(path, new Uint8Array([...original, ...marker]));
+  };
+  console.log(`\nload average before the edit rounds: ${loadAverage()}`);
+  const steps = [{
+    label: `llm-symbols index, ${EDITED} edited`,
+    before: edit,
+    run: () => timed(symbols(["index", "--db", DB]), LINUX),
+  }];
+  if (installed("cscope") && existsSync(join(temp, "tree.out"))) {
+    steps.push({
+      label: `cscope -b -q -R (rebuild), ${EDITED} edited`,
+      before: edit,
+      run: () => timed(["cscope", ["-b", "-q", "-R", "-f", join(temp, "tree.out")]], LINUX),
+    });
+  }
+  try {
+    const rows = await rounds(runs, steps, true);
+    const ours = median(rows[0].samples.map((s) => s.ms));
+    table(`Whole tree after one edit, median of ${runs}, interleaved`, rows, {
+      label: "≤ 1.5 s",
+      met: ours <= 1500,
+    });
+  } finally {
+    restore();
+    await runOnce(...symbols(["index", "--db", DB]), LINUX);
+  }
+}
+
+/** Section 4: queries on the indexed tree against cscope and readtags. */
+async function queries(runs: number, temp: string): Promise<void> {
+  const cscopeDb = join(temp, "tree.out");
+  const tags = join(temp, "tree.tags");
+  const hasCscope = installed("cscope") && existsSync(cscopeDb);
+  const hasReadtags = installed("readtags") && existsSync(tags);
+  if (!hasCscope) console.log("cscope or its database is missing: its rows are skipped");
+  if (!hasReadtags) {
+    console.log("readtags or the tree's tags file is missing: its rows are skipped");
+  }
+  console.log(`\nload average before the queries: ${loadAverage()}`);
+  const cases: [string, string[], string | undefined][] = [
+    ["find", ["find", QUERY_NAME], "-1"],
+    ["refs", ["refs", QUERY_NAME], "-0"],
+    ["callers", ["callers", QUERY_NAME], "-3"],
+  ];
+  for (const [name, args, cscopeField] of cases) {
+    const steps = [{
+      label: `llm-symbols ${args.join(" ")}`,
+      run: () => timed(symbols([...args, "--db", DB]), LINUX),
+    }];
+    if (hasCscope && cscopeField) {
+      steps.push({
+        label: `cscope -d -L ${cscopeField} ${QUERY_NAME}`,
+        run: () => timed(["cscope", ["-d", "-f", cscopeDb, "-L", cscopeField, QUERY_NAME]], LINUX),
+      });
+    }
+    if (hasReadtags && name === "find") {
+      steps.push({
+        label: `readtags -t tags ${QUERY_NAME}`,
+        run: () => timed(["readtags", ["-t", tags, QUERY_NAME]], LINUX),
+      });
+    }
+    const rows = await rounds(runs, steps, true);
+    const ours = median(rows[0].samples.map((s) => s.ms));
+    table(`\`${name}\` on the indexed tree, median of ${runs}, interleaved`, rows, {
+      label: "≤ 100 ms including Deno's start",
+      met: ours <= 100,
+    });
+  }
+}
+
+if (import.meta.main) {
+  await prepare();
+  const runs = runsOption(3);
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { "reuse-tree": { type: "boolean" }, only: { type: "string" } },
+    strict: false,
+  });
+  const temp = await Deno.makeTempDir({ prefix: "symbols-bench-" });
+  try {
+    const only = typeof values.only === "string" ? values.only.split(",") : undefined;
+    const wanted = (section: string) => only === undefined || only.includes(section);
+    if (wanted("kernel")) {
+      await coldKernel(runs, temp);
+      removeDb(join(LINUX, "kernel"));
+    }
+    if (wanted("tree")) await coldTree(values["reuse-tree"] === true, temp);
+    if (wanted("edit")) await afterEdit(runs, temp);
+    if (wanted("queries")) await queries(runs * 3, temp);
+  } finally {
+    await Deno.remove(temp, { recursive: true });
+  }
+}

@@ -664,7 +664,7 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     meaning: "An edited file did not parse before the edit either; the edit was not refused.",
     cause:
       "The file already held a syntax error (or syntax the embedded grammar does not know), so " +
-      "the default syntax gate cannot tell whether the edit broke it.",
+      "the syntax gate cannot tell whether the edit broke it.",
     remediation:
       "Check the file's syntax; pass validate: all to have the compiler gate decide instead.",
     exit: EXIT.ok,

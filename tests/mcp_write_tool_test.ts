@@ -23,14 +23,19 @@ interface CallOutcome {
   isError?: boolean;
 }
 
-Deno.test("mcp transform: validate (syntax by default) refuses an edit that breaks the file", async () => {
+Deno.test("mcp transform: validate syntax refuses an edit that breaks the file", async () => {
   const root = await makeTree(FIXTURE);
   const server = await connect({
     root,
     permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
   });
   try {
-    const breaking = { file: "src/greet.ts", old: "(name: string)", new: "(name: string" };
+    const breaking = {
+      file: "src/greet.ts",
+      old: "(name: string)",
+      new: "(name: string",
+      validate: "syntax",
+    };
     const refused = await server.client.callTool({ name: "transform", arguments: breaking });
     const answer = refused as unknown as CallOutcome;
     assert.equal(answer.isError, true);

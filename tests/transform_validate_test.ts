@@ -46,7 +46,12 @@ Deno.test("transform validate: an edit that breaks a file's syntax refuses the w
     };
     assert.equal(MAIN_C.slice(27, 28), ";");
     assert.equal(UTIL_PY.slice(20, 21), "1");
-    const refused = await run(root, ["--edits", JSON.stringify(plan.edits)]);
+    const refused = await run(root, [
+      "--edits",
+      JSON.stringify(plan.edits),
+      "--validate",
+      "syntax",
+    ]);
     assert.equal(refused.code, 3, JSON.stringify(refused.envelope));
     assert.equal(refused.envelope.status, "error");
     assert.equal(refused.envelope.error?.code, "LMT-V-013");
@@ -60,15 +65,17 @@ Deno.test("transform validate: an edit that breaks a file's syntax refuses the w
     );
     assert.deepEqual(await snapshot(root), before, "nothing was written");
 
-    const dry = await run(root, ["--edits", JSON.stringify(plan.edits), "--dry-run"]);
-    assert.equal(dry.code, 3, "a dry run is refused the same way");
-
-    const unchecked = await run(root, [
+    const dry = await run(root, [
       "--edits",
       JSON.stringify(plan.edits),
+      "--dry-run",
       "--validate",
-      "none",
+      "syntax",
     ]);
+    assert.equal(dry.code, 3, "a dry run is refused the same way");
+
+    // No gate is the default (a gate costs a grammar load on every command line).
+    const unchecked = await run(root, ["--edits", JSON.stringify(plan.edits)]);
     assert.equal(unchecked.code, 0, JSON.stringify(unchecked.envelope));
     assert.equal(await Deno.readTextFile(join(root, "main.c")), MAIN_C.replace("0;", "0"));
   } finally {
@@ -80,12 +87,21 @@ Deno.test("transform validate: a replacement that breaks syntax is refused; a fi
   const broken = "def f(:\n    return 1\n";
   const root = await makeTree({ "a.ts": "export const x = [1, 2];\n", "b.py": broken });
   try {
-    const refused = await run(root, ["--file", "a.ts", "--old", "2]", "--new", "2"]);
+    const syntax = ["--validate", "syntax"];
+    const refused = await run(root, ["--file", "a.ts", "--old", "2]", "--new", "2", ...syntax]);
     assert.equal(refused.code, 3, JSON.stringify(refused.envelope));
     assert.equal(refused.envelope.error?.code, "LMT-V-013");
     assert.equal(await Deno.readTextFile(join(root, "a.ts")), "export const x = [1, 2];\n");
 
-    const mended = await run(root, ["--file", "b.py", "--old", "return 1", "--new", "return 2"]);
+    const mended = await run(root, [
+      "--file",
+      "b.py",
+      "--old",
+      "return 1",
+      "--new",
+      "return 2",
+      ...syntax,
+    ]);
     assert.equal(mended.code, 0, JSON.stringify(mended.envelope));
     const warning = mended.envelope.diagnostics.find((d) => d.code === "LMT-V-014");
     assert.equal(warning?.level, "warning");

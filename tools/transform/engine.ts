@@ -557,7 +557,7 @@ async function refuseInvalid(
 ): Promise<Diagnostic | undefined> {
   const findings = await gateChanges(changes, {
     root: workspace.real,
-    mode: options.validate ?? "syntax",
+    mode: options.validate ?? "none",
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -46,7 +46,7 @@ export const TransformInput = z.object({
   dry_run: z.boolean().default(false).describe(
     "Write nothing; show the unified diff and the would-be result (exit 1 when changes are pending)",
   ),
-  validate: z.enum(VALIDATION_MODES).default("syntax").describe(
+  validate: z.enum(VALIDATION_MODES).default("none").describe(
     "Gates on each changed file's new bytes before anything is written: syntax refuses an " +
       "edit that breaks a file's parse (tree-sitter, fast, no permission); all adds the " +
       "language's compiler (gcc, node --check, …) where it may run and refuses any failure; " +

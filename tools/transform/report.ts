@@ -49,7 +49,7 @@ export interface TransformOptions {
   executionId: string;
   /** Write nothing; report what would change. */
   dryRun: boolean;
-  /** Which validation gates run on the new bytes before the write; default `syntax`. */
+  /** Which validation gates run on the new bytes before the write; default `none`. */
   validate?: ValidationMode;
   /** Cache of a long-lived host (gate results by content hash). */
   cache?: RunCache;

@@ -1,9 +1,9 @@
 /**
  * `llm-transform --validate`: the validation gates (`core/gates/`) on every changed file's new
- * bytes before anything is written. `syntax` (the default) refuses an edit that breaks the
+ * bytes before anything is written. `syntax` refuses an edit that breaks the
  * parse of a file that parsed before it (a file already broken is not refused for it: the
  * embedded grammar may lag the language, and an agent mends a broken file in steps); `all`
- * adds the compiler gates and refuses any failing gate; `none` skips them.
+ * adds the compiler gates and refuses any failing gate; `none`, the default, skips them.
  *
  * @module
  */

@@ -62,7 +62,7 @@ export const writeTool: Tool = defineTool({
   description:
     "Create one file (path + content) or several (files: [{file_path, content}]) only if " +
     "each passes the validation gates: the syntax gate (tree-sitter) and, when the server may " +
-    "run it, the language's compiler (gcc, node --check, python3 -m py_compile, …). The " +
+    "run it, the language's compiler (gcc, node, python3, javac, …). The " +
     'answer is status "approved" with each file\'s sha256 checksum, or "rejected" with the ' +
     "gates' diagnostics (file, line, column, message) and nothing written. An existing file " +
     "is replaced only with overwrite and expected_checksum. validate_only checks without " +

@@ -9,7 +9,6 @@
  */
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { RunCache } from "../../core/cache.ts";
-import { validateFile } from "../../core/gates/mod.ts";
 import type { FileChange } from "../../core/transaction/mod.ts";
 import { transformDiagnostic, type ValidationMode } from "./report.ts";
 
@@ -34,6 +33,9 @@ export interface GateFindings {
 }
 
 async function gate(run: GateRun, filePath: string, bytes: Uint8Array) {
+  // Imported on use: the gates bring the grammar loader and its wasm modules, which an edit
+  // without `--validate` (the default) must not pay for at start-up.
+  const { validateFile } = await import("../../core/gates/mod.ts");
   return await validateFile({
     root: run.root,
     filePath,

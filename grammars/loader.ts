@@ -1,6 +1,6 @@
 /**
  * Loading the tree-sitter runtime and grammars from the embedded modules of `grammars/wasm/`,
- * with no permission at all: the bytes come from a lazily imported module (gzip, base64),
+ * with no permission at all: the bytes come from a lazily imported module (brotli, base64),
  * `DecompressionStream` unpacks them, and web-tree-sitter gets them as `wasmBinary` and
  * `Language.load(bytes)`, so it never reads a file or fetches a URL.
  *
@@ -55,9 +55,9 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
  * ```
  */
 export async function unpackWasm(name: string, wasm: EmbeddedWasm): Promise<Uint8Array> {
-  const { gzipBase64 } = await wasm.load();
-  const stream = new Blob([decodeBase64(gzipBase64)]).stream()
-    .pipeThrough(new DecompressionStream("gzip"));
+  const { brotliBase64 } = await wasm.load();
+  const stream = new Blob([decodeBase64(brotliBase64)]).stream()
+    .pipeThrough(new DecompressionStream("brotli"));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   if (bytes.length !== wasm.size) {
     throw new GrammarLoadError(

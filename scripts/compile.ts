@@ -83,7 +83,7 @@ export function compileTargets(): CompileTarget[] {
     include,
   });
   return [
-    { ...tool(LLM_SEARCH, "search", [WORKERS.search]), specifier: "jsr:@llm/search" },
+    tool(LLM_SEARCH, "search", [WORKERS.search]),
     tool(LLM_AST_SEARCH, "ast-search", [WORKERS.astSearch]),
     tool(LLM_DISCOVER, "discover"),
     tool(LLM_TRANSFORM, "transform"),

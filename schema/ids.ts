@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./sha256.ts";
 
 const encoder = new TextEncoder();
 
@@ -20,10 +20,13 @@ export function newId(): string {
   return crypto.randomUUID();
 }
 
-function u64BigEndian(value: number): Uint8Array {
-  const bytes = new Uint8Array(8);
-  new DataView(bytes.buffer).setBigUint64(0, BigInt(value));
-  return bytes;
+/** Writes `value` (a safe integer ≥ 0) as 8 big-endian bytes at `offset`. */
+function putU64BigEndian(bytes: Uint8Array, offset: number, value: number): void {
+  const high = Math.floor(value / 0x100000000);
+  for (let i = 0; i < 4; i++) {
+    bytes[offset + 7 - i] = (value >>> (8 * i)) & 0xff;
+    bytes[offset + 3 - i] = (high >>> (8 * i)) & 0xff;
+  }
 }
 
 /**
@@ -37,14 +40,13 @@ function u64BigEndian(value: number): Uint8Array {
  * ```
  */
 export function spanId(filePath: string, byteStart: number, byteEnd: number): string {
-  return createHash("sha256")
-    .update(encoder.encode(filePath))
-    .update(":")
-    .update(u64BigEndian(byteStart))
-    .update(":")
-    .update(u64BigEndian(byteEnd))
-    .digest("hex")
-    .slice(0, 16);
+  const path = encoder.encode(filePath);
+  const bytes = new Uint8Array(path.length + 18);
+  bytes.set(path);
+  bytes[path.length] = bytes[path.length + 9] = 0x3a; // ":"
+  putU64BigEndian(bytes, path.length + 1, byteStart);
+  putU64BigEndian(bytes, path.length + 10, byteEnd);
+  return sha256Hex(bytes).slice(0, 16);
 }
 
 /** What identifies a symbol definition independently of where its bytes sit. */
@@ -72,8 +74,6 @@ export interface SymbolKey {
  * ```
  */
 export function symbolId(key: SymbolKey): string {
-  return createHash("sha256")
-    .update([key.language, key.file_path, key.qualified_name, key.kind].join("\0"))
-    .digest("hex")
-    .slice(0, 16);
+  const text = [key.language, key.file_path, key.qualified_name, key.kind].join("\0");
+  return sha256Hex(encoder.encode(text)).slice(0, 16);
 }

@@ -180,6 +180,46 @@ export function runtimeAborted(): boolean {
 
 let runtime: Promise<void> | undefined;
 
+/** Emscripten's loader of a side module (a grammar), as the runtime's module object holds it. */
+type LoadSideModule = (
+  binary: Uint8Array,
+  flags: object,
+  libName?: string,
+  localScope?: Record<string, unknown>,
+  handle?: number,
+) => unknown;
+
+/**
+ * C library functions that grammar scanners of `tree-sitter-wasms` import and web-tree-sitter
+ * 0.25's runtime does not export. Unresolved, a call throws "resolved is not a function" from
+ * inside a parse (every bash `case` statement: 120 scripts of the Linux tree) and leaves the
+ * runtime in an unknown state. `isalpha` is the C locale's; the failures abort as emscripten's
+ * own `abort()` does, so the caller treats the runtime as spent.
+ */
+const MISSING_LIBC: Record<string, unknown> = {
+  isalpha: (char: number) => (char >= 65 && char <= 90) || (char >= 97 && char <= 122) ? 1 : 0,
+  __assert_fail: () => {
+    throw new WebAssembly.RuntimeError("Aborted(an assertion of a grammar scanner failed)");
+  },
+  abort: () => {
+    throw new WebAssembly.RuntimeError("Aborted(a grammar scanner called abort)");
+  },
+};
+
+/**
+ * Makes every grammar loaded through `module` resolve {@linkcode MISSING_LIBC}: `Language.load`
+ * calls the module object's `loadWebAssemblyModule`, which looks a symbol up in the runtime's
+ * exports first and then in the local scope it is given.
+ */
+function provideMissingLibc(module: { loadWebAssemblyModule?: LoadSideModule }): void {
+  const load = module.loadWebAssemblyModule;
+  if (!load) {
+    throw new GrammarLoadError("core", "the tree-sitter runtime has no side-module loader");
+  }
+  module.loadWebAssemblyModule = (binary, flags, libName, localScope, handle) =>
+    load(binary, flags, libName, { ...MISSING_LIBC, ...localScope }, handle);
+}
+
 /**
  * Initialises the web-tree-sitter runtime of this isolate from the embedded `tree-sitter.wasm`
  * (once; later calls share the first).
@@ -193,18 +233,19 @@ let runtime: Promise<void> | undefined;
 export function initTreeSitter(): Promise<void> {
   runtime ??= (async () => {
     const wasmBinary = await unpackWasm("core", CORE);
-    // `wasmMemory` is read by emscripten's module factory, which web-tree-sitter's types omit.
-    await Parser.init(
-      {
-        wasmBinary,
-        wasmMemory: heap,
-        // An abort is reported where it is caught (with the file it happened on), not as a
-        // bare "Aborted()" line on stderr.
-        printErr: (message: string) => {
-          if (!message.startsWith("Aborted(")) console.error(message);
-        },
-      } as Parameters<typeof Parser.init>[0],
-    );
+    // `wasmMemory` is read by emscripten's module factory, which web-tree-sitter's types omit;
+    // the factory fills this object in and web-tree-sitter keeps it as its module.
+    const module: { loadWebAssemblyModule?: LoadSideModule } & Record<string, unknown> = {
+      wasmBinary,
+      wasmMemory: heap,
+      // An abort is reported where it is caught (with the file it happened on), not as a
+      // bare "Aborted()" line on stderr.
+      printErr: (message: string) => {
+        if (!message.startsWith("Aborted(")) console.error(message);
+      },
+    };
+    await Parser.init(module as Parameters<typeof Parser.init>[0]);
+    provideMissingLibc(module);
   })();
   return runtime;
 }
@@ -225,8 +266,33 @@ function link(bytes: Uint8Array): Promise<Language> {
 }
 
 /**
+ * Links the grammar module `bytes` (of language `name`) into this isolate's runtime. Throws
+ * {@linkcode GrammarLoadError} for a module that does not link, and
+ * {@linkcode ParserAbortedError} when the runtime trapped while linking (e.g. in a state an
+ * earlier call left corrupt) or had aborted before: then a worker host must replace it.
+ *
+ * @example
+ * ```ts
+ * import { linkGrammar } from "./loader.ts";
+ * await linkGrammar("none", new Uint8Array([0])).catch((error) => error.name); // "GrammarLoadError"
+ * ```
+ */
+export async function linkGrammar(name: string, bytes: Uint8Array): Promise<Language> {
+  await initTreeSitter();
+  assertRuntimeAlive();
+  try {
+    return await link(bytes);
+  } catch (error) {
+    if (error instanceof WebAssembly.RuntimeError) throw runtimeFailure(error);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new GrammarLoadError(name, `grammar ${name} failed to load: ${reason}`);
+  }
+}
+
+/**
  * The grammar of a registry language, loaded once per isolate. Throws
- * {@linkcode GrammarLoadError} for an unknown or unsupported language or a damaged module.
+ * {@linkcode GrammarLoadError} for an unknown or unsupported language or a damaged module, and
+ * {@linkcode ParserAbortedError} when the runtime trapped (see {@linkcode linkGrammar}).
  *
  * @example
  * ```ts
@@ -244,16 +310,7 @@ export function loadLanguage(name: string): Promise<Language> {
   }
   let language = loaded.get(info.name);
   if (!language) {
-    language = (async () => {
-      await initTreeSitter();
-      const bytes = await unpackWasm(info.name, wasm);
-      try {
-        return await link(bytes);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new GrammarLoadError(info.name, `grammar ${info.name} failed to load: ${reason}`);
-      }
-    })();
+    language = (async () => linkGrammar(info.name, await unpackWasm(info.name, wasm)))();
     // A failed load is not kept, so a later call can retry.
     language.catch(() => loaded.delete(info.name));
     loaded.set(info.name, language);

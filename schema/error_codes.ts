@@ -803,11 +803,12 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     exit: EXIT.refused,
   },
   "MAG-IO-015": {
-    meaning: "A file was not indexed this run; its previous facts, if any, are kept.",
+    meaning:
+      "A file was not indexed this run; its previous facts, if any, are kept, except after a failed extraction (then recorded with the file's content hash).",
     cause:
       "It is larger than max_file_bytes, could not be read, or its extraction failed or ran out of time.",
     remediation:
-      "Raise max_file_bytes or timeout_ms, or exclude the file with a glob; the next `index` retries it.",
+      "Raise max_file_bytes or timeout_ms, or exclude the file with a glob; the next `index` retries it (a failed extraction once the file's content changes).",
     exit: EXIT.ok,
   },
   "MAG-IO-016": {
@@ -837,6 +838,15 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     cause:
       "Their file's size, time or content differs from the index, so its spans may name other code.",
     remediation: "Run `llm-symbols index` to bring the index up to date, then ask again.",
+    exit: EXIT.ok,
+  },
+  "MAG-IO-020": {
+    meaning:
+      "Files whose extraction failed before still have the content they failed on; they were not parsed again.",
+    cause:
+      "An earlier `index` run recorded their failure (a parser crash, a grammar that failed to load) with their content hash.",
+    remediation:
+      "`llm-symbols status` lists them with the reason; edit or exclude them (a glob), or index into a fresh --db after an upgrade.",
     exit: EXIT.ok,
   },
   "MAG-AST-001": {

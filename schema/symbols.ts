@@ -225,6 +225,8 @@ export interface IndexStatusData {
   imports: number;
   /** Indexed files that parsed with errors (indexed as far as the tree allows). */
   parse_error_files: number;
+  /** Files whose extraction failed, recorded with their content (listed in the diagnostics). */
+  failed_files: number;
   /** Indexed files whose size and modification time still match the disk. */
   fresh: number;
   /** Indexed files changed on disk since (size or modification time differs). */
@@ -245,6 +247,7 @@ export const IndexStatusDataSchema: z.ZodType<IndexStatusData> = z.object({
   references: count,
   imports: count,
   parse_error_files: count,
+  failed_files: count,
   fresh: count,
   stale: count,
   missing: count,
@@ -318,6 +321,11 @@ export interface IndexResult {
   imports: number;
   /** Wall time of the run in milliseconds. */
   duration_ms: number;
+  /**
+   * The files the run wrote: the database and its `-wal`/`-shm` files, never a source file (a
+   * long-lived host drops its cached entries of these only).
+   */
+  written: { file_path: string }[];
 }
 
 /** zod schema of {@linkcode IndexResult}. */
@@ -333,6 +341,7 @@ export const IndexResultSchema: z.ZodType<IndexResult> = z.object({
   references: count,
   imports: count,
   duration_ms: count,
+  written: z.array(z.object({ file_path: z.string() })),
 });
 
 // --- The code graph: reachable, dead-code, cycles, paths, impact, export, map -------------------

@@ -5,7 +5,13 @@
  * MCP server's refresh.
  */
 import assert from "node:assert/strict";
+import { MemoryCache } from "../core/cache.ts";
+import { changedPaths } from "../tools/mcp/scope.ts";
+import { liveIndex } from "../tools/symbols/live.ts";
+import { findSymbols } from "../tools/symbols/queries.ts";
+import { symbolsIndexTool } from "../tools/symbols/tool.ts";
 import { extractFacts } from "../tools/symbols/extract.ts";
+import { indexStatus, verifyIndex } from "../tools/symbols/freshness.ts";
 import { indexRoot } from "../tools/symbols/indexer.ts";
 import { makeTree } from "./helpers.ts";
 
@@ -65,5 +71,96 @@ Deno.test("loader: a trap while linking a grammar spends the runtime like a trap
     });
   } finally {
     worker.terminate();
+  }
+});
+
+const MIB = 1024 * 1024;
+
+Deno.test("index: a failed file is recorded with its content and parsed again only once that changes", async () => {
+  // A real out-of-memory abort of the parser runtime: its heap may not grow past 64 MiB. On a
+  // worker (threads 1), so the aborted runtime is replaced, not this thread's.
+  const dense = ";".repeat(400_000);
+  const root = await makeTree({ "dense.js": dense, "ok.py": "def f():\n    pass\n" });
+  const run = () => indexRoot({ root, threads: 1, parserHeapCeiling: 64 * MIB });
+  try {
+    const first = await run();
+    assert.equal(first.result.parsed, 1);
+    assert.deepEqual(first.diagnostics.map((d) => [d.code, d.file]), [["MAG-IO-015", "dense.js"]]);
+
+    // Unchanged, with a new time: read and hashed, not parsed.
+    await Deno.utime(`${root}/dense.js`, new Date(), new Date(Date.now() + 5_000));
+    const second = await run();
+    assert.equal(second.result.parsed, 0);
+    assert.equal(second.result.skipped, 1);
+    assert.deepEqual(second.diagnostics.map((d) => d.code), ["MAG-IO-020"]);
+    // Same time now: not even read.
+    assert.deepEqual((await run()).diagnostics.map((d) => d.code), ["MAG-IO-020"]);
+
+    const status = indexStatus({ root });
+    assert.equal(status.data.failed_files, 1);
+    assert.deepEqual(status.diagnostics.map((d) => [d.code, d.file]), [["MAG-IO-020", "dense.js"]]);
+    assert.match(status.diagnostics[0].message, /ParserAbortedError/);
+    assert.equal((await verifyIndex({ root })).data.in_sync, true);
+
+    // Changed content is parsed again (and indexed, under the runtime's own ceiling).
+    await Deno.writeTextFile(`${root}/dense.js`, "function g() {}\n" + dense);
+    const fixed = await indexRoot({ root, threads: 1 });
+    assert.equal(fixed.result.parsed, 1);
+    assert.deepEqual(fixed.diagnostics, []);
+    assert.equal(indexStatus({ root }).data.failed_files, 0);
+
+    // A recorded failure of a file that is gone is forgotten.
+    await run();
+    await Deno.writeTextFile(`${root}/dense.js`, dense);
+    assert.equal((await run()).result.skipped, 1);
+    await Deno.remove(`${root}/dense.js`);
+    await run();
+    assert.equal(indexStatus({ root }).data.failed_files, 0);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("live index: the host's refresh walks with the index run's settings (globs, hidden)", async () => {
+  const root = await makeTree({
+    "src/a.c": "int kept(void) { return 0; }\n",
+    "vendor/b.c": "int vendored(void) { return 0; }\n",
+    ".hidden/c.c": "int hidden_one(void) { return 0; }\n",
+  });
+  const cache = new MemoryCache();
+  try {
+    await indexRoot({ root, threads: 0, walk: { globs: ["!vendor/"], hidden: true } });
+    const names = async () => {
+      const { data } = await findSymbols({ root, cache }, "", "prefix");
+      return data.results.map((symbol) => symbol.name).sort();
+    };
+    assert.deepEqual(await names(), ["hidden_one", "kept"]);
+    // A new file makes the live index walk again: with the same settings.
+    await Deno.writeTextFile(`${root}/vendor/d.c`, "int vendored_too(void) { return 0; }\n");
+    await Deno.writeTextFile(`${root}/src/e.c`, "int added(void) { return 0; }\n");
+    assert.deepEqual(await names(), ["added", "hidden_one", "kept"]);
+    assert.equal(liveIndex(cache, root, undefined).store.counts().files, 3);
+  } finally {
+    cache.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("index result names the files it wrote, so an MCP host drops only their cache entries", async () => {
+  const root = await makeTree({ "a.py": "def f():\n    pass\n" });
+  try {
+    const { envelope } = await symbolsIndexTool.execute({ threads: 0 }, {
+      executionId: crypto.randomUUID(),
+      cwd: root,
+    });
+    const result = (envelope as { result: unknown }).result;
+    const real = await Deno.realPath(root);
+    assert.deepEqual(changedPaths(real, result), [
+      `${real}/.llm/index.db`,
+      `${real}/.llm/index.db-wal`,
+      `${real}/.llm/index.db-shm`,
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });

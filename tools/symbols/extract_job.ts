@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { setParserHeapCeiling } from "../../grammars/loader.ts";
 import { extractFacts } from "./extract.ts";
 import { type FactRows, factRows } from "./fact_rows.ts";
 
@@ -19,6 +20,8 @@ export interface ExtractTask {
   language: string;
   /** The file's bytes. */
   bytes: Uint8Array<ArrayBuffer>;
+  /** Test hook: how far the parser heap may grow (see `IndexOptions.parserHeapCeiling`). */
+  heapCeiling?: number;
 }
 
 /** What an extraction gives back. */
@@ -46,6 +49,7 @@ const decoder = new TextDecoder();
  * ```
  */
 export async function runExtractTask(task: ExtractTask): Promise<ExtractReply> {
+  setParserHeapCeiling(task.heapCeiling);
   try {
     const facts = await extractFacts(task.language, decoder.decode(task.bytes));
     return { id: task.id, rows: factRows(task.path, facts) };

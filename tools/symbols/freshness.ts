@@ -7,11 +7,12 @@
  */
 import { join } from "node:path";
 import { sha256 } from "../../schema/checksum.ts";
-import type { Diagnostic } from "../../schema/diagnostic.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import type { Drift, IndexStatusData, VerifyData } from "../../schema/symbols.ts";
 import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 import { listingCut } from "../../core/listing.ts";
-import { IndexStore, locateDb } from "./store.ts";
+import { type FailureRow, IndexStore, locateDb } from "./store.ts";
 import type { QueryOutcome } from "./queries.ts";
 
 /** What `status` and `verify` take. */
@@ -28,6 +29,30 @@ export interface FreshnessOptions {
 
 function openIndex(options: FreshnessOptions): IndexStore {
   return IndexStore.open(locateDb(options.root, options.db, false), "read");
+}
+
+/** Failed files listed one by one by `status`; the rest are counted in one note. */
+const LISTED_FAILURES = 20;
+
+/** The diagnostics of `status` for the recorded extraction failures. */
+function failureNotes(failures: readonly FailureRow[]): Diagnostic[] {
+  const notes = failures.slice(0, LISTED_FAILURES).map((failure) =>
+    makeDiagnostic(
+      LLM_SYMBOLS,
+      "MAG-IO-020",
+      `${failure.path} is not indexed: its extraction failed (${failure.reason}); it is parsed again once its content changes`,
+      { level: "warning", file: failure.path },
+    )
+  );
+  if (failures.length > LISTED_FAILURES) {
+    notes.push(makeDiagnostic(
+      LLM_SYMBOLS,
+      "MAG-IO-020",
+      `${failures.length - LISTED_FAILURES} more file(s) failed extraction`,
+      { level: "note" },
+    ));
+  }
+  return notes;
 }
 
 function statOf(path: string): Deno.FileInfo | undefined {
@@ -65,18 +90,20 @@ export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatus
       } else stale++;
     }
     const counts = store.counts();
+    const failures = store.failures();
     const data: IndexStatusData = {
       count: 1,
       db_path: store.location.displayPath,
       index_version: Number(store.meta("index_version")),
       ...counts,
+      failed_files: failures.length,
       fresh,
       stale,
       missing,
     };
     const indexedAt = store.meta("indexed_at");
     if (indexedAt) data.indexed_at = indexedAt;
-    return { data, diagnostics: [], partial: false };
+    return { data, diagnostics: failureNotes(failures), partial: false };
   } finally {
     store.close();
   }
@@ -103,12 +130,14 @@ export async function verifyIndex(options: FreshnessOptions): Promise<QueryOutco
       store.location.displayPath,
       diagnostics,
     );
+    const failed = new Map(store.failures().map((row) => [row.path, row.hash]));
     const drifts: Drift[] = [];
     for (const candidate of candidates) {
-      const row = known.get(candidate.path);
+      const hash = known.get(candidate.path)?.hash ?? failed.get(candidate.path);
       known.delete(candidate.path);
-      if (!row) drifts.push({ file_path: candidate.path, drift: "new" });
-      else if (sha256(Deno.readFileSync(candidate.absPath)) !== row.hash) {
+      // A recorded failure on the same content is what `index` would leave as it is.
+      if (hash === undefined) drifts.push({ file_path: candidate.path, drift: "new" });
+      else if (sha256(Deno.readFileSync(candidate.absPath)) !== hash) {
         drifts.push({ file_path: candidate.path, drift: "changed" });
       }
     }

@@ -17,8 +17,8 @@ import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { type Candidate, walkCandidates } from "./candidates.ts";
 import { type ExtractReply, type ExtractTask, runExtractTask } from "./extract_job.ts";
 import { rowCount } from "./fact_rows.ts";
-import { ExtractPool } from "./pool.ts";
-import { type FileRow, type FileWrite, IndexStore, locateDb } from "./store.ts";
+import { ExtractPool, WORKER_DIED } from "./pool.ts";
+import { type FailureRow, type FileRow, type FileWrite, IndexStore, locateDb } from "./store.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
 
 /** What an index run needs. */
@@ -40,6 +40,11 @@ export interface IndexOptions {
   threads?: number;
   /** Stops the run between files. */
   signal?: AbortSignal;
+  /**
+   * Test hook: the parser heap of every thread of the run may not grow past this many bytes
+   * (default: the runtime's 2 GiB), so that a small input causes a real out-of-memory abort.
+   */
+  parserHeapCeiling?: number;
 }
 
 /** What an index run did. */
@@ -65,6 +70,34 @@ const BATCH_FACTS = 100_000;
 const INLINE_FILES = 32;
 /** Parse-error warnings listed one by one; the rest are counted in one note. */
 const LISTED_PARSE_ERRORS = 20;
+/** `meta` key of the walk settings of the last `index` run. */
+const WALK_META_KEY = "walk_options";
+
+/** The walk settings that decide which files an index covers (a host's cache is not one). */
+function coverageOf(walk: EngineWalkOptions | undefined): EngineWalkOptions {
+  const { cache: _, ...coverage } = walk ?? {};
+  return coverage;
+}
+
+/**
+ * The walk settings the index was last built with (ignore files, globs, hidden, …), so that a
+ * host refreshing it later covers the same files; none for an index that predates them.
+ *
+ * @example
+ * ```ts
+ * import { indexRoot, storedWalkOptions } from "./indexer.ts";
+ * import { IndexStore, locateDb } from "./store.ts";
+ * const root = Deno.makeTempDirSync();
+ * await indexRoot({ root, threads: 0, walk: { globs: ["!vendor/"] } });
+ * const store = IndexStore.open(locateDb(root, undefined, false), "read");
+ * storedWalkOptions(store).globs; // ["!vendor/"]
+ * store.close();
+ * ```
+ */
+export function storedWalkOptions(store: IndexStore): EngineWalkOptions {
+  const stored = store.meta(WALK_META_KEY);
+  return stored === undefined ? {} : JSON.parse(stored) as EngineWalkOptions;
+}
 
 function note(
   code: string,
@@ -98,6 +131,8 @@ class BatchWriter {
   readonly #store: IndexStore;
   #writes: FileWrite[] = [];
   #touches: Candidate[] = [];
+  #failures: FailureRow[] = [];
+  #failureTouches: Candidate[] = [];
   #facts = 0;
 
   constructor(store: IndexStore) {
@@ -115,16 +150,32 @@ class BatchWriter {
     if (this.#touches.length >= BATCH_FILES * 16) this.flush();
   }
 
+  fail(failure: FailureRow): void {
+    this.#failures.push(failure);
+    if (this.#failures.length >= BATCH_FILES) this.flush();
+  }
+
+  touchFailure(candidate: Candidate): void {
+    this.#failureTouches.push(candidate);
+    if (this.#failureTouches.length >= BATCH_FILES * 16) this.flush();
+  }
+
   flush(): void {
-    if (this.#writes.length === 0 && this.#touches.length === 0) return;
     const writes = this.#writes;
     const touches = this.#touches;
+    const failures = this.#failures;
+    const failureTouches = this.#failureTouches;
+    if (writes.length + touches.length + failures.length + failureTouches.length === 0) return;
     this.#writes = [];
     this.#touches = [];
+    this.#failures = [];
+    this.#failureTouches = [];
     this.#facts = 0;
     this.#store.transaction(() => {
       for (const write of writes) this.#store.writeFile(write);
       for (const file of touches) this.#store.touchFile(file.path, file.size, file.mtime);
+      for (const failure of failures) this.#store.recordFailure(failure);
+      for (const file of failureTouches) this.#store.touchFailure(file.path, file.size, file.mtime);
     });
   }
 }
@@ -133,6 +184,8 @@ interface RunState {
   parsed: number;
   unchanged: number;
   skipped: number;
+  /** Files that failed before on the same content: not parsed again. */
+  failedBefore: number;
   parseErrorFiles: number;
   timedOut: boolean;
 }
@@ -141,6 +194,7 @@ interface RunState {
 async function processCandidates(
   candidates: Candidate[],
   known: Map<string, FileRow>,
+  failed: Map<string, FailureRow>,
   options: IndexOptions,
   writer: BatchWriter,
   diagnostics: Diagnostic[],
@@ -149,6 +203,7 @@ async function processCandidates(
     parsed: 0,
     unchanged: 0,
     skipped: 0,
+    failedBefore: 0,
     parseErrorFiles: 0,
     timedOut: false,
   };
@@ -184,15 +239,30 @@ async function processCandidates(
         writer.touch(candidate);
         continue;
       }
-      const task = { id: nextId++, path: candidate.path, language: candidate.language, bytes };
+      if (failed.get(candidate.path)?.hash === hash) {
+        state.failedBefore++;
+        writer.touchFailure(candidate);
+        continue;
+      }
+      const task: ExtractTask = {
+        id: nextId++,
+        path: candidate.path,
+        language: candidate.language,
+        bytes,
+        heapCeiling: options.parserHeapCeiling,
+      };
       const job = extract(task).then((reply) => {
         if ("failure" in reply) {
           state.skipped++;
-          diagnostics.push(note(
-            "MAG-IO-015",
-            `${candidate.path} was not indexed: ${reply.failure.name}: ${reply.failure.message}`,
-            candidate.path,
-          ));
+          const reason = `${reply.failure.name}: ${reply.failure.message}`;
+          diagnostics.push(
+            note("MAG-IO-015", `${candidate.path} was not indexed: ${reason}`, candidate.path),
+          );
+          // A dead worker fails every file it held, not only the one it died on.
+          if (reply.failure.name !== WORKER_DIED) {
+            const { path, size, mtime } = candidate;
+            writer.fail({ path, hash, size, mtime, reason });
+          }
           return;
         }
         state.parsed++;
@@ -279,28 +349,39 @@ export async function refreshIndex(
   const location = store.location;
   const candidates = walkCandidates(options, location.displayPath, diagnostics);
   const known = new Map(store.files().map((row) => [row.path, row]));
+  const failed = new Map(store.failures().map((row) => [row.path, row]));
   const walked = new Set(candidates.map((candidate) => candidate.path));
   const gone = [...known.keys()].filter((path) => !walked.has(path));
+  const goneFailures = [...failed.keys()].filter((path) => !walked.has(path));
   if (known.size > 0) store.ensureLookupIndexes();
-  store.transaction(() => gone.forEach((path) => store.removeFile(path)));
+  store.transaction(() => {
+    gone.forEach((path) => store.removeFile(path));
+    goneFailures.forEach((path) => store.clearFailure(path));
+  });
   const maxBytes = options.maxFileBytes ?? SYMBOLS_DEFAULTS.maxFileBytes;
   const toCheck: Candidate[] = [];
   let sameStamp = 0;
+  let failedSameStamp = 0;
   let tooLarge = 0;
   for (const candidate of candidates) {
-    const row = known.get(candidate.path);
-    if (row && row.size === candidate.size && row.mtime === candidate.mtime) sameStamp++;
-    else if (candidate.size > maxBytes) {
+    const row = known.get(candidate.path) ?? failed.get(candidate.path);
+    if (row && row.size === candidate.size && row.mtime === candidate.mtime) {
+      if (known.has(candidate.path)) sameStamp++;
+      else failedSameStamp++;
+    } else if (candidate.size > maxBytes) {
       tooLarge++;
       diagnostics.push(tooLargeNote(candidate, maxBytes));
     } else toCheck.push(candidate);
   }
   if (known.size === gone.length) store.dropLookupIndexes();
   const writer = new BatchWriter(store);
-  const state = await processCandidates(toCheck, known, options, writer, diagnostics);
+  const state = await processCandidates(toCheck, known, failed, options, writer, diagnostics);
   writer.flush();
   store.ensureLookupIndexes();
+  const failedBefore = failedSameStamp + state.failedBefore;
+  if (failedBefore > 0) diagnostics.push(failedBeforeNote(failedBefore));
   store.setMeta("indexed_at", new Date().toISOString());
+  store.setMeta(WALK_META_KEY, JSON.stringify(coverageOf(options.walk)));
   if (state.timedOut) {
     diagnostics.push(note(
       "MAG-IO-016",
@@ -316,15 +397,24 @@ export async function refreshIndex(
       unchanged: sameStamp + state.unchanged,
       removed: gone.length,
       parse_error_files: state.parseErrorFiles,
-      skipped: state.skipped + tooLarge,
+      skipped: state.skipped + tooLarge + failedBefore,
       symbols: counts.symbols,
       references: counts.references,
       imports: counts.imports,
       duration_ms: Date.now() - started,
+      written: ["", "-wal", "-shm"].map((suffix) => ({ file_path: location.displayPath + suffix })),
     },
     diagnostics,
-    partial: state.timedOut || state.skipped + tooLarge > 0,
+    partial: state.timedOut || state.skipped + tooLarge + failedBefore > 0,
   };
+}
+
+/** One note for the files whose extraction failed before on the content they still have. */
+function failedBeforeNote(files: number): Diagnostic {
+  return note(
+    "MAG-IO-020",
+    `${files} file(s) failed extraction before and are unchanged: not parsed again (\`llm-symbols status\` lists them)`,
+  );
 }
 
 function tooLargeNote(candidate: Candidate, maxBytes: number): Diagnostic {
@@ -367,12 +457,16 @@ export async function reindexFiles(
 ): Promise<ReindexOutcome> {
   const diagnostics: Diagnostic[] = [];
   const indexed = gone.filter((path) => store.file(path) !== undefined);
-  store.transaction(() => indexed.forEach((path) => store.removeFile(path)));
+  store.transaction(() => {
+    indexed.forEach((path) => store.removeFile(path));
+    gone.forEach((path) => store.clearFailure(path));
+  });
   const known = new Map<string, FileRow>();
+  const failed = new Map(store.failures().map((row) => [row.path, row]));
   const toCheck: Candidate[] = [];
   for (const candidate of changed) {
-    const row = store.file(candidate.path);
-    if (row) known.set(candidate.path, row);
+    const row = store.file(candidate.path) ?? failed.get(candidate.path);
+    if (row && "id" in row) known.set(candidate.path, row);
     if (row && row.size === candidate.size && row.mtime === candidate.mtime) continue;
     if (candidate.size > SYMBOLS_DEFAULTS.maxFileBytes) {
       diagnostics.push(tooLargeNote(candidate, SYMBOLS_DEFAULTS.maxFileBytes));
@@ -380,7 +474,7 @@ export async function reindexFiles(
   }
   const writer = new BatchWriter(store);
   const options = { root: "", threads: 0, signal };
-  const state = await processCandidates(toCheck, known, options, writer, diagnostics);
+  const state = await processCandidates(toCheck, known, failed, options, writer, diagnostics);
   writer.flush();
   return { parsed: state.parsed, removed: indexed.length, diagnostics };
 }

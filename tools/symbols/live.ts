@@ -158,8 +158,10 @@ export class LiveIndex implements Disposable {
           this.#stopWatching();
           this.#startWatching();
         }
-        const { refreshIndex } = await import("./indexer.ts");
-        return (await refreshIndex(this.store, { root: this.#root, signal })).diagnostics;
+        const { refreshIndex, storedWalkOptions } = await import("./indexer.ts");
+        // The files the index covers are the ones its `index` run walked.
+        const walk = storedWalkOptions(this.store);
+        return (await refreshIndex(this.store, { root: this.#root, walk, signal })).diagnostics;
       }
       const { reindexFiles } = await import("./indexer.ts");
       return (await reindexFiles(this.store, plan.changed, plan.gone, signal)).diagnostics;

@@ -22,8 +22,7 @@ const MAX_RESTARTS = 8;
 /** A file in flight: where its reply goes, and what to send again if it is handed back. */
 interface Pending {
   resolve: (reply: ExtractReply) => void;
-  path: string;
-  language: string;
+  task: Omit<ExtractTask, "bytes">;
 }
 
 interface Slot {
@@ -70,11 +69,7 @@ export class ExtractPool {
     const pending = slot.pending.get(message.id);
     slot.pending.delete(message.id);
     if ("handedBack" in message) {
-      if (pending) {
-        const { path, language } = pending;
-        const task = { id: message.id, path, language, bytes: message.handedBack };
-        this.#dispatch(task, pending.resolve);
-      }
+      if (pending) this.#dispatch({ ...pending.task, bytes: message.handedBack }, pending.resolve);
     } else {
       if ("failure" in message && message.failure.name === ABORTED) this.#replace(slot);
       pending?.resolve(message);
@@ -122,7 +117,8 @@ export class ExtractPool {
       });
       return;
     }
-    slot.pending.set(task.id, { resolve, path: task.path, language: task.language });
+    const { bytes: _, ...rest } = task;
+    slot.pending.set(task.id, { resolve, task: rest });
     slot.worker.postMessage(task, [task.bytes.buffer]);
   }
 

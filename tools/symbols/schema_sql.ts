@@ -49,6 +49,18 @@ export function readHeader(bytes: Uint8Array): HeaderVerdict {
   return { kind: "foreign", applicationId };
 }
 
+/**
+ * Files whose extraction failed, with the content that failed: an unchanged failing file is not
+ * parsed again by every run (its failure is reported from here).
+ */
+const FAILURES_TABLE = `failures(
+  path TEXT PRIMARY KEY,
+  hash TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime INTEGER NOT NULL,
+  reason TEXT NOT NULL
+) WITHOUT ROWID;`;
+
 /** Tables of the index, created in one transaction with the application id and version. */
 export const CREATE_TABLES = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -85,6 +97,7 @@ CREATE TABLE refs(
   start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
   end_line INTEGER NOT NULL, end_col INTEGER NOT NULL
 );
+CREATE TABLE ${FAILURES_TABLE}
 CREATE TABLE imports(
   id INTEGER PRIMARY KEY,
   file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
@@ -118,4 +131,17 @@ export const LOOKUP_INDEXES: readonly string[] = [
 export const LOOKUP_INDEX_NAMES: readonly string[] = LOOKUP_INDEXES.map((sql) => sql.split(" ")[5]);
 
 /** Tables an index database must have; a database with other tables is not ours. */
-export const INDEX_TABLES: readonly string[] = ["files", "imports", "meta", "refs", "symbols"];
+export const INDEX_TABLES: readonly string[] = [
+  "failures",
+  "files",
+  "imports",
+  "meta",
+  "refs",
+  "symbols",
+];
+
+/**
+ * The table an index written before failures were recorded lacks (the same index version):
+ * opening such an index for writing makes it; reading it finds no failures.
+ */
+export const ADDED_FAILURES_TABLE = `CREATE TABLE IF NOT EXISTS ${FAILURES_TABLE}`;

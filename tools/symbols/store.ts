@@ -24,6 +24,7 @@ import {
   SYMBOL_ROW_COLUMNS,
 } from "./fact_rows.ts";
 import {
+  ADDED_FAILURES_TABLE,
   CREATE_TABLES,
   HEADER_BYTES,
   INDEX_APPLICATION_ID,
@@ -155,6 +156,20 @@ export interface IndexCounts {
   imports: number;
   /** Files that parsed with errors. */
   parse_error_files: number;
+}
+
+/** A file whose extraction failed, and the content it failed on. */
+export interface FailureRow {
+  /** Root-relative path. */
+  path: string;
+  /** `sha256:` of the content that failed. */
+  hash: string;
+  /** Size in bytes then. */
+  size: number;
+  /** Modification time (ms) then. */
+  mtime: number;
+  /** Why it failed (the error's name and message). */
+  reason: string;
 }
 
 /** What a file's new facts are stored with. */
@@ -408,7 +423,8 @@ export class IndexStore {
     const version = this.#pragma("user_version");
     if (version > SYMBOL_INDEX_VERSION) throw newerVersion(shown, version);
     const tables = this.#tableNames();
-    if (tables.join() !== INDEX_TABLES.join()) {
+    const beforeFailures = INDEX_TABLES.filter((table) => table !== "failures");
+    if (tables.join() !== INDEX_TABLES.join() && tables.join() !== beforeFailures.join()) {
       throw foreign(shown, `tables ${tables.join(", ") || "none"}`);
     }
   }
@@ -424,7 +440,10 @@ export class IndexStore {
         this.#db.exec(`PRAGMA user_version = ${SYMBOL_INDEX_VERSION}`);
         this.setMeta("tool", LLM_SYMBOLS);
         this.setMeta("index_version", String(SYMBOL_INDEX_VERSION));
-      } else this.#checkTables();
+      } else {
+        this.#checkTables();
+        this.#db.exec(ADDED_FAILURES_TABLE);
+      }
       this.#db.exec("COMMIT");
     } catch (error) {
       this.#db.exec("ROLLBACK");
@@ -571,7 +590,38 @@ export class IndexStore {
     this.#statement("UPDATE files SET size = ?, mtime = ? WHERE path = ?").run(size, mtime, path);
   }
 
-  /** Replaces a file's facts with `write`'s. Call inside a transaction. */
+  /** Every recorded extraction failure, by path (none in an index that predates them). */
+  failures(): FailureRow[] {
+    if (!this.#tableNames().includes("failures")) return [];
+    return this.#all<FailureRow>("SELECT * FROM failures ORDER BY path");
+  }
+
+  /**
+   * Records that `failure.path` failed on the content `failure.hash`; its facts (of an older
+   * content) are removed. Call inside a transaction.
+   */
+  recordFailure(failure: FailureRow): void {
+    this.removeFile(failure.path);
+    this.#statement(
+      "INSERT OR REPLACE INTO failures(path, hash, size, mtime, reason) VALUES (?, ?, ?, ?, ?)",
+    ).run(failure.path, failure.hash, failure.size, failure.mtime, failure.reason);
+  }
+
+  /** Forgets the failure of `path` (indexed since, or gone). Call inside a transaction. */
+  clearFailure(path: string): void {
+    this.#statement("DELETE FROM failures WHERE path = ?").run(path);
+  }
+
+  /** Records that a failed file's content is unchanged although its size or time moved. */
+  touchFailure(path: string, size: number, mtime: number): void {
+    this.#statement("UPDATE failures SET size = ?, mtime = ? WHERE path = ?").run(
+      size,
+      mtime,
+      path,
+    );
+  }
+
+  /** Replaces a file's facts with `write`'s (and forgets its failure). Call inside a transaction. */
   writeFile(write: FileWrite): void {
     const { rows } = write;
     this.removeFile(write.path);
@@ -584,6 +634,7 @@ export class IndexStore {
       rows.parse_errors,
     );
     const fileId = Number(lastInsertRowid);
+    this.clearFailure(write.path);
     this.#insertRows("symbols", SYMBOL_ROW_COLUMNS, fileId, rows.symbols);
     this.#insertRows("refs", REF_ROW_COLUMNS, fileId, rows.refs);
     this.#insertRows("imports", IMPORT_ROW_COLUMNS, fileId, rows.imports);

@@ -169,9 +169,16 @@ export interface UseListData {
   query: string;
   /** The definitions the name denotes (several when it is ambiguous). */
   definitions: SymbolRecord[];
-  /** Uses found, listed or not. */
+  /**
+   * Uses found, listed or not. When the limit cut direct uses (depth 1), resolution stopped at
+   * the first use past the limit and this is the count of the name's uses in scope: an upper
+   * bound, since some may denote another definition of the same name.
+   */
   total: number;
-  /** Uses by resolution status (of all found, listed or not). */
+  /**
+   * Uses by resolution status, of the uses resolved: all found, or, when the limit stopped the
+   * resolution early, those listed and the one after them.
+   */
   resolution_counts: Record<Resolution, number>;
   /** The uses, by depth, then file and position. */
   results: UseRecord[];

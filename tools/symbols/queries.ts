@@ -270,24 +270,35 @@ function resolutionCounts(uses: UseRecord[]): Record<Resolution, number> {
   return counts;
 }
 
+/**
+ * The uses found: all of them, or (`stoppedAt`) the first ones in order, up to the limit, and the
+ * number of uses of the name the index holds in scope (an upper bound of the total: some of them
+ * may denote another definition of the same name).
+ */
+interface FoundUses {
+  uses: UseRecord[];
+  stoppedAt?: number;
+}
+
 function useList(
   query: string,
   definitions: SymbolRow[],
-  uses: UseRecord[],
+  found: FoundUses,
   limit: number,
 ): QueryOutcome<UseListData> {
-  const results = cut(uses, limit);
+  const results = cut(found.uses, limit);
+  const total = found.stoppedAt ?? found.uses.length;
   return {
     data: {
       count: results.length,
       query,
       definitions: definitions.map(symbolRecord),
-      total: uses.length,
-      resolution_counts: resolutionCounts(uses),
+      total,
+      resolution_counts: resolutionCounts(found.uses),
       results,
     },
     diagnostics: [],
-    partial: listingCut(results.length, uses.length),
+    partial: listingCut(results.length, total),
   };
 }
 
@@ -341,36 +352,90 @@ export function findUses(
   how: { callsOnly: boolean; depth?: number },
 ): Promise<QueryOutcome<UseListData>> {
   return withIndex(options, async (store) => {
-    const filter = new RowFilter(options);
-    const resolver = new Resolver(store, storedDefinitions(store));
-    const callers = new Callers(store);
     const definitions = definitionsOf(store, name, options);
-    const uses: UseRecord[] = [];
-    const seen = new Set<string>();
-    let frontier = definitions;
-    let names = [definitions[0]?.name ?? ownName(name)];
     const maxDepth = Math.min(how.depth ?? 1, SYMBOLS_DEFAULTS.maxDepth);
-    for (let depth = 1; depth <= maxDepth && names.length > 0; depth++) {
-      const ids = new Set(frontier.map((row) => row.symbol_id));
-      frontier.forEach((row) => seen.add(row.symbol_id));
-      const next = new Map<string, SymbolRow>();
-      for (const useName of new Set(names)) {
-        for (const row of store.refsNamed(useName, how.callsOnly)) {
-          const resolved = resolver.resolve(row);
-          if (!concerns(resolved, ids)) continue;
-          const caller = callers.of(row);
-          if (filter.inScope(row.path)) {
-            uses.push(useRecord(row, caller, resolved, maxDepth > 1 ? depth : undefined));
-          }
-          if (caller && !seen.has(caller.symbol_id)) next.set(caller.symbol_id, caller);
-        }
-      }
-      frontier = [...next.values()];
-      names = frontier.map((row) => row.name);
-    }
-    if (definitions.length === 0 && uses.length === 0) throw await unknownSymbol(store, name);
-    return useList(name, definitions, uses, options.limit ?? SYMBOLS_DEFAULTS.limit);
+    const limit = options.limit ?? SYMBOLS_DEFAULTS.limit;
+    const found = maxDepth === 1 && limit > 0
+      ? firstUses(store, definitions, { name, callsOnly: how.callsOnly, options, limit })
+      : { uses: transitiveUses(store, definitions, { name, ...how, options, maxDepth }) };
+    if (definitions.length === 0 && found.uses.length === 0) throw await unknownSymbol(store, name);
+    return useList(name, definitions, found, limit);
   });
+}
+
+/** Uses read per page at first, growing fourfold per page. */
+const FIRST_USE_PAGE = 64;
+
+/**
+ * The first `limit` direct uses of `name` that concern `definitions`, in path order: the index
+ * is read a page at a time and resolution stops once the limit is passed (resolving the 37,761
+ * uses of `kfree` in the Linux tree took seconds). When it stops early, the count of the name's
+ * uses in scope stands for the total.
+ */
+function firstUses(
+  store: IndexStore,
+  definitions: SymbolRow[],
+  ask: { name: string; callsOnly: boolean; options: QueryOptions; limit: number },
+): FoundUses {
+  const query = {
+    name: definitions[0]?.name ?? ownName(ask.name),
+    callsOnly: ask.callsOnly,
+    scopes: scopes(ask.options),
+  };
+  const resolver = new Resolver(store, storedDefinitions(store));
+  const callers = new Callers(store);
+  const ids = new Set(definitions.map((row) => row.symbol_id));
+  const uses: UseRecord[] = [];
+  let offset = 0;
+  for (let size = FIRST_USE_PAGE;; size *= 4) {
+    const page = store.usesPage(query, offset, size);
+    offset += page.length;
+    for (const row of page) {
+      const resolved = resolver.resolve(row);
+      if (!concerns(resolved, ids)) continue;
+      uses.push(useRecord(row, callers.of(row), resolved, undefined));
+      // One past the limit: the listing is cut.
+      if (uses.length > ask.limit) {
+        return { uses, stoppedAt: Math.max(store.useCount(query), uses.length) };
+      }
+    }
+    if (page.length < size) return { uses };
+  }
+}
+
+/** Every use of `name` concerning `definitions`, then of their callers up to `maxDepth`. */
+function transitiveUses(
+  store: IndexStore,
+  definitions: SymbolRow[],
+  ask: { name: string; callsOnly: boolean; options: QueryOptions; maxDepth: number },
+): UseRecord[] {
+  const { callsOnly, maxDepth } = ask;
+  const filter = new RowFilter(ask.options);
+  const resolver = new Resolver(store, storedDefinitions(store));
+  const callers = new Callers(store);
+  const uses: UseRecord[] = [];
+  const seen = new Set<string>();
+  let frontier = definitions;
+  let names = [definitions[0]?.name ?? ownName(ask.name)];
+  for (let depth = 1; depth <= maxDepth && names.length > 0; depth++) {
+    const ids = new Set(frontier.map((row) => row.symbol_id));
+    frontier.forEach((row) => seen.add(row.symbol_id));
+    const next = new Map<string, SymbolRow>();
+    for (const useName of new Set(names)) {
+      for (const row of store.refsNamed(useName, callsOnly)) {
+        const resolved = resolver.resolve(row);
+        if (!concerns(resolved, ids)) continue;
+        const caller = callers.of(row);
+        if (filter.inScope(row.path)) {
+          uses.push(useRecord(row, caller, resolved, maxDepth > 1 ? depth : undefined));
+        }
+        if (caller && !seen.has(caller.symbol_id)) next.set(caller.symbol_id, caller);
+      }
+    }
+    frontier = [...next.values()];
+    names = frontier.map((row) => row.name);
+  }
+  return uses;
 }
 
 /**
@@ -414,7 +479,7 @@ export function findCallees(
       }
       frontier = next;
     }
-    return useList(name, definitions, uses, options.limit ?? SYMBOLS_DEFAULTS.limit);
+    return useList(name, definitions, { uses }, options.limit ?? SYMBOLS_DEFAULTS.limit);
   });
 }
 

@@ -121,7 +121,8 @@ export const LOOKUP_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name)",
   "CREATE INDEX IF NOT EXISTS symbols_qualified ON symbols(qualified_name)",
   "CREATE INDEX IF NOT EXISTS symbols_id ON symbols(symbol_id)",
-  "CREATE INDEX IF NOT EXISTS refs_name ON refs(name)",
+  // Covering the order of a name's uses, so `refs`/`callers` read only the rows they list.
+  "CREATE INDEX IF NOT EXISTS refs_name ON refs(name, is_call, file_id, byte_start)",
   "CREATE INDEX IF NOT EXISTS refs_enclosing ON refs(file_id, enclosing)",
   "CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id)",
   "CREATE INDEX IF NOT EXISTS imports_target ON imports(target)",

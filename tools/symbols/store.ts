@@ -107,6 +107,32 @@ export interface RefRow extends ExtentRow {
   qualifier: string | null;
 }
 
+/**
+ * Which uses a query reads: those of `name` (calls only with `callsOnly`) in files under
+ * `scopes` (root-relative files or folders; none or `.`: everywhere).
+ */
+export interface UseQuery {
+  /** Name used. */
+  name: string;
+  /** Call sites only. */
+  callsOnly: boolean;
+  /** Files or folders the uses must lie in. */
+  scopes: readonly string[];
+}
+
+/** The SQL condition of `query` over `refs` as `r` and `files` as `f`, with its parameters. */
+function useCondition(query: UseQuery): { sql: string; params: string[] } {
+  const params = [query.name];
+  let sql = `r.name = ?${query.callsOnly ? " AND r.is_call = 1" : ""}`;
+  const scopes = query.scopes.map((scope) => scope.replace(/\/+$/, ""));
+  if (scopes.length > 0 && !scopes.includes(".")) {
+    // A folder's files sort between "folder/" and "folder0" ('0' follows '/').
+    sql += ` AND (${scopes.map(() => "f.path = ? OR (f.path > ? AND f.path < ?)").join(" OR ")})`;
+    for (const scope of scopes) params.push(scope, `${scope}/`, `${scope}0`);
+  }
+  return { sql, params };
+}
+
 /** What the code graph keeps of a definition. */
 export type SymbolBriefRow = Pick<
   SymbolRow,
@@ -788,6 +814,33 @@ export class IndexStore {
         "ORDER BY f.path, r.byte_start",
       name,
     );
+  }
+
+  /**
+   * Uses of `query` by path and position, `count` of them from the `offset`th: the order is
+   * taken from the covering index of names and the file paths, and only the rows listed are
+   * read whole (`refs kfree` of the Linux tree has 37,761 uses).
+   */
+  usesPage(query: UseQuery, offset: number, count: number): RefRow[] {
+    const { sql, params } = useCondition(query);
+    return this.#all<RefRow>(
+      `${REF_SELECT} WHERE r.id IN (SELECT r.id FROM refs r JOIN files f ON f.id = r.file_id ` +
+        `WHERE ${sql} ORDER BY f.path, r.byte_start, r.id LIMIT ? OFFSET ?) ` +
+        "ORDER BY f.path, r.byte_start, r.id",
+      ...params,
+      count,
+      offset,
+    );
+  }
+
+  /** How many uses `query` has (read from the index of names alone when no scope is given). */
+  useCount(query: UseQuery): number {
+    const { sql, params } = useCondition(query);
+    const join = sql.includes("f.path") ? " JOIN files f ON f.id = r.file_id" : "";
+    return this.#get<{ n: number }>(
+      `SELECT count(*) AS n FROM refs r${join} WHERE ${sql}`,
+      ...params,
+    )!.n;
   }
 
   /** Calls made inside the definition `enclosing` of `fileId`, by position. */

@@ -122,11 +122,17 @@ export const LOOKUP_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS symbols_qualified ON symbols(qualified_name)",
   "CREATE INDEX IF NOT EXISTS symbols_id ON symbols(symbol_id)",
   // Covering the order of a name's uses, so `refs`/`callers` read only the rows they list.
-  "CREATE INDEX IF NOT EXISTS refs_name ON refs(name, is_call, file_id, byte_start)",
+  "CREATE INDEX IF NOT EXISTS refs_name_order ON refs(name, is_call, file_id, byte_start)",
   "CREATE INDEX IF NOT EXISTS refs_enclosing ON refs(file_id, enclosing)",
   "CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id)",
   "CREATE INDEX IF NOT EXISTS imports_target ON imports(target)",
 ];
+
+/**
+ * Indexes of earlier versions that a lookup index replaced (`refs_name` on the name alone, now
+ * `refs_name_order`): dropped when the lookup indexes are made.
+ */
+export const REPLACED_INDEX_NAMES: readonly string[] = ["refs_name"];
 
 /** Names of {@linkcode LOOKUP_INDEXES}, to drop them. */
 export const LOOKUP_INDEX_NAMES: readonly string[] = LOOKUP_INDEXES.map((sql) => sql.split(" ")[5]);

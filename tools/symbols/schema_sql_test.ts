@@ -31,7 +31,7 @@ Deno.test("every lookup index has its name", () => {
     "symbols_name",
     "symbols_qualified",
     "symbols_id",
-    "refs_name",
+    "refs_name_order",
     "refs_enclosing",
     "imports_file",
     "imports_target",

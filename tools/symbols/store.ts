@@ -32,6 +32,7 @@ import {
   LOOKUP_INDEX_NAMES,
   LOOKUP_INDEXES,
   readHeader,
+  REPLACED_INDEX_NAMES,
 } from "./schema_sql.ts";
 
 /** Default index location under the root. */
@@ -560,6 +561,7 @@ export class IndexStore {
   /** Makes the lookup indexes that are missing. */
   ensureLookupIndexes(): void {
     this.transaction(() => {
+      for (const name of REPLACED_INDEX_NAMES) this.#db.exec(`DROP INDEX IF EXISTS ${name}`);
       for (const sql of LOOKUP_INDEXES) this.#db.exec(sql);
     });
   }

@@ -1,4 +1,5 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { factRows } from "./fact_rows.ts";
 import type { Extent, FileFacts } from "./facts.ts";
 import { IndexStore, locateDb } from "./store.ts";
@@ -143,6 +144,30 @@ Deno.test("store: counts follow writes, replacements, removals and rolled-back t
     deepStrictEqual(facts(store), [3, 3, 3]);
   } finally {
     store.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("store: making the lookup indexes replaces refs_name (name only) by refs_name_order", () => {
+  const root = Deno.makeTempDirSync();
+  try {
+    const store = IndexStore.open(locateDb(root, undefined, true), "write");
+    store.dropLookupIndexes();
+    store.close();
+    const db = new DatabaseSync(`${root}/.llm/index.db`);
+    db.exec("CREATE INDEX refs_name ON refs(name)");
+    db.close();
+    const reopened = IndexStore.open(locateDb(root, undefined, false), "write");
+    reopened.ensureLookupIndexes();
+    reopened.close();
+    const check = new DatabaseSync(`${root}/.llm/index.db`, { readOnly: true });
+    const names = (check.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'refs_name%'",
+    )
+      .all() as { name: string }[]).map((row) => row.name);
+    check.close();
+    deepStrictEqual(names, ["refs_name_order"]);
+  } finally {
     Deno.removeSync(root, { recursive: true });
   }
 });

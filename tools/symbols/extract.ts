@@ -10,13 +10,13 @@
  *
  * @module
  */
-import type { Parser, Query } from "web-tree-sitter";
+import type { Parser } from "web-tree-sitter";
 import { createParser, loadLanguage, runtimeFailure } from "../../grammars/loader.ts";
 import { CONTAINER_KINDS, type Definition, definitionsOf } from "../ast-search/definitions.ts";
 import { errorNodes } from "../../grammars/syntax_errors.ts";
 import type { FileFacts, SymbolFact } from "./facts.ts";
 import { type Container, Enclosures, ExtentMapper } from "./extract_positions.ts";
-import { factsQuery } from "./extract_queries.ts";
+import { type FactMatches, type FactsQuery, factsQuery, splitMatches } from "./extract_queries.ts";
 import { collectReferences } from "./extract_references.ts";
 import { collectImports } from "./extract_imports.ts";
 
@@ -24,7 +24,7 @@ import { collectImports } from "./extract_imports.ts";
 interface LanguageState {
   parser: Parser;
   /** Definitions, references and imports, in one query. */
-  facts?: Query;
+  facts?: FactsQuery;
 }
 
 const states = new Map<string, Promise<LanguageState>>();
@@ -176,12 +176,20 @@ export async function extractFacts(language: string, text: string): Promise<File
     try {
       const root = tree.rootNode;
       const mapper = new ExtentMapper(text);
-      const matches = state.facts ? state.facts.matches(root) : [];
-      const definitions = definitionsOf(matches);
+      const matches: FactMatches = state.facts
+        ? splitMatches(state.facts, state.facts.query.matches(root))
+        : { definitions: [], references: [], imports: [] };
+      const definitions = definitionsOf(matches.definitions);
       const { symbols, containers } = symbolsOf(language, text, definitions, mapper);
       const enclosures = new Enclosures(containers);
-      const references = collectReferences(text, matches, definitions, enclosures, mapper);
-      const imports = collectImports(matches, mapper);
+      const references = collectReferences(
+        text,
+        matches.references,
+        definitions,
+        enclosures,
+        mapper,
+      );
+      const imports = collectImports(matches.imports, mapper);
       return {
         language,
         symbols,

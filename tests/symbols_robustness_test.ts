@@ -164,3 +164,26 @@ Deno.test("index result names the files it wrote, so an MCP host drops only thei
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("index: files after an abort on the calling thread are not recorded as failed", async () => {
+  const root = await makeTree({
+    "a_dense.js": ";".repeat(400_000),
+    "b.py": "def f():\n    pass\n",
+  });
+  const worker = new Worker(
+    new URL("./fixtures/symbols/inline_abort_worker.ts", import.meta.url),
+    { type: "module" },
+  );
+  try {
+    const answer = new Promise((resolve) => worker.onmessage = (event) => resolve(event.data));
+    worker.postMessage(root);
+    // b.py is not parsed (the runtime is spent) but is not blamed: the next run parses it.
+    assert.deepEqual(await answer, {
+      notIndexed: ["a_dense.js", "b.py"],
+      failures: ["a_dense.js"],
+    });
+  } finally {
+    worker.terminate();
+    await Deno.remove(root, { recursive: true });
+  }
+});

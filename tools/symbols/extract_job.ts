@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { setParserHeapCeiling } from "../../grammars/loader.ts";
+import { runtimeAborted, setParserHeapCeiling } from "../../grammars/loader.ts";
 import { extractFacts } from "./extract.ts";
 import { type FactRows, factRows } from "./fact_rows.ts";
 
@@ -38,6 +38,12 @@ export type WorkerMessage = ExtractReply | { id: number; handedBack: Uint8Array<
 const decoder = new TextDecoder();
 
 /**
+ * Name of the failure of a file not parsed because the parser runtime of this thread aborted on
+ * an earlier file: the file itself may be fine (the indexer does not record it as failed).
+ */
+export const RUNTIME_SPENT = "RuntimeSpentError";
+
+/**
  * Extracts `task`'s facts; a failure is answered, not thrown.
  *
  * @example
@@ -49,6 +55,10 @@ const decoder = new TextDecoder();
  * ```
  */
 export async function runExtractTask(task: ExtractTask): Promise<ExtractReply> {
+  if (runtimeAborted()) {
+    const message = "not parsed: the parser runtime of this thread aborted on an earlier file";
+    return { id: task.id, failure: { name: RUNTIME_SPENT, message } };
+  }
   setParserHeapCeiling(task.heapCeiling);
   try {
     const facts = await extractFacts(task.language, decoder.decode(task.bytes));

@@ -15,7 +15,12 @@ import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { IndexResult } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { type Candidate, walkCandidates } from "./candidates.ts";
-import { type ExtractReply, type ExtractTask, runExtractTask } from "./extract_job.ts";
+import {
+  type ExtractReply,
+  type ExtractTask,
+  runExtractTask,
+  RUNTIME_SPENT,
+} from "./extract_job.ts";
 import { rowCount } from "./fact_rows.ts";
 import { ExtractPool, WORKER_DIED } from "./pool.ts";
 import { type FailureRow, type FileRow, type FileWrite, IndexStore, locateDb } from "./store.ts";
@@ -258,8 +263,9 @@ async function processCandidates(
           diagnostics.push(
             note("MAG-IO-015", `${candidate.path} was not indexed: ${reason}`, candidate.path),
           );
-          // A dead worker fails every file it held, not only the one it died on.
-          if (reply.failure.name !== WORKER_DIED) {
+          // A dead worker fails every file it held, not only the one it died on; a spent
+          // runtime fails every file after the one it aborted on.
+          if (reply.failure.name !== WORKER_DIED && reply.failure.name !== RUNTIME_SPENT) {
             const { path, size, mtime } = candidate;
             writer.fail({ path, hash, size, mtime, reason });
           }

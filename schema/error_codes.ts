@@ -321,7 +321,7 @@ const GATE_ENTRIES: Record<GateCodeName, EntryText> = {
   noCompilerGate: {
     meaning: "No compiler gate exists for the file's language; only the syntax gate checked it.",
     cause: "The toolkit runs compilers for C, C++, Python, JavaScript, TypeScript, Java, Rust, " +
-      "shell and JSON only.",
+      "shell, and parsers for JSON, YAML and TOML only.",
     remediation: "Nothing to do; check the file with its language's own tools if it matters.",
     exit: EXIT.ok,
   },

@@ -160,7 +160,23 @@ const CASES: LanguageCase[] = [
       column: 8,
     },
   },
+  {
+    gate: "toml",
+    file: "config/app.toml",
+    valid: '[server]\nport = 8080\nname = "é"\n',
+    syntax: { text: "a = \n", line: 1, column: 0 },
+    semantic: {
+      text: "[x]\na = 1\n[x]\nb = 2\n",
+      message: /trying to redefine an already defined table or value/,
+      nativeCode: "TomlError",
+      line: 3,
+      column: 1,
+    },
+  },
 ];
+
+/** Gates computed in process: always present, with no program path or version. */
+const IN_PROCESS = new Set(["json", "toml", "yaml"]);
 
 const encoder = new TextEncoder();
 
@@ -196,7 +212,7 @@ function errorsOf(diagnostics: Diagnostic[], tool: string): Diagnostic[] {
 }
 
 for (const language of CASES) {
-  const present = language.gate === "json" ||
+  const present = IN_PROCESS.has(language.gate) ||
     hasCommand(language.gate === "deno" ? Deno.execPath() : language.gate);
   Deno.test({
     name: `${language.gate}: valid approved, syntax and compiler errors rejected, nothing written` +
@@ -219,7 +235,7 @@ for (const language of CASES) {
           ["syntax", "passed"],
           [language.gate, "passed"],
         ]);
-        if (language.gate !== "json") {
+        if (!IN_PROCESS.has(language.gate)) {
           assert.ok(valid.gates[1].tool_version, "the compiler's version is reported");
           assert.ok(valid.gates[1].tool_path, "the compiler's path is reported");
         }
@@ -252,6 +268,36 @@ for (const language of CASES) {
     },
   });
 }
+
+Deno.test("yaml: the yaml parser decides (no grammar loads), every error at its line and column", async () => {
+  await inTree({ "deploy/.keep": "" }, async (root) => {
+    const before = listing(root);
+    const check = (text: string) =>
+      validateFile({ root, filePath: "deploy/app.yaml", bytes: encoder.encode(text) });
+    const valid = await check("---\nname: app\nports: [80, 443]\n---\nname: 'é'\n");
+    assert.ok(valid.approved, JSON.stringify(valid.diagnostics));
+    assert.deepEqual(valid.gates.map((gate) => [gate.name, gate.status]), [
+      ["syntax", "skipped"],
+      ["yaml", "passed"],
+    ]);
+    const duplicate = await check("name: app\nport: 80\nname: other\n");
+    assert.equal(duplicate.approved, false);
+    const [error] = errorsOf(duplicate.diagnostics, "yaml");
+    assert.deepEqual(
+      [error.code, error.native_code, error.message, error.line, error.column],
+      ["LFW-V-101", "DUPLICATE_KEY", "Map keys must be unique", 3, 0],
+    );
+    const indent = await check("a:\n  b: 1\n  c: [1, 2\n");
+    assert.deepEqual(
+      errorsOf(indent.diagnostics, "yaml").map((d) => [d.native_code, d.line]),
+      [["BAD_INDENT", 4]],
+    );
+    const quoted = await check('key: "é" x\n');
+    const [scalar] = errorsOf(quoted.diagnostics, "yaml");
+    assert.deepEqual([scalar.line, scalar.column], [1, 10], "a byte column: é is two bytes");
+    assert.deepEqual(listing(root), before);
+  });
+});
 
 Deno.test("a compiler that accepts the file overrules the grammar (valid bash tree-sitter rejects)", async () => {
   await inTree({}, async (root) => {

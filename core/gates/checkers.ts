@@ -15,6 +15,8 @@
 import { join } from "node:path";
 import type { NativeDiagnostic } from "./native.ts";
 import { checkJson } from "./json.ts";
+import { checkToml } from "./toml.ts";
+import { checkYaml } from "./yaml.ts";
 import {
   parseBash,
   parseDenoCheck,
@@ -73,7 +75,7 @@ export interface ProgramChecker {
   contextFree: boolean;
 }
 
-/** A gate computed in process (JSON). */
+/** A gate computed in process (JSON, YAML, TOML). */
 export interface InProcessChecker {
   /** The gate's name and the `tool` of its diagnostics. */
   name: string;
@@ -255,10 +257,9 @@ const json: InProcessChecker = {
       : undefined,
 };
 
-/** Languages with no compiler gate yet, and why. */
-export const NO_CHECKER_REASON: Record<string, string> = {
-  toml: "no TOML parser is available to the toolkit (no npm parser in its dependencies)",
-};
+const yaml: InProcessChecker = { name: "yaml", check: checkYaml };
+
+const toml: InProcessChecker = { name: "toml", check: checkToml };
 
 /**
  * The compiler gate of `language` (a registry name), or `undefined` when it has none.
@@ -285,6 +286,10 @@ export function checkerFor(language: string, findCargo: CargoLookup): Checker | 
       return bash;
     case "json":
       return json;
+    case "yaml":
+      return yaml;
+    case "toml":
+      return toml;
     default:
       return undefined;
   }

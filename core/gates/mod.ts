@@ -19,7 +19,7 @@ import { sha256 } from "../../schema/checksum.ts";
 import type { RunCache } from "../cache.ts";
 import { displayPath, isInside, realPathOf } from "../paths.ts";
 import { SYNTAX_TOOL, syntaxGate, type SyntaxOutcome } from "./syntax.ts";
-import { type Checker, checkerFor, NO_CHECKER_REASON } from "./checkers.ts";
+import { type Checker, checkerFor } from "./checkers.ts";
 import { type GateResult, runChecker } from "./compiler.ts";
 
 /**
@@ -214,8 +214,7 @@ async function compilerResult(
   const root = realPathOf(options.root);
   const checker = checkerFor(language, (dir) => cargoManifest(root, dir));
   if (!checker) {
-    const reason = NO_CHECKER_REASON[language] ??
-      `the toolkit has no compiler gate for ${language}`;
+    const reason = `the toolkit has no compiler gate for ${language}`;
     return compilerSkipped(options, prefix, "compiler", "noCompilerGate", reason);
   }
   const dir = contextFolder(root, options.filePath);

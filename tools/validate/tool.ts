@@ -79,7 +79,7 @@ export const validateTool: Tool = defineTool({
   description:
     "Check text meant for a file without writing anything: tree-sitter syntax errors with " +
     "exact spans, then the language's compiler (gcc, g++, python3, node, deno, javac, rustc, " +
-    "bash, JSON.parse) in the file's folder. Answers approved or rejected with diagnostics " +
+    "bash; JSON, YAML and TOML parsers) in the file's folder. Answers approved or rejected with diagnostics " +
     "(line, column, the compiler's message and code); a gate that cannot run says why in a note.",
   example: { path: "src/util.py", content: "def f(x):\n    return x + 1\n" },
   prefix: "LMV",

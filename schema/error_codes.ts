@@ -327,16 +327,18 @@ const GATE_ENTRIES: Record<GateCodeName, EntryText> = {
   },
   copyNotAllowed: {
     meaning: "A compiler gate was skipped: the run may not write the hidden copy it checks.",
-    cause: "node, deno, javac and rustc check a hidden copy beside the file (so imports " +
-      "resolve), which needs write permission in the file's folder; read-only runs lack it.",
+    cause: "node, deno, javac and rustc check a hidden copy beside the file (cargo a copy of " +
+      "the crate in its folder) so imports resolve, which needs write permission there; " +
+      "read-only runs lack it.",
     remediation: "Add --allow-write for the file's folder to run the gate (the copy is removed " +
       "at once; the file itself is never written).",
     exit: EXIT.ok,
   },
   contextUnsupported: {
     meaning: "A compiler gate was skipped: it cannot check this file in its context.",
-    cause: "A Rust file of a Cargo package (rustc alone cannot resolve the crate), JSX for " +
-      "node, zsh for bash, JSON with comments, or a folder outside the root.",
+    cause: "A Rust file no target of its Cargo package includes (no `mod` names it), a " +
+      "crate too large to copy, JSX for node, zsh for bash, JSON with comments, or a folder " +
+      "outside the root.",
     remediation: "Check the file with the project's own build (e.g. `cargo check`) after writing.",
     exit: EXIT.ok,
   },

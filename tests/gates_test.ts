@@ -35,6 +35,17 @@ interface LanguageCase {
   semantic: { text: string; message: RegExp; nativeCode?: string } & Expected;
 }
 
+/** A Cargo workspace of two packages: `app` uses `util` (a path dependency) and its own module. */
+const CARGO_WORKSPACE: Record<string, string> = {
+  "Cargo.toml": '[workspace]\nmembers = ["app", "util"]\nresolver = "2"\n',
+  "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n' +
+    '[dependencies]\nutil = { path = "../util" }\n',
+  "app/src/main.rs": 'mod helper;\nfn main() {\n    println!("{}", helper::two());\n}\n',
+  "app/src/helper.rs": "pub fn two() -> i32 {\n    2\n}\n",
+  "util/Cargo.toml": '[package]\nname = "util"\nversion = "0.1.0"\nedition = "2021"\n',
+  "util/src/lib.rs": "pub fn one() -> i32 {\n    1\n}\n",
+};
+
 const CASES: LanguageCase[] = [
   {
     gate: "gcc",
@@ -129,6 +140,20 @@ const CASES: LanguageCase[] = [
     syntax: { text: "fn main() {\n    let x = 1\n}\n", line: 2, column: 13 },
     semantic: {
       text: 'fn main() {\n    let _x: i32 = "s";\n}\n',
+      message: /^mismatched types$/,
+      nativeCode: "E0308",
+      line: 2,
+      column: 18,
+    },
+  },
+  {
+    gate: "cargo",
+    file: "app/src/helper.rs",
+    context: CARGO_WORKSPACE,
+    valid: "pub fn two() -> i32 {\n    util::one() + 1\n}\n",
+    syntax: { text: "pub fn two() -> i32 {\n    let x = 1\n    x\n}\n", line: 2, column: 13 },
+    semantic: {
+      text: 'pub fn two() -> i32 {\n    let _x: i32 = "s";\n    util::one()\n}\n',
       message: /^mismatched types$/,
       nativeCode: "E0308",
       line: 2,
@@ -297,6 +322,38 @@ Deno.test("yaml: the yaml parser decides (no grammar loads), every error at its 
     assert.deepEqual([scalar.line, scalar.column], [1, 10], "a byte column: é is two bytes");
     assert.deepEqual(listing(root), before);
   });
+});
+
+Deno.test({
+  name: "cargo: a copy of the workspace is checked, the user's files untouched; a file no target " +
+    "includes is skipped with a note" + (hasCommand("cargo") ? "" : " (needs cargo)"),
+  ignore: !hasCommand("cargo"),
+  fn: async () => {
+    await inTree(CARGO_WORKSPACE, async (root) => {
+      const before = listing(root);
+      const helper = Deno.readFileSync(join(root, "app/src/helper.rs"));
+      const check = (filePath: string, text: string) =>
+        validateFile({ root, filePath, bytes: encoder.encode(text) });
+      const broken = await check("app/src/helper.rs", "pub fn two() -> i32 {\n    nope()\n}\n");
+      const [error] = errorsOf(broken.diagnostics, "cargo");
+      assert.deepEqual([error.native_code, error.file, error.line], [
+        "E0425",
+        "app/src/helper.rs",
+        2,
+      ]);
+      assert.deepEqual(Deno.readFileSync(join(root, "app/src/helper.rs")), helper);
+
+      const stray = await check("app/src/stray.rs", "pub fn three() -> i32 {\n    3\n}\n");
+      const cargo = stray.gates.find((gate) => gate.name === "cargo")!;
+      assert.equal(cargo.status, "skipped");
+      assert.match(cargo.reason!, /no target of the crate includes it/);
+      assert.ok(stray.diagnostics.some((d) => d.code === "LFW-V-109" && d.level === "note"));
+
+      const plain = await check("scratch/solo.rs", "fn main() {\n    let _x: i32 = 1;\n}\n");
+      assert.equal(plain.gates[1].name, "cargo", "the workspace folder above holds it");
+      assert.deepEqual(listing(root), before);
+    });
+  },
 });
 
 Deno.test("a compiler that accepts the file overrules the grammar (valid bash tree-sitter rejects)", async () => {

@@ -8,7 +8,9 @@
  * - `copy`: a hidden copy `.llm-gate-<uuid>-<name>` beside the target, so relative imports,
  *   `mod` declarations and the nearest `package.json`/`deno.json` resolve as for the file;
  * - `folder`: a hidden folder `.llm-gate-<uuid>/` beside the target holding `<name>` (javac needs
- *   the file name to match the public class) and the compiler's output.
+ *   the file name to match the public class) and the compiler's output;
+ * - `crate`: a hidden folder `.llm-gate-<uuid>/` in the Cargo workspace (else package) folder
+ *   holding a copy of it with the candidate in place (`cargo check` reads a whole crate).
  *
  * @module
  */
@@ -19,6 +21,7 @@ import { checkToml } from "./toml.ts";
 import { checkYaml } from "./yaml.ts";
 import {
   parseBash,
+  parseCargoJson,
   parseDenoCheck,
   parseGccJson,
   parseJavac,
@@ -37,10 +40,12 @@ export interface CheckContext {
   filePath: string;
   /** The candidate text. */
   text: string;
-  /** Absolute path of the hidden copy (`copy`, `folder`). */
+  /** Absolute path of the hidden copy (`copy`, `folder`, `crate`). */
   copyPath: string;
-  /** Absolute path of the hidden scratch folder (`folder`). */
+  /** Absolute path of the hidden scratch folder (`folder`, `crate`). */
   scratchDir: string;
+  /** The folder of the user's tree that relative names in the program's output are under. */
+  namesDir: string;
 }
 
 /** What a program printed. */
@@ -60,7 +65,9 @@ export interface ProgramChecker {
   /** The program to start: a name looked up on PATH, or an absolute path. */
   program: () => string;
   /** How the candidate reaches it. */
-  input: "stdin" | "copy" | "folder";
+  input: "stdin" | "copy" | "folder" | "crate";
+  /** The folder copied whole into the scratch folder (`crate`), absolute. */
+  crateDir?: string;
   /** Its arguments. */
   args: (context: CheckContext) => string[];
   /** Environment variables to add. */
@@ -73,6 +80,11 @@ export interface ProgramChecker {
   unsupported?: (context: CheckContext) => string | undefined;
   /** Its verdict depends on the bytes alone (so it may be cached by content hash). */
   contextFree: boolean;
+  /**
+   * The files it read, as it names them (relative to `namesDir`, or in the scratch folder),
+   * read from its own records before the scratch folder is removed.
+   */
+  inputs?: (context: CheckContext) => Promise<string[]>;
 }
 
 /** A gate computed in process (JSON, YAML, TOML). */
@@ -198,37 +210,71 @@ const javac: ProgramChecker = {
   contextFree: false,
 };
 
-/** The Cargo manifest of the folder or one of its parents up to the root, if any. */
-export type CargoLookup = (dir: string) => string | undefined;
+const rustc: ProgramChecker = {
+  name: "rustc",
+  program: () => "rustc",
+  input: "copy",
+  args: (context) => [
+    "--edition",
+    "2021",
+    "--crate-type",
+    /^\s*(pub\s+)?fn\s+main\s*\(/m.test(context.text) ? "bin" : "lib",
+    "--crate-name",
+    "llm_gate_check",
+    "--emit=metadata",
+    "-o",
+    join(context.scratchDir, "check.rmeta"),
+    "--error-format=json",
+    context.copyPath,
+  ],
+  parse: (output) => parseRustcJson(output.stderr),
+  contextFree: false,
+};
 
-function rustc(findCargo: CargoLookup): ProgramChecker {
+/**
+ * `cargo check` of a copy of the crate's context (its workspace, else its package) with the
+ * candidate in place, offline, its build folder inside the copy: the user's tree is only read.
+ */
+function cargo(crateDir: string): ProgramChecker {
   return {
-    name: "rustc",
-    program: () => "rustc",
-    input: "copy",
+    name: "cargo",
+    program: () => "cargo",
+    input: "crate",
+    crateDir,
     args: (context) => [
-      "--edition",
-      "2021",
-      "--crate-type",
-      /^\s*(pub\s+)?fn\s+main\s*\(/m.test(context.text) ? "bin" : "lib",
-      "--crate-name",
-      "llm_gate_check",
-      "--emit=metadata",
-      "-o",
-      join(context.scratchDir, "check.rmeta"),
-      "--error-format=json",
-      context.copyPath,
+      "check",
+      "--offline",
+      "--quiet",
+      "--all-targets",
+      "--message-format=json",
+      "--manifest-path",
+      join(context.scratchDir, "Cargo.toml"),
     ],
-    parse: (output) => parseRustcJson(output.stderr),
-    unsupported: (context) => {
-      const manifest = findCargo(context.dir);
-      return manifest
-        ? `the file belongs to the Cargo package of ${manifest}: rustc alone cannot resolve its ` +
-          "crate, and cargo check would read the file on disk, not the candidate"
-        : undefined;
-    },
+    env: { CARGO_TARGET_DIR: "target", CARGO_TERM_COLOR: "never" },
+    parse: (output) => parseCargoJson(output.stdout),
+    inputs: (context) => cargoInputs(join(context.scratchDir, "target", "debug", "deps")),
     contextFree: false,
   };
+}
+
+/**
+ * The sources rustc read for every target cargo checked, from the dep-info files (`*.d`) it
+ * left in `deps`: their `path:` lines, relative to the workspace folder.
+ */
+async function cargoInputs(deps: string): Promise<string[]> {
+  const inputs = new Set<string>();
+  try {
+    for await (const entry of Deno.readDir(deps)) {
+      if (!entry.isFile || !entry.name.endsWith(".d")) continue;
+      const text = await Deno.readTextFile(join(deps, entry.name));
+      for (const line of text.split("\n")) {
+        if (line.endsWith(":") && !line.includes(": ")) inputs.add(line.slice(0, -1));
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return [...inputs];
 }
 
 const bash: ProgramChecker = {
@@ -263,9 +309,9 @@ const toml: InProcessChecker = { name: "toml", check: checkToml };
 
 /**
  * The compiler gate of `language` (a registry name), or `undefined` when it has none.
- * `findCargo` tells whether a folder lies in a Cargo package.
+ * `crateDir` is the folder of the Cargo workspace (else package) a Rust file belongs to.
  */
-export function checkerFor(language: string, findCargo: CargoLookup): Checker | undefined {
+export function checkerFor(language: string, crateDir?: string): Checker | undefined {
   switch (language) {
     case "c":
       return gcc("gcc", "c");
@@ -281,7 +327,7 @@ export function checkerFor(language: string, findCargo: CargoLookup): Checker | 
     case "java":
       return javac;
     case "rust":
-      return rustc(findCargo);
+      return crateDir === undefined ? rustc : cargo(crateDir);
     case "bash":
       return bash;
     case "json":

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basename, isAbsolute, join, relative } from "node:path";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import { gateCode, type GateCodeName, type GatePrefix } from "../../schema/error_codes.ts";
@@ -143,12 +143,32 @@ function byteColumn(index: LineIndex, bytes: Uint8Array, line: number, column: n
   return new TextEncoder().encode(text.slice(0, column)).length;
 }
 
-/** Maps a compiler's file name to the user's: the candidate, a root-relative path, or as is. */
-function fileOf(native: NativeDiagnostic, candidates: Set<string>, check: CompilerCheck) {
+/** What maps a checker's findings onto the user's files: the names it gives the candidate. */
+interface GateReader extends Partial<GateOutcome> {
+  /** The gate's name. */
+  name: string;
+  /** The names the checker gives the candidate. */
+  candidates: Set<string>;
+  /** Where it ran. */
+  context: CheckContext;
+}
+
+/**
+ * Maps a compiler's file name to the user's: the candidate, a root-relative path (a name in the
+ * scratch folder maps to the same name in the user's tree), or as is.
+ */
+function fileOf(
+  native: NativeDiagnostic,
+  tool: GateReader,
+  check: CompilerCheck,
+) {
+  const { candidates, context } = tool;
   if (native.file === undefined || candidates.has(native.file)) return check.filePath;
   const path = native.file.startsWith("file://") ? fileURLToPath(native.file) : native.file;
   if (candidates.has(path)) return check.filePath;
-  const absolute = isAbsolute(path) ? path : join(check.dir, path);
+  const inScratch = context.scratchDir !== "" && path.startsWith(`${context.scratchDir}/`);
+  const named = inScratch ? relative(context.scratchDir, path) : path;
+  const absolute = isAbsolute(named) ? named : join(context.namesDir, named);
   const fromRoot = relative(check.root, absolute);
   return fromRoot.startsWith("..") || isAbsolute(fromRoot) ? absolute : fromRoot;
 }
@@ -157,9 +177,9 @@ function fileOf(native: NativeDiagnostic, candidates: Set<string>, check: Compil
 function toDiagnostic(
   native: NativeDiagnostic,
   check: CompilerCheck,
-  tool: { name: string; candidates: Set<string>; index: LineIndex } & Partial<GateOutcome>,
+  tool: GateReader & { index: LineIndex },
 ): Diagnostic {
-  const file = fileOf(native, tool.candidates, check);
+  const file = fileOf(native, tool, check);
   const details: Partial<Diagnostic> = { level: native.level, file, ...pickTool(tool) };
   if (native.nativeCode) details.native_code = native.nativeCode;
   if (native.note) details.note = native.note;
@@ -210,36 +230,86 @@ async function mayWrite(dir: string): Promise<boolean> {
   return status.state === "granted";
 }
 
+/** The folder a checker's hidden files go in: the crate's for `crate`, else the target's. */
+function scratchParent(checker: ProgramChecker, check: CompilerCheck): string {
+  return checker.input === "crate" && checker.crateDir ? checker.crateDir : check.dir;
+}
+
 /** The hidden paths a checker uses beside the target, each unique to this run. */
 function scratchPaths(check: CompilerCheck, checker: ProgramChecker): CheckContext {
   const id = crypto.randomUUID();
   const name = basename(check.filePath);
-  const scratchDir = join(check.dir, `.llm-gate-${id}`);
-  const copyPath = checker.input === "folder"
-    ? join(scratchDir, name)
-    : join(check.dir, `.llm-gate-${id}-${name}`);
-  return {
+  const scratchDir = join(scratchParent(checker, check), `.llm-gate-${id}`);
+  const context = {
     dir: check.dir,
     name,
     filePath: check.filePath,
     text: decoder.decode(check.bytes),
-    copyPath,
+    copyPath: join(check.dir, `.llm-gate-${id}-${name}`),
     scratchDir,
+    namesDir: check.dir,
   };
+  if (checker.input === "folder") context.copyPath = join(scratchDir, name);
+  if (checker.input === "crate" && checker.crateDir) {
+    context.copyPath = join(
+      scratchDir,
+      relative(checker.crateDir, join(check.root, check.filePath)),
+    );
+    context.namesDir = checker.crateDir;
+  }
+  return context;
 }
 
-/** Writes the candidate where the checker reads it; returns what to remove afterwards. */
+/** Entries a crate's copy leaves out: build output, version control, the toolkit's own. */
+const NOT_COPIED = /^(target|\.git|\.llm|\.llm-gate-.*|node_modules)$/;
+
+/** Most bytes copied for a `crate` checker: a bigger context skips the gate. */
+export const CRATE_COPY_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Copies the regular files and folders of `from` into `to` (links are left out: they may
+ * point out of the root), within the byte budget; returns the budget left, negative when the
+ * copy stopped for want of it.
+ */
+async function copyTree(from: string, to: string, budget: number): Promise<number> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (NOT_COPIED.test(entry.name)) continue;
+    const [source, target] = [join(from, entry.name), join(to, entry.name)];
+    if (entry.isDirectory) budget = await copyTree(source, target, budget);
+    else if (entry.isFile) {
+      budget -= (await Deno.stat(source)).size;
+      if (budget >= 0) await Deno.copyFile(source, target);
+    }
+    if (budget < 0) return budget;
+  }
+  return budget;
+}
+
+/**
+ * Writes the candidate where the checker reads it, each path to remove afterwards pushed on
+ * `created` as soon as it exists; returns why the gate cannot run, if it cannot.
+ */
 async function placeCandidate(
   checker: ProgramChecker,
   context: CheckContext,
   bytes: Uint8Array,
-): Promise<string[]> {
-  if (checker.input === "stdin") return [];
+  created: string[],
+): Promise<string | undefined> {
+  if (checker.input === "stdin") return;
   await Deno.mkdir(context.scratchDir);
-  const created = [context.scratchDir];
+  created.push(context.scratchDir);
+  if (checker.input === "crate" && checker.crateDir) {
+    if (await copyTree(checker.crateDir, context.scratchDir, CRATE_COPY_LIMIT) < 0) {
+      return `the Cargo context ${checker.crateDir} holds more than ${CRATE_COPY_LIMIT} bytes ` +
+        "to copy";
+    }
+    await Deno.mkdir(dirname(context.copyPath), { recursive: true });
+    await Deno.writeFile(context.copyPath, bytes, { mode: 0o600 });
+    return;
+  }
   if (checker.input === "copy") created.push(context.copyPath);
   await Deno.writeFile(context.copyPath, bytes, { createNew: true, mode: 0o600 });
-  return created;
 }
 
 async function removeAll(paths: string[]): Promise<void> {
@@ -262,7 +332,7 @@ async function runProgram(
 ): Promise<ProgramOutput> {
   const child = new Deno.Command(program, {
     args: checker.args(context),
-    cwd: context.dir,
+    cwd: checker.input === "crate" ? context.scratchDir : context.dir,
     env: checker.env,
     stdin: checker.input === "stdin" ? "piped" : "null",
     stdout: "piped",
@@ -300,26 +370,30 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
   if ("check" in checker) {
     return finish(
       check,
-      { name: checker.name, candidates: new Set() },
+      { name: checker.name, candidates: new Set(), context },
       checker.check(context.text),
       started,
     );
   }
   const program = checker.program();
   if (!(await mayRun(program))) return notRunnable(check, checker.name, program, started);
-  if (checker.input !== "stdin" && !(await mayWrite(check.dir))) {
+  const parent = scratchParent(checker, check);
+  if (checker.input !== "stdin" && !(await mayWrite(parent))) {
     const reason = `it checks a hidden copy beside the file, and the run may not write in ` +
-      `${relative(check.root, check.dir) || "."} (add --allow-write for it)`;
+      `${relative(check.root, parent) || "."} (add --allow-write for it)`;
     return skipped(check, checker.name, "copyNotAllowed", reason, started);
   }
   const tool: Partial<GateOutcome> = { tool_path: lookUp(program) ?? program };
   const timeout = AbortSignal.timeout(check.timeoutMs);
   const signal = check.signal ? AbortSignal.any([check.signal, timeout]) : timeout;
-  let created: string[] = [];
+  const created: string[] = [];
   let output: ProgramOutput;
+  let inputs: string[] | undefined;
   try {
-    created = await placeCandidate(checker, context, check.bytes);
+    const placed = await placeCandidate(checker, context, check.bytes, created);
+    if (placed) return skipped(check, checker.name, "contextUnsupported", placed, started, tool);
     output = await runProgram(program, checker, context, check.bytes, signal);
+    inputs = await checker.inputs?.(context);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       const reason = `${program} is not on PATH`;
@@ -337,6 +411,7 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
   if (version) tool.tool_version = version;
   if (timeout.aborted) return timedOut(check, checker.name, program, started, tool);
   const candidates = new Set([context.copyPath, ...(checker.candidateNames?.(context) ?? [])]);
+  if (checker.input === "crate") candidates.add(relative(context.scratchDir, context.copyPath));
   const found = checker.parse(output);
   const failed = output.code !== 0 && !found.some((native) => native.level === "error");
   if (failed) {
@@ -345,7 +420,16 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
       `${program} exited with ${output.code} and no diagnostic it could be read from: ${said}`;
     return skipped(check, checker.name, "compilerFailed", reason, started, tool);
   }
-  return finish(check, { name: checker.name, candidates, ...tool }, found, started);
+  const reader = { name: checker.name, candidates, context, ...tool };
+  const result = finish(check, reader, found, started);
+  if (
+    result.outcome.status === "passed" && inputs && !inputs.some((name) => candidates.has(name))
+  ) {
+    const reason = `${program} did not read ${check.filePath}: no target of the crate includes ` +
+      "it (a `mod` declaration names it)";
+    return skipped(check, checker.name, "contextUnsupported", reason, started, tool);
+  }
+  return result;
 }
 
 function timedOut(
@@ -369,6 +453,7 @@ function scratchPathsFor(checker: Checker, check: CompilerCheck): CheckContext {
       text: decoder.decode(check.bytes),
       copyPath: "",
       scratchDir: "",
+      namesDir: check.dir,
     };
   }
   return scratchPaths(check, checker);
@@ -376,7 +461,7 @@ function scratchPathsFor(checker: Checker, check: CompilerCheck): CheckContext {
 
 function finish(
   check: CompilerCheck,
-  tool: { name: string; candidates: Set<string> } & Partial<GateOutcome>,
+  tool: GateReader,
   found: NativeDiagnostic[],
   started: number,
 ): GateResult {

@@ -17,7 +17,8 @@ import { gateCode, type GatePrefix } from "../../schema/error_codes.ts";
 import type { GateOutcome, GateReport } from "../../schema/gates.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import type { RunCache } from "../cache.ts";
-import { displayPath, isInside, realPathOf } from "../paths.ts";
+import { isInside, realPathOf } from "../paths.ts";
+import { parse as parseToml, TomlError } from "smol-toml";
 import { SYNTAX_TOOL, syntaxGate, type SyntaxOutcome } from "./syntax.ts";
 import { type Checker, checkerFor } from "./checkers.ts";
 import { type GateResult, runChecker } from "./compiler.ts";
@@ -181,13 +182,31 @@ function contextFolder(root: string, filePath: string): string | undefined {
   return isInside(root, folder) ? folder : undefined;
 }
 
-/** The Cargo manifest of `dir` or one of its parents inside `root`, root-relative. */
-function cargoManifest(root: string, dir: string): string | undefined {
+/** Whether the Cargo manifest in `folder` declares a workspace (an unreadable one does not). */
+function declaresWorkspace(folder: string): boolean {
+  try {
+    return "workspace" in parseToml(Deno.readTextFileSync(join(folder, "Cargo.toml")));
+  } catch (error) {
+    if (error instanceof TomlError) return false;
+    throw error;
+  }
+}
+
+/**
+ * The folder `cargo check` needs for a Rust file in `dir`: the nearest folder inside `root` with
+ * a `Cargo.toml` (its package), or the workspace folder above it that declares
+ * `[workspace]`; `undefined` outside any Cargo package.
+ */
+function crateFolder(root: string, dir: string): string | undefined {
+  let crate: string | undefined;
   for (let folder = dir; isInside(root, folder); folder = dirname(folder)) {
-    if (exists(join(folder, "Cargo.toml"))) return displayPath(root, join(folder, "Cargo.toml"));
+    if (exists(join(folder, "Cargo.toml"))) {
+      crate ??= folder;
+      if (declaresWorkspace(folder)) return folder;
+    }
     if (folder === root) break;
   }
-  return undefined;
+  return crate;
 }
 
 /** A compiler gate that did not run for a reason known before starting anything. */
@@ -212,12 +231,13 @@ async function compilerResult(
   prefix: GatePrefix,
 ): Promise<GateResult> {
   const root = realPathOf(options.root);
-  const checker = checkerFor(language, (dir) => cargoManifest(root, dir));
+  const dir = contextFolder(root, options.filePath);
+  const crate = language === "rust" && dir !== undefined ? crateFolder(root, dir) : undefined;
+  const checker = checkerFor(language, crate);
   if (!checker) {
     const reason = `the toolkit has no compiler gate for ${language}`;
     return compilerSkipped(options, prefix, "compiler", "noCompilerGate", reason);
   }
-  const dir = contextFolder(root, options.filePath);
   if (dir === undefined) {
     const reason = `the folder of ${options.filePath} lies outside the root`;
     return compilerSkipped(options, prefix, checker.name, "contextUnsupported", reason);

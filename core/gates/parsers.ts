@@ -191,42 +191,69 @@ function rustChild(child: RustDiagnostic): string {
   return `${child.level}: ${child.message}${where}`;
 }
 
+/** A rustc diagnostic as a native one, or `undefined` for a closing summary. */
+function rustNative(diagnostic: RustDiagnostic): NativeDiagnostic | undefined {
+  const span = diagnostic.spans.find((candidate) => candidate.is_primary);
+  if (!span && diagnostic.level === "failure-note") return undefined;
+  if (!span && /^(aborting due to|\d+ warnings? emitted)/.test(diagnostic.message)) {
+    return undefined;
+  }
+  const native: NativeDiagnostic = {
+    level: levelOf(diagnostic.level),
+    message: diagnostic.message,
+  };
+  if (span) {
+    native.file = span.file_name;
+    native.line = span.line_start;
+    native.byteRange = [span.byte_start, span.byte_end];
+  }
+  const code = diagnostic.code?.code;
+  if (code) {
+    native.nativeCode = code;
+    if (/^E\d{4}$/.test(code)) {
+      native.url = `https://doc.rust-lang.org/error_codes/${code}.html`;
+    }
+  }
+  const notes = [
+    ...(span?.label ? [span.label] : []),
+    ...diagnostic.children.map(rustChild),
+  ];
+  if (notes.length > 0) native.note = notes.join("\n");
+  return native;
+}
+
 /**
  * rustc's `--error-format=json` on stderr: one object per line, with exact byte ranges of the
  * primary span. The closing summaries (`aborting due to…`, `N warnings emitted`, the
  * `--explain` hint) are left out: they say nothing about the file.
  */
 export function parseRustcJson(stderr: string): NativeDiagnostic[] {
+  return (parseJsonLines(stderr) as RustDiagnostic[])
+    .filter((diagnostic) =>
+      diagnostic.$message_type === undefined || diagnostic.$message_type === "diagnostic"
+    )
+    .flatMap((diagnostic) => rustNative(diagnostic) ?? []);
+}
+
+interface CargoMessage {
+  reason: string;
+  message?: RustDiagnostic;
+}
+
+/**
+ * `cargo check --message-format=json` on stdout: one object per line; the `compiler-message`
+ * ones carry rustc's diagnostics (file names relative to the workspace folder), each reported
+ * once even when several targets of the package compile the file.
+ */
+export function parseCargoJson(stdout: string): NativeDiagnostic[] {
+  const seen = new Set<string>();
   const found: NativeDiagnostic[] = [];
-  for (const diagnostic of parseJsonLines(stderr) as RustDiagnostic[]) {
-    if (diagnostic.$message_type !== undefined && diagnostic.$message_type !== "diagnostic") {
-      continue;
-    }
-    const span = diagnostic.spans.find((candidate) => candidate.is_primary);
-    if (!span && diagnostic.level === "failure-note") continue;
-    if (!span && /^(aborting due to|\d+ warnings? emitted)/.test(diagnostic.message)) continue;
-    const native: NativeDiagnostic = {
-      level: levelOf(diagnostic.level),
-      message: diagnostic.message,
-    };
-    if (span) {
-      native.file = span.file_name;
-      native.line = span.line_start;
-      native.byteRange = [span.byte_start, span.byte_end];
-    }
-    const code = diagnostic.code?.code;
-    if (code) {
-      native.nativeCode = code;
-      if (/^E\d{4}$/.test(code)) {
-        native.url = `https://doc.rust-lang.org/error_codes/${code}.html`;
-      }
-    }
-    const notes = [
-      ...(span?.label ? [span.label] : []),
-      ...diagnostic.children.map(rustChild),
-    ];
-    if (notes.length > 0) native.note = notes.join("\n");
-    found.push(native);
+  for (const line of parseJsonLines(stdout) as CargoMessage[]) {
+    if (line.reason !== "compiler-message" || !line.message) continue;
+    const native = rustNative(line.message);
+    const key = JSON.stringify(native);
+    if (native && !seen.has(key)) found.push(native);
+    seen.add(key);
   }
   return found;
 }

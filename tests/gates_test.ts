@@ -386,7 +386,7 @@ Deno.test("a gate past its time limit is skipped with a note, its child killed, 
   });
 });
 
-Deno.test("verdicts that depend on the bytes alone are cached by content hash", async () => {
+Deno.test("verdicts that depend on the bytes alone are cached by content hash (python3)", async () => {
   await inTree({}, async (root) => {
     const cache = new MemoryCache();
     const bytes = encoder.encode("def f():\n    return 1\n");
@@ -402,6 +402,103 @@ Deno.test("verdicts that depend on the bytes alone are cached by content hash", 
     });
     assert.equal(other.approved, false);
   });
+});
+
+/** The absolute path of `program` on PATH. */
+function onPath(program: string): string {
+  for (const folder of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      if (Deno.statSync(join(folder, program)).isFile) return join(folder, program);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  throw new Error(`${program} is not on PATH`);
+}
+
+/**
+ * Runs `test` with a `gcc` first on PATH that counts its checks (its `--version` aside) in a
+ * file, then runs the real one; PATH is restored afterwards.
+ */
+async function withCountingGcc(test: (checks: () => number) => Promise<void>): Promise<void> {
+  const bin = await Deno.makeTempDir();
+  const counter = join(bin, "count");
+  const path = Deno.env.get("PATH") ?? "";
+  Deno.writeTextFileSync(
+    join(bin, "gcc"),
+    `#!/bin/sh\n[ "$1" = --version ] || echo >> '${counter}'\nexec '${onPath("gcc")}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  Deno.env.set("PATH", `${bin}:${path}`);
+  try {
+    await test(() => {
+      try {
+        return Deno.readTextFileSync(counter).length;
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) return 0;
+        throw error;
+      }
+    });
+  } finally {
+    Deno.env.set("PATH", path);
+    await Deno.remove(bin, { recursive: true });
+  }
+}
+
+Deno.test({
+  name: "gcc's verdict is cached with the headers it read: no second run until one changes" +
+    (hasCommand("gcc") ? "" : " (needs gcc)"),
+  ignore: !hasCommand("gcc"),
+  fn: async () => {
+    await withCountingGcc(async (checks) => {
+      await inTree({ "src/config.h": "#define ANSWER 42\n" }, async (root) => {
+        const cache = new MemoryCache();
+        const bytes = encoder.encode(
+          '#include "config.h"\nint main(void) {\n  return ANSWER;\n}\n',
+        );
+        const check = () => validateFile({ root, filePath: "src/main.c", bytes, cache });
+        const first = await check();
+        assert.ok(first.approved, JSON.stringify(first.diagnostics));
+        assert.equal(checks(), 1);
+        const second = await check();
+        assert.equal(checks(), 1, "the second run did not start gcc");
+        assert.deepEqual(second, first);
+
+        Deno.writeTextFileSync(join(root, "src/config.h"), "#define ANSWER missing_name\n");
+        const changed = await check();
+        assert.equal(checks(), 2, "a changed header runs gcc again");
+        assert.equal(changed.approved, false);
+        assert.match(errorsOf(changed.diagnostics, "gcc")[0].message, /missing_name/);
+
+        Deno.writeTextFileSync(join(root, "src/other.c"), "int other;\n");
+        await check();
+        assert.equal(checks(), 3, "a file added to the folder runs gcc again (it may shadow one)");
+      });
+    });
+  },
+});
+
+Deno.test({
+  name: "deno check's verdict is cached with its module graph: reused until an import changes",
+  fn: async () => {
+    await inTree({ "src/y.ts": "export const y: number = 1;\n" }, async (root) => {
+      const cache = new MemoryCache();
+      const bytes = encoder.encode('import { y } from "./y.ts";\nexport const z: number = y;\n');
+      const check = () => validateFile({ root, filePath: "src/app.ts", bytes, cache });
+      const first = await check();
+      assert.deepEqual(first.gates.map((gate) => gate.status), ["passed", "passed"]);
+      const started = performance.now();
+      const second = await check();
+      const elapsed = performance.now() - started;
+      assert.deepEqual(second, first, "the stored verdict, its duration too");
+      assert.ok(elapsed < first.gates[1].duration_ms, `${elapsed} ms: deno check did not run`);
+
+      Deno.writeTextFileSync(join(root, "src/y.ts"), 'export const y: string = "s";\n');
+      const changed = await check();
+      assert.equal(changed.approved, false, "the changed import is seen");
+      assert.equal(errorsOf(changed.diagnostics, "deno")[0].native_code, "TS2322");
+    });
+  },
 });
 
 Deno.test("an unknown file type gets a note; an unknown language is a coded error", async () => {

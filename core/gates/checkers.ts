@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { NativeDiagnostic } from "./native.ts";
 import { checkJson } from "./json.ts";
 import { checkToml } from "./toml.ts";
@@ -23,8 +23,12 @@ import {
   parseBash,
   parseCargoJson,
   parseDenoCheck,
+  parseDenoInfo,
+  parseDepInfo,
+  parseGccHeaders,
   parseGccJson,
   parseJavac,
+  parseJavacSources,
   parseNodeCheck,
   parsePythonReport,
   parseRustcJson,
@@ -46,6 +50,8 @@ export interface CheckContext {
   scratchDir: string;
   /** The folder of the user's tree that relative names in the program's output are under. */
   namesDir: string;
+  /** The files copied into the scratch folder (`crate`), relative to it. */
+  copied: string[];
 }
 
 /** What a program printed. */
@@ -78,13 +84,13 @@ export interface ProgramChecker {
   candidateNames?: (context: CheckContext) => string[];
   /** Why it cannot check this file in its context, if it cannot. */
   unsupported?: (context: CheckContext) => string | undefined;
-  /** Its verdict depends on the bytes alone (so it may be cached by content hash). */
-  contextFree: boolean;
   /**
-   * The files it read, as it names them (relative to `namesDir`, or in the scratch folder),
-   * read from its own records before the scratch folder is removed.
+   * The files it read besides the candidate, as it names them (absolute, relative to its
+   * working folder, or in the scratch folder), from its output or records (read before the
+   * scratch folder is removed): a cached verdict holds while none of them changed. Absent, the
+   * verdict depends on the bytes alone.
    */
-  inputs?: (context: CheckContext) => Promise<string[]>;
+  inputs?: (context: CheckContext, output: ProgramOutput) => Promise<string[]>;
 }
 
 /** A gate computed in process (JSON, YAML, TOML). */
@@ -112,11 +118,12 @@ function gcc(name: "gcc" | "g++", language: "c" | "c++"): ProgramChecker {
       /\.(h|hh|hpp|hxx|h\+\+)$/i.test(context.name) ? `${language}-header` : language,
       "-iquote",
       context.dir,
+      "-H",
       "-",
     ],
     parse: (output) => parseGccJson(output.stderr),
+    inputs: (_context, output) => Promise.resolve(parseGccHeaders(output.stderr)),
     candidateNames: () => ["<stdin>"],
-    contextFree: false,
   };
 }
 
@@ -155,7 +162,6 @@ const python: ProgramChecker = {
   env: { PYTHONDONTWRITEBYTECODE: "1" },
   parse: (output) => parsePythonReport(output.stdout),
   candidateNames: (context) => [context.filePath],
-  contextFree: true,
 };
 
 const node: ProgramChecker = {
@@ -164,10 +170,51 @@ const node: ProgramChecker = {
   input: "copy",
   args: (context) => ["--check", context.copyPath],
   parse: (output) => parseNodeCheck(output.stderr),
+  inputs: (context) => Promise.resolve(configChain(context.dir, ["package.json"])),
   unsupported: (context) =>
     /\.jsx$/i.test(context.name) ? "node --check does not parse JSX" : undefined,
-  contextFree: false,
 };
+
+/** The files that configure a Deno or Node project, looked for in each folder up from a file. */
+const DENO_CONFIGS = ["deno.json", "deno.jsonc", "deno.lock", "package.json", "tsconfig.json"];
+
+/** The files named `names` in `dir` and each folder above it that exist, absolute. */
+function configChain(dir: string, names: string[]): string[] {
+  const found: string[] = [];
+  for (let folder = dir;; folder = dirname(folder)) {
+    for (const name of names) {
+      if (isFile(join(folder, name))) found.push(join(folder, name));
+    }
+    if (dirname(folder) === folder) return found;
+  }
+}
+
+/** Whether `path` is a file the run may see (a folder it may not read counts as none). */
+function isFile(path: string): boolean {
+  if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") return false;
+  try {
+    return Deno.statSync(path).isFile;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return false;
+    }
+    throw error;
+  }
+}
+
+/** The local modules of the copy's graph, from `deno info --json` (no type check: fast). */
+async function denoGraph(context: CheckContext): Promise<string[]> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", context.copyPath],
+    cwd: context.dir,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  if (!output.success) return [];
+  return parseDenoInfo(new TextDecoder().decode(output.stdout));
+}
 
 const denoCheck: ProgramChecker = {
   name: "deno",
@@ -176,7 +223,10 @@ const denoCheck: ProgramChecker = {
   args: (context) => ["check", "--quiet", context.copyPath],
   env: { NO_COLOR: "1" },
   parse: (output) => parseDenoCheck(output.stderr),
-  contextFree: false,
+  inputs: async (context) => [
+    ...await denoGraph(context),
+    ...configChain(context.dir, DENO_CONFIGS),
+  ],
 };
 
 /** The package a Java file declares, or `undefined` for the default package. */
@@ -198,6 +248,7 @@ const javac: ProgramChecker = {
   program: () => "javac",
   input: "folder",
   args: (context) => [
+    "-verbose",
     "-proc:none",
     "-implicit:none",
     "-d",
@@ -207,7 +258,7 @@ const javac: ProgramChecker = {
     context.copyPath,
   ],
   parse: (output) => parseJavac(output.stderr),
-  contextFree: false,
+  inputs: (_context, output) => Promise.resolve(parseJavacSources(output.stderr)),
 };
 
 const rustc: ProgramChecker = {
@@ -221,14 +272,14 @@ const rustc: ProgramChecker = {
     /^\s*(pub\s+)?fn\s+main\s*\(/m.test(context.text) ? "bin" : "lib",
     "--crate-name",
     "llm_gate_check",
-    "--emit=metadata",
-    "-o",
-    join(context.scratchDir, "check.rmeta"),
+    `--emit=metadata=${join(context.scratchDir, "check.rmeta")},dep-info=${
+      join(context.scratchDir, "check.d")
+    }`,
     "--error-format=json",
     context.copyPath,
   ],
   parse: (output) => parseRustcJson(output.stderr),
-  contextFree: false,
+  inputs: (context) => depInfo([join(context.scratchDir, "check.d")]),
 };
 
 /**
@@ -252,27 +303,35 @@ function cargo(crateDir: string): ProgramChecker {
     ],
     env: { CARGO_TARGET_DIR: "target", CARGO_TERM_COLOR: "never" },
     parse: (output) => parseCargoJson(output.stdout),
-    inputs: (context) => cargoInputs(join(context.scratchDir, "target", "debug", "deps")),
-    contextFree: false,
+    inputs: async (context) => [
+      ...await depInfo(await depFiles(join(context.scratchDir, "target", "debug", "deps"))),
+      ...context.copied.filter((name) => /(^|\/)Cargo\.(toml|lock)$|(^|\/)build\.rs$/.test(name)),
+    ],
   };
 }
 
-/**
- * The sources rustc read for every target cargo checked, from the dep-info files (`*.d`) it
- * left in `deps`: their `path:` lines, relative to the workspace folder.
- */
-async function cargoInputs(deps: string): Promise<string[]> {
-  const inputs = new Set<string>();
+/** The dep-info files (`*.d`) cargo left in `deps`, absolute; none when it wrote none. */
+async function depFiles(deps: string): Promise<string[]> {
+  const found: string[] = [];
   try {
     for await (const entry of Deno.readDir(deps)) {
-      if (!entry.isFile || !entry.name.endsWith(".d")) continue;
-      const text = await Deno.readTextFile(join(deps, entry.name));
-      for (const line of text.split("\n")) {
-        if (line.endsWith(":") && !line.includes(": ")) inputs.add(line.slice(0, -1));
-      }
+      if (entry.isFile && entry.name.endsWith(".d")) found.push(join(deps, entry.name));
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return found;
+}
+
+/** The sources the dep-info files list (rustc writes none when it stops before expansion). */
+async function depInfo(files: string[]): Promise<string[]> {
+  const inputs = new Set<string>();
+  for (const file of files) {
+    try {
+      parseDepInfo(await Deno.readTextFile(file)).forEach((input) => inputs.add(input));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
   }
   return [...inputs];
 }
@@ -288,7 +347,6 @@ const bash: ProgramChecker = {
     /(\.(zsh|ksh)|zshrc)$/i.test(context.name)
       ? `bash -n does not check ${context.name.endsWith("ksh") ? "ksh" : "zsh"} syntax`
       : undefined,
-  contextFree: true,
 };
 
 /** JSON files whose tools accept comments and trailing commas (JSONC), by name. */

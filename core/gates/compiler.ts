@@ -39,6 +39,11 @@ export interface GateResult {
   outcome: GateOutcome;
   /** Its diagnostics (a note when skipped). */
   diagnostics: Diagnostic[];
+  /**
+   * The files besides the candidate the verdict rests on (absolute, in the user's tree), when
+   * the checker tells them: the verdict holds while none of them changes.
+   */
+  inputs?: string[];
 }
 
 const decoder = new TextDecoder();
@@ -162,15 +167,25 @@ function fileOf(
   tool: GateReader,
   check: CompilerCheck,
 ) {
-  const { candidates, context } = tool;
-  if (native.file === undefined || candidates.has(native.file)) return check.filePath;
-  const path = native.file.startsWith("file://") ? fileURLToPath(native.file) : native.file;
-  if (candidates.has(path)) return check.filePath;
-  const inScratch = context.scratchDir !== "" && path.startsWith(`${context.scratchDir}/`);
-  const named = inScratch ? relative(context.scratchDir, path) : path;
-  const absolute = isAbsolute(named) ? named : join(context.namesDir, named);
+  if (native.file === undefined) return check.filePath;
+  const absolute = userPath(native.file, tool);
+  if (absolute === undefined) return check.filePath;
   const fromRoot = relative(check.root, absolute);
   return fromRoot.startsWith("..") || isAbsolute(fromRoot) ? absolute : fromRoot;
+}
+
+/**
+ * The absolute path in the user's tree of a file a checker names, or `undefined` for the
+ * candidate: a name in the scratch folder is the same name in the tree it copies.
+ */
+function userPath(name: string, tool: Pick<GateReader, "candidates" | "context">) {
+  const { candidates, context } = tool;
+  if (candidates.has(name)) return undefined;
+  const path = name.startsWith("file://") ? fileURLToPath(name) : name;
+  if (candidates.has(path)) return undefined;
+  const inScratch = context.scratchDir !== "" && path.startsWith(`${context.scratchDir}/`);
+  const named = inScratch ? relative(context.scratchDir, path) : path;
+  return isAbsolute(named) ? named : join(context.namesDir, named);
 }
 
 /** The contract diagnostic of one native finding. */
@@ -248,6 +263,7 @@ function scratchPaths(check: CompilerCheck, checker: ProgramChecker): CheckConte
     copyPath: join(check.dir, `.llm-gate-${id}-${name}`),
     scratchDir,
     namesDir: check.dir,
+    copied: [],
   };
   if (checker.input === "folder") context.copyPath = join(scratchDir, name);
   if (checker.input === "crate" && checker.crateDir) {
@@ -271,15 +287,23 @@ export const CRATE_COPY_LIMIT = 64 * 1024 * 1024;
  * point out of the root), within the byte budget; returns the budget left, negative when the
  * copy stopped for want of it.
  */
-async function copyTree(from: string, to: string, budget: number): Promise<number> {
+async function copyTree(
+  from: string,
+  to: string,
+  budget: number,
+  copied: string[],
+  prefix = "",
+): Promise<number> {
   await Deno.mkdir(to, { recursive: true });
   for await (const entry of Deno.readDir(from)) {
     if (NOT_COPIED.test(entry.name)) continue;
     const [source, target] = [join(from, entry.name), join(to, entry.name)];
-    if (entry.isDirectory) budget = await copyTree(source, target, budget);
+    const name = `${prefix}${entry.name}`;
+    if (entry.isDirectory) budget = await copyTree(source, target, budget, copied, `${name}/`);
     else if (entry.isFile) {
       budget -= (await Deno.stat(source)).size;
       if (budget >= 0) await Deno.copyFile(source, target);
+      copied.push(name);
     }
     if (budget < 0) return budget;
   }
@@ -300,7 +324,9 @@ async function placeCandidate(
   await Deno.mkdir(context.scratchDir);
   created.push(context.scratchDir);
   if (checker.input === "crate" && checker.crateDir) {
-    if (await copyTree(checker.crateDir, context.scratchDir, CRATE_COPY_LIMIT) < 0) {
+    if (
+      await copyTree(checker.crateDir, context.scratchDir, CRATE_COPY_LIMIT, context.copied) < 0
+    ) {
       return `the Cargo context ${checker.crateDir} holds more than ${CRATE_COPY_LIMIT} bytes ` +
         "to copy";
     }
@@ -393,7 +419,7 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
     const placed = await placeCandidate(checker, context, check.bytes, created);
     if (placed) return skipped(check, checker.name, "contextUnsupported", placed, started, tool);
     output = await runProgram(program, checker, context, check.bytes, signal);
-    inputs = await checker.inputs?.(context);
+    inputs = await checker.inputs?.(context, output);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       const reason = `${program} is not on PATH`;
@@ -422,9 +448,9 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
   }
   const reader = { name: checker.name, candidates, context, ...tool };
   const result = finish(check, reader, found, started);
-  if (
-    result.outcome.status === "passed" && inputs && !inputs.some((name) => candidates.has(name))
-  ) {
+  if (inputs) result.inputs = inputs.flatMap((name) => userPath(name, reader) ?? []);
+  const read = (name: string) => userPath(name, reader) === undefined;
+  if (checker.input === "crate" && result.outcome.status === "passed" && !inputs?.some(read)) {
     const reason = `${program} did not read ${check.filePath}: no target of the crate includes ` +
       "it (a `mod` declaration names it)";
     return skipped(check, checker.name, "contextUnsupported", reason, started, tool);
@@ -454,6 +480,7 @@ function scratchPathsFor(checker: Checker, check: CompilerCheck): CheckContext {
       copyPath: "",
       scratchDir: "",
       namesDir: check.dir,
+      copied: [],
     };
   }
   return scratchPaths(check, checker);

@@ -224,7 +224,10 @@ function compilerSkipped(
   return { outcome: { name, status: "skipped", reason, duration_ms: 0 }, diagnostics: [note] };
 }
 
-/** The compiler gate of the language, cached by content hash when its verdict is context free. */
+/**
+ * The compiler gate of the language, cached by content hash: a verdict that depends on other
+ * files is kept with their stamps and holds while they are unchanged.
+ */
 async function compilerResult(
   options: ValidateOptions,
   language: string,
@@ -251,21 +254,66 @@ async function compilerResult(
     timeoutMs: options.timeoutMs ?? GATE_TIMEOUT_MS,
     signal: options.signal,
   };
-  if (!contextFree(checker) || !options.cache) return runChecker(checker, check);
+  if (!options.cache) return runChecker(checker, check);
   const checksum = sha256(options.bytes);
   const namespace = `gate:${checker.name}:${prefix}:${options.filePath}`;
   const stamp = { size: options.bytes.length, mtimeMs: 0, checksum };
-  const hit = options.cache.get<GateResult>(namespace, checksum, stamp);
-  if (hit) return hit;
+  const hit = options.cache.get<StoredVerdict>(namespace, checksum, stamp);
+  if (hit && hit.stamps.every(([path, stamp]) => stampOf(path) === stamp)) return hit.result;
   const result = await runChecker(checker, check);
-  // A skipped gate (no permission, a timeout) may run next time: only verdicts are kept.
-  if (result.outcome.status !== "skipped") options.cache.set(namespace, checksum, stamp, result);
+  const stamps = verdictStamps(root, dir, checker, result);
+  if (stamps) options.cache.set(namespace, checksum, stamp, { result, stamps });
   return result;
 }
 
-/** Whether a checker's verdict depends on the bytes alone (in-process checkers' always does). */
-function contextFree(checker: Checker): boolean {
-  return "check" in checker || checker.contextFree;
+/** A compiler gate's verdict as cached: the result and the stamps of what it rests on. */
+interface StoredVerdict {
+  result: GateResult;
+  stamps: [string, string][];
+}
+
+/** `mtime:size` of `path`, or `absent`: a changed stamp means the entry may have changed. */
+function stampOf(path: string): string {
+  try {
+    const info = Deno.statSync(path);
+    return `${info.mtime?.getTime()}:${info.size}`;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "absent";
+    throw error;
+  }
+}
+
+/**
+ * The stamps a verdict rests on, or `undefined` when it may not be kept: a skipped gate (no
+ * permission, a timeout) may run next time, and a context-dependent checker that could not say
+ * what it read cannot be trusted later. A verdict rests on the inputs inside the root and the
+ * folders that hold them or the target (a file added there may be read next time: a header
+ * that shadows another, a module an import now finds); files outside the root (system headers,
+ * Deno's cache) change with the toolchain only.
+ */
+function verdictStamps(
+  root: string,
+  dir: string,
+  checker: Checker,
+  result: GateResult,
+): [string, string][] | undefined {
+  if (result.outcome.status === "skipped") return undefined;
+  if ("check" in checker || !checker.inputs) return [];
+  if (!result.inputs) return undefined;
+  const paths = new Set<string>();
+  const addFolders = (from: string) => {
+    for (let folder = from; isInside(root, folder); folder = dirname(folder)) {
+      paths.add(folder);
+      if (folder === root) break;
+    }
+  };
+  addFolders(dir);
+  for (const input of result.inputs) {
+    if (!isInside(root, input)) continue;
+    paths.add(input);
+    addFolders(dirname(input));
+  }
+  return [...paths].map((path) => [path, stampOf(path)]);
 }
 
 /**

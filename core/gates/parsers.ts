@@ -50,9 +50,10 @@ function gccWhere(diagnostic: GccDiagnostic): string {
  * (1-based there), the warning option as the native code and its documentation link.
  */
 export function parseGccJson(stderr: string): NativeDiagnostic[] {
-  const start = stderr.indexOf("[");
-  if (start < 0) return [];
-  const found = JSON.parse(stderr.slice(start, stderr.lastIndexOf("]") + 1)) as GccDiagnostic[];
+  // The array is one line; `-H` lists the headers read before it (`. config.h`).
+  const array = lines(stderr).find((line) => line.startsWith("["));
+  if (array === undefined) return [];
+  const found = JSON.parse(array) as GccDiagnostic[];
   return found.map((diagnostic) => {
     const caret = diagnostic.locations?.[0]?.caret;
     const native: NativeDiagnostic = {
@@ -74,6 +75,40 @@ export function parseGccJson(stderr: string): NativeDiagnostic[] {
     }
     return native;
   });
+}
+
+/** The headers gcc's `-H` lists on stderr (`. config.h`, `.. /usr/include/x.h`), as named. */
+export function parseGccHeaders(stderr: string): string[] {
+  return lines(stderr).flatMap((line) => /^\.+ (.+)$/.exec(line)?.[1] ?? []);
+}
+
+/**
+ * The sources javac's `-verbose` says it parsed: `[parsing started SimpleFileObject[/abs/A.java]]`
+ * and, for a file found on the source path, `DirectoryFileObject[<source path>:<relative>]`.
+ */
+export function parseJavacSources(stderr: string): string[] {
+  return lines(stderr).flatMap((line) => {
+    const file = /^\[parsing started (Simple|Directory)FileObject\[(.+)\]\]$/.exec(line);
+    if (!file) return [];
+    if (file[1] === "Simple") return [file[2]];
+    const split = file[2].indexOf(":");
+    return [`${file[2].slice(0, split)}/${file[2].slice(split + 1)}`];
+  });
+}
+
+/** The files a Makefile-style dep-info file (rustc's `*.d`) lists as `path:` lines. */
+export function parseDepInfo(text: string): string[] {
+  return lines(text).flatMap((line) =>
+    line.endsWith(":") && !line.includes(": ") ? [line.slice(0, -1)] : []
+  );
+}
+
+/** The local files of `deno info --json`'s module graph (remote and npm modules left out). */
+export function parseDenoInfo(stdout: string): string[] {
+  const graph = JSON.parse(stdout) as { modules?: { local?: string | null; kind?: string }[] };
+  return (graph.modules ?? []).flatMap((module) =>
+    typeof module.local === "string" && module.kind !== "npm" ? [module.local] : []
+  );
 }
 
 interface PythonReport {

@@ -2,9 +2,14 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import {
   parseBash,
+  parseCargoJson,
   parseDenoCheck,
+  parseDenoInfo,
+  parseDepInfo,
+  parseGccHeaders,
   parseGccJson,
   parseJavac,
+  parseJavacSources,
   parseNodeCheck,
   parsePythonReport,
   parseRustcJson,
@@ -131,4 +136,56 @@ Deno.test("bash -n: the message, and the quoted source line as its note", () => 
     message: "syntax error near unexpected token `fi'",
     note: "`fi fi'",
   }]);
+});
+
+Deno.test("what each compiler read: gcc -H, javac -verbose, rustc dep-info, deno info", () => {
+  // gcc 12.2 -H: the header tree, then the include-guard advice (not headers read twice).
+  const gcc = ". config.h\n.. /usr/include/stdio.h\nMultiple include guards may be useful for:\n" +
+    "config.h\n[]\n";
+  assert.deepEqual(parseGccHeaders(gcc), ["config.h", "/usr/include/stdio.h"]);
+  assert.deepEqual(parseGccJson(gcc), []);
+  // javac 17 -verbose
+  const javac = "[parsing started SimpleFileObject[/t/com/ex/G.java]]\n[parsing completed 29ms]\n" +
+    "[parsing started DirectoryFileObject[/t:com/ex/Names.java]]\n[checking com.ex.G]\n";
+  assert.deepEqual(parseJavacSources(javac), ["/t/com/ex/G.java", "/t/com/ex/Names.java"]);
+  // rustc --emit=dep-info (cargo's target/debug/deps/*.d have the same layout)
+  const depInfo = "/t/d/app-1.d: app/src/main.rs app/src/helper.rs\n\n" +
+    "app/src/main.rs:\napp/src/helper.rs:\n";
+  assert.deepEqual(parseDepInfo(depInfo), ["app/src/main.rs", "app/src/helper.rs"]);
+  const info = JSON.stringify({
+    modules: [
+      { kind: "esm", local: "/t/a.ts", specifier: "file:///t/a.ts" },
+      { kind: "npm", specifier: "npm:zod@4" },
+    ],
+  });
+  assert.deepEqual(parseDenoInfo(info), ["/t/a.ts"]);
+});
+
+Deno.test("cargo: rustc's diagnostics from the compiler-message lines, each once", () => {
+  const diagnostic = {
+    $message_type: "diagnostic",
+    message: "mismatched types",
+    code: { code: "E0308" },
+    level: "error",
+    spans: [{
+      file_name: "app/src/helper.rs",
+      byte_start: 22,
+      byte_end: 25,
+      line_start: 1,
+      column_start: 23,
+      is_primary: true,
+      label: "expected `i32`, found `&str`",
+    }],
+    children: [],
+  };
+  const line = JSON.stringify({ reason: "compiler-message", message: diagnostic });
+  const summary = JSON.stringify({
+    reason: "compiler-message",
+    message: { ...diagnostic, message: "aborting due to 1 previous error", spans: [], code: null },
+  });
+  const stdout = [line, line, summary, JSON.stringify({ reason: "build-finished" })].join("\n");
+  const found = parseCargoJson(stdout);
+  assert.deepEqual(found.map((d) => [d.file, d.line, d.byteRange, d.nativeCode, d.note]), [
+    ["app/src/helper.rs", 1, [22, 25], "E0308", "expected `i32`, found `&str`"],
+  ]);
 });

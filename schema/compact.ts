@@ -22,6 +22,7 @@ import { type RecoverResult, RecoverResultSchema, type UndoResult } from "./jour
 import { type FileCount, FileCountSchema, type SearchData, type SearchMatch } from "./search.ts";
 import type { Span } from "./span.ts";
 import type { EditOutcome, EditStatus, FileStatus, TransformResult } from "./transform.ts";
+import type { WriteFileStatus, WriteOutput, WriteResult } from "./write.ts";
 
 /** How much an answer shows: `compact` (the default of agents) or `full` (the whole envelope). */
 export type Detail = "compact" | "full";
@@ -726,6 +727,150 @@ export function compactDiscoverData(data: DiscoverData): CompactDiscoverData {
   };
 }
 
+/** Columns of a compact write diagnostic row. */
+export const WRITE_DIAGNOSTIC_COLUMNS = [
+  "level",
+  "code",
+  "line",
+  "column",
+  "tool",
+  "native_code",
+  "message",
+  "note",
+] as const;
+
+/**
+ * A diagnostic of a file: `[level, code, line, column, tool, native_code, message, note]`
+ * (1-based line, 0-based byte column; `null` where the diagnostic has none).
+ */
+export type WriteDiagnosticRow = [
+  DiagnosticLevel,
+  string,
+  number | null,
+  number | null,
+  string,
+  string | null,
+  string,
+  string | null,
+];
+
+/** One file's outcome in compact form, its diagnostics as rows. */
+export interface CompactWrittenFile {
+  /** The file, relative to the root. */
+  file_path: string;
+  /** `approved`, `rejected`, or `skipped` (it passed; another file was rejected). */
+  status: WriteFileStatus;
+  /** `create` or `overwrite`. */
+  action: "create" | "overwrite";
+  /** `sha256:` of the new content (what `expected_checksum` of a later overwrite takes). */
+  checksum: string;
+  /** Whether the file now holds the new content. */
+  written: boolean;
+  /** Its diagnostics (gates, refusals), laid out as `columns` says, in file order. */
+  diagnostics: WriteDiagnosticRow[];
+}
+
+/**
+ * The compact result of a write: per file its status, checksum and diagnostics as rows; no
+ * spans, remediations, tool paths or journal path (`detail: "full"` has them).
+ */
+export interface CompactWriteResult {
+  /** Nothing was written: only the gates ran. */
+  validate_only: boolean;
+  /** Files approved. */
+  approved_count: number;
+  /** Files rejected. */
+  rejected_count: number;
+  /** Names of the diagnostic row fields. */
+  columns: typeof WRITE_DIAGNOSTIC_COLUMNS;
+  /** Every file, sorted by path. */
+  files: CompactWrittenFile[];
+}
+
+/** zod schema of {@linkcode CompactWriteResult}. */
+export const CompactWriteResultSchema: z.ZodType<CompactWriteResult> = z.object({
+  validate_only: z.boolean(),
+  approved_count: z.number().int().nonnegative(),
+  rejected_count: z.number().int().nonnegative(),
+  columns: columnsSchema(WRITE_DIAGNOSTIC_COLUMNS),
+  files: z.array(z.object({
+    file_path: z.string(),
+    status: z.enum(["approved", "rejected", "skipped"]),
+    action: z.enum(["create", "overwrite"]),
+    checksum: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+    written: z.boolean(),
+    diagnostics: z.array(rowSchema<WriteDiagnosticRow>([
+      z.enum(["error", "warning", "note"]),
+      z.string(),
+      nullableLine,
+      count.nullable(),
+      z.string(),
+      z.string().nullable(),
+      z.string(),
+      z.string().nullable(),
+    ])),
+  })),
+}).meta({ id: "CompactWriteResult" });
+
+function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+function diagnosticRow(diagnostic: Diagnostic): WriteDiagnosticRow {
+  return [
+    diagnostic.level,
+    diagnostic.code,
+    diagnostic.line ?? null,
+    diagnostic.column ?? null,
+    diagnostic.tool,
+    diagnostic.native_code ?? null,
+    diagnostic.message,
+    diagnostic.note ?? null,
+  ];
+}
+
+/**
+ * The compact result of a write: each file with its status, checksum and its diagnostics (those
+ * naming it) as rows. The refusal `error` is left out of its file's rows when others explain it
+ * (a gate's errors under "fails validation"): the envelope's message says it already.
+ *
+ * @example
+ * ```ts
+ * import { compactWriteResult } from "@llm/search/schema";
+ * const compact = compactWriteResult(
+ *   { validate_only: true, approved_count: 0, rejected_count: 0, files: [] },
+ *   [],
+ * );
+ * compact.columns[0]; // "level"
+ * ```
+ */
+export function compactWriteResult(
+  result: WriteResult,
+  diagnostics: readonly Diagnostic[],
+  error?: Diagnostic,
+): CompactWriteResult {
+  const byFile = Map.groupBy(diagnostics, (diagnostic) => diagnostic.file);
+  const rowsOf = (file: string) => {
+    const listed = byFile.get(file) ?? [];
+    const explained = listed.some((d) => d !== error && d.level === "error");
+    return listed.filter((d) => !(explained && error && sameDiagnostic(d, error)));
+  };
+  return {
+    validate_only: result.validate_only,
+    approved_count: result.approved_count,
+    rejected_count: result.rejected_count,
+    columns: WRITE_DIAGNOSTIC_COLUMNS,
+    files: result.files.map((file) => ({
+      file_path: file.file_path,
+      status: file.status,
+      action: file.action,
+      checksum: file.checksum,
+      written: file.written,
+      diagnostics: rowsOf(file.file_path).map(diagnosticRow),
+    })),
+  };
+}
+
 /** A query tool family's compact form: its data schema and the builder from the full data. */
 interface CompactForm {
   /** Field of the full data the builder needs (absent in the `{ count: 0 }` of a failed run). */
@@ -740,8 +885,13 @@ interface CompactForm {
 interface CompactMutationForm {
   /** zod schema of the compact result. */
   result: z.ZodType;
-  /** Builds the compact result from the full result. */
-  build(result: unknown): unknown;
+  /** Builds the compact result from the full result (the envelope gives its diagnostics). */
+  build(result: unknown, envelope: MutationEnvelope): unknown;
+  /**
+   * Whether the compact result lists the diagnostics of its files itself: the envelope then
+   * summarises only the others, and leaves out an error that is one of them.
+   */
+  listsFileDiagnostics?: boolean;
 }
 
 /** The compact form of each query tool, by tool name (the `tool` of its envelope). */
@@ -768,6 +918,16 @@ const COMPACT_MUTATION_FORMS: Readonly<Record<string, CompactMutationForm>> = {
   "llm-transform": {
     result: z.union([CompactTransformResultSchema, CompactUndoResultSchema, RecoverResultSchema]),
     build: (result) => compactTransformOutput(result as TransformResult | UndoResult),
+  },
+  "llm-write": {
+    result: z.union([CompactWriteResultSchema, CompactUndoResultSchema]),
+    build: (result, envelope) => {
+      const output = result as WriteOutput;
+      return "validate_only" in output
+        ? compactWriteResult(output, envelope.diagnostics, envelope.error)
+        : compactUndoResult(output);
+    },
+    listsFileDiagnostics: true,
   },
 };
 
@@ -850,8 +1010,14 @@ export function compactEnvelope(envelope: Envelope): Envelope | CompactAnswer {
 function compactMutation(envelope: MutationEnvelope): MutationEnvelope | CompactMutationEnvelope {
   const form = COMPACT_MUTATION_FORMS[envelope.tool];
   if (!form) return envelope;
+  const result = envelope.result === undefined ? undefined : form.build(envelope.result, envelope);
+  const listed = new Set(form.listsFileDiagnostics ? filesOf(result) : []);
   const error = envelope.error && JSON.stringify(envelope.error);
-  const others = envelope.diagnostics.filter((diagnostic) => JSON.stringify(diagnostic) !== error);
+  const errorListed = envelope.error?.file !== undefined && listed.has(envelope.error.file);
+  const others = envelope.diagnostics.filter((diagnostic) =>
+    JSON.stringify(diagnostic) !== error &&
+    (diagnostic.file === undefined || !listed.has(diagnostic.file))
+  );
   return {
     schema_version: envelope.schema_version,
     execution_id: envelope.execution_id,
@@ -860,8 +1026,19 @@ function compactMutation(envelope: MutationEnvelope): MutationEnvelope | Compact
     operation_type: envelope.operation_type,
     status: envelope.status,
     message: envelope.message,
-    ...(envelope.result !== undefined ? { result: form.build(envelope.result) } : {}),
-    ...(envelope.error ? { error: envelope.error } : {}),
+    ...(result !== undefined ? { result } : {}),
+    ...(envelope.error && !errorListed ? { error: envelope.error } : {}),
     diagnostics: summariseDiagnostics(others),
   };
+}
+
+/** The files a compact result lists with their diagnostics. */
+function filesOf(result: unknown): string[] {
+  const files = (result as { files?: unknown } | undefined)?.files;
+  if (!Array.isArray(files)) return [];
+  return files.flatMap((file) =>
+    typeof file === "object" && file !== null && "diagnostics" in file && "file_path" in file
+      ? [String(file.file_path)]
+      : []
+  );
 }

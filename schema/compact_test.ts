@@ -5,6 +5,8 @@ import {
   COMPACT_TEXT_CHARS,
   compactEnvelope,
   compactEnvelopeSchemaOf,
+  type CompactMutationEnvelope,
+  type CompactWriteResult,
   summariseDiagnostics,
 } from "./compact.ts";
 import { makeDiagnostic } from "./diagnostic.ts";
@@ -14,6 +16,7 @@ import { makeSpan } from "./span.ts";
 import type { AstMatch } from "./ast_search.ts";
 import type { SearchData, SearchMatch } from "./search.ts";
 import type { TransformResult } from "./transform.ts";
+import type { WriteResult } from "./write.ts";
 
 const TEXT = "int main(void)\n{\n\treturn FOO_SUSPEND;\n}\n" + "x".repeat(300) + "\n";
 const index = LineIndex.fromText(TEXT);
@@ -154,8 +157,8 @@ Deno.test("diagnostics are summarised by code with three examples, after the res
 });
 
 Deno.test("envelopes without a compact form, and failed runs, stay in full", () => {
-  const mutation = mutationEnvelope("llm-write", {
-    operation_type: "edit",
+  const mutation = mutationEnvelope("llm-symbols", {
+    operation_type: "index",
     status: "ok",
     message: "1 edit",
   });
@@ -278,4 +281,60 @@ Deno.test("compact transform: an applied edit's row is where its new text lies",
   const rows = (compactEnvelope(full) as { result: { by_file: { rows: unknown[][] }[] } }).result
     .by_file[0].rows;
   assert.deepEqual(rows, [["applied", newSpan.start_line, newSpan.end_line, 16, 30, null]]);
+});
+
+Deno.test("compact write: per file its status, checksum and diagnostic rows; nothing twice", () => {
+  const refusal = makeDiagnostic("llm-write", "LFW-V-001", "b.c fails validation", {
+    file: "b.c",
+    line: 2,
+    column: 9,
+  });
+  const gcc = makeDiagnostic("gcc", "LFW-V-101", "‘x’ undeclared", {
+    file: "b.c",
+    line: 2,
+    column: 9,
+    native_code: "-Wx",
+    note: "reported once",
+  });
+  const exists = makeDiagnostic("llm-write", "LFW-V-002", "a.c already exists", {
+    file: "a.c",
+    note: `current checksum: ${CHECKSUM}`,
+  });
+  const envelope = mutationEnvelope<WriteResult>("llm-write", {
+    operation_type: "write",
+    status: "rejected",
+    message: "b.c fails validation",
+    result: {
+      validate_only: false,
+      approved_count: 0,
+      rejected_count: 2,
+      files: ["a.c", "b.c"].map((file_path) => ({
+        file_path,
+        status: "rejected" as const,
+        action: "create" as const,
+        checksum: CHECKSUM,
+        bytes: 3,
+        written: false,
+      })),
+    },
+    error: refusal,
+    diagnostics: [refusal, exists, gcc],
+  });
+  const compact = compactEnvelope(envelope) as CompactMutationEnvelope<CompactWriteResult>;
+  assert.ok(compactEnvelopeSchemaOf("llm-write")!.safeParse(compact).success);
+  assert.equal(compact.error, undefined, "the gate's rows explain the refusal");
+  assert.deepEqual(compact.diagnostics, []);
+  assert.deepEqual(compact.result?.files.map((file) => [file.file_path, file.diagnostics]), [
+    ["a.c", [[
+      "error",
+      "LFW-V-002",
+      null,
+      null,
+      "llm-write",
+      null,
+      "a.c already exists",
+      exists.note,
+    ]]],
+    ["b.c", [["error", "LFW-V-101", 2, 9, "gcc", "-Wx", "‘x’ undeclared", "reported once"]]],
+  ]);
 });

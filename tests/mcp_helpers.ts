@@ -384,7 +384,11 @@ export const SAMPLES: Record<string, Sample> = {
     },
   },
   write: {
-    args: { path: "src/farewell.py", content: "def farewell(name):\n    return 'bye ' + name\n" },
+    args: {
+      path: "src/farewell.py",
+      content: "def farewell(name):\n    return 'bye ' + name\n",
+      detail: "full",
+    },
     check(envelope) {
       const result = envelope.result as { files: { file_path: string; status: string }[] };
       const files = result.files.map((file) => `${file.file_path} ${file.status}`);

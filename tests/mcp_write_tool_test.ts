@@ -3,23 +3,32 @@
  * `--allow-read=<root> --allow-write=<root>`: a valid file is approved and lands with its
  * checksum, a broken one is rejected (`isError`) with the gate's line and column and nothing
  * written, validate_only writes nothing, a path out of the root is refused, and the
- * execution_id of a write undoes it.
+ * execution_id of a write undoes it. The answer is compact by default (per file its status,
+ * checksum and diagnostics as rows, nothing said twice); `detail: "full"` gives the envelope.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { sha256, type WriteResult } from "../schema/mod.ts";
+import {
+  compactEnvelopeSchemaOf,
+  type CompactWriteResult,
+  sha256,
+  WRITE_DIAGNOSTIC_COLUMNS,
+  type WriteResult,
+} from "../schema/mod.ts";
 import { writeTool } from "../tools/write/main.ts";
 import { makeTree } from "./helpers.ts";
 import { connect, FIXTURE } from "./mcp_helpers.ts";
 
-interface CallOutcome {
+interface CallOutcome<R = WriteResult> {
   structuredContent: Record<string, unknown> & {
     execution_id: string;
     status: string;
-    result?: WriteResult;
+    message: string;
+    result?: R;
     error?: { code: string };
     diagnostics: { code: string; line?: number; column?: number; file?: string }[];
   };
+  content: { text: string }[];
   isError?: boolean;
 }
 
@@ -62,11 +71,12 @@ Deno.test("mcp write tool: approved, rejected with the gate's position, validate
     root,
     permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
   });
+  const compactSchema = compactEnvelopeSchemaOf("llm-write")!;
   try {
     const call = async (args: Record<string, unknown>) => {
       const outcome = await server.client.callTool({ name: "write", arguments: args });
-      const answer = outcome as unknown as CallOutcome;
-      const parsed = writeTool.output.safeParse(answer.structuredContent);
+      const answer = outcome as unknown as CallOutcome<CompactWriteResult>;
+      const parsed = compactSchema.safeParse(answer.structuredContent);
       assert.ok(parsed.success, JSON.stringify(!parsed.success && parsed.error.issues));
       return answer;
     };
@@ -74,7 +84,19 @@ Deno.test("mcp write tool: approved, rejected with the gate's position, validate
     const approved = await call({ path: "src/twice.c", content });
     assert.notEqual(approved.isError, true, JSON.stringify(approved.structuredContent));
     assert.equal(approved.structuredContent.status, "approved");
-    assert.equal(approved.structuredContent.result?.files[0].checksum, sha256(content));
+    const [written] = approved.structuredContent.result!.files;
+    assert.deepEqual(
+      { ...written, diagnostics: written.diagnostics.map((row) => row.slice(0, 5)) },
+      {
+        file_path: "src/twice.c",
+        status: "approved",
+        action: "create",
+        checksum: sha256(content),
+        written: true,
+        // The server may not run gcc: the note says so, once, in the file's rows.
+        diagnostics: [["note", "LFW-V-104", null, null, "gcc"]],
+      },
+    );
     assert.equal(await Deno.readTextFile(join(root, "src/twice.c")), content);
 
     const rejected = await call({
@@ -83,10 +105,31 @@ Deno.test("mcp write tool: approved, rejected with the gate's position, validate
     });
     assert.equal(rejected.isError, true);
     assert.equal(rejected.structuredContent.status, "rejected");
-    assert.equal(rejected.structuredContent.error?.code, "LFW-V-001");
-    const syntax = rejected.structuredContent.diagnostics.find((d) => d.code === "LFW-AST-101");
-    assert.deepEqual([syntax?.file, syntax?.line, syntax?.column], ["src/broken.c", 2, 10]);
+    assert.match(rejected.structuredContent.message, /src\/broken\.c fails validation/);
+    assert.equal(rejected.structuredContent.error, undefined, "the rows say it; not repeated");
+    assert.deepEqual(rejected.structuredContent.diagnostics, []);
+    const result = rejected.structuredContent.result!;
+    assert.deepEqual(result.columns, WRITE_DIAGNOSTIC_COLUMNS);
+    const [file] = result.files;
+    assert.deepEqual([file.status, file.written], ["rejected", false]);
+    const syntax = file.diagnostics.find((row) => row[1] === "LFW-AST-101");
+    assert.deepEqual(syntax?.slice(0, 5), ["error", "LFW-AST-101", 2, 10, "tree-sitter"]);
+    assert.ok(file.diagnostics.every((row) => row[1] !== "LFW-V-001"));
     await assert.rejects(() => Deno.stat(join(root, "src/broken.c")), Deno.errors.NotFound);
+    const full = await server.client.callTool({
+      name: "write",
+      arguments: {
+        path: "src/broken.c",
+        content: "int f(void) {\n  return 1\n}\n",
+        detail: "full",
+      },
+    }) as unknown as CallOutcome;
+    assert.ok(writeTool.output.safeParse(full.structuredContent).success);
+    assert.equal(full.structuredContent.error?.code, "LFW-V-001");
+    assert.ok(
+      rejected.content[0].text.length * 2 < full.content[0].text.length,
+      `compact ${rejected.content[0].text.length} B, full ${full.content[0].text.length} B`,
+    );
 
     const checked = await call({
       path: "src/later.js",
@@ -94,6 +137,7 @@ Deno.test("mcp write tool: approved, rejected with the gate's position, validate
       validate_only: true,
     });
     assert.equal(checked.structuredContent.status, "approved");
+    assert.equal(checked.structuredContent.result?.validate_only, true);
     await assert.rejects(() => Deno.stat(join(root, "src/later.js")), Deno.errors.NotFound);
 
     const outside = await call({ path: "../escape.py", content: "x = 1\n" });

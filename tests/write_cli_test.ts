@@ -33,12 +33,13 @@ interface Run {
 async function run(
   root: string,
   args: string[],
-  options: { stdin?: string; permissions?: string[] } = {},
+  options: { stdin?: string; permissions?: string[]; env?: Record<string, string> } = {},
 ): Promise<Run> {
   const result = await runEntry(ENTRY, args, {
     cwd: root,
     permissions: options.permissions ?? scoped(root),
     stdin: options.stdin,
+    env: options.env,
   });
   const envelope = parseJson(result);
   assertValidEnvelope(writeTool, envelope);
@@ -171,6 +172,126 @@ for (const sample of LANGUAGES) {
     } finally {
       await Deno.remove(root, { recursive: true });
     }
+  });
+}
+
+interface CompilerCase {
+  language: string;
+  file: string;
+  /** The program of the gate, as `--allow-run` names it. */
+  program: string;
+  /** The gate's name in the report. */
+  gate: string;
+  /** Text the grammar accepts and the compiler rejects. */
+  text: string;
+  message: RegExp;
+  nativeCode?: string;
+  line: number;
+  column: number;
+}
+
+/** The deno gate runs the running Deno by its path (a link when Deno came from npm). */
+const DENO = Deno.execPath();
+
+const COMPILER_CASES: CompilerCase[] = [
+  {
+    language: "c",
+    file: "src/main.c",
+    program: "gcc",
+    gate: "gcc",
+    text: "int main(void) {\n  return missing;\n}\n",
+    message: /‘missing’ undeclared/,
+    line: 2,
+    column: 9,
+  },
+  {
+    language: "python",
+    file: "src/app.py",
+    program: "python3",
+    gate: "python3",
+    text: "x = 1\nreturn x\n",
+    message: /'return' outside function/,
+    nativeCode: "SyntaxError",
+    line: 2,
+    column: 0,
+  },
+  {
+    language: "javascript",
+    file: "lib/app.mjs",
+    program: "node",
+    gate: "node",
+    text: "let a = 1;\nlet a = 2;\n",
+    message: /Identifier 'a' has already been declared/,
+    nativeCode: "SyntaxError",
+    line: 2,
+    column: 4,
+  },
+  {
+    language: "typescript",
+    file: "src/app.ts",
+    program: DENO,
+    gate: "deno",
+    text: "export const s: string = 1;\n",
+    message: /Type 'number' is not assignable to type 'string'/,
+    nativeCode: "TS2322",
+    line: 1,
+    column: 13,
+  },
+];
+
+for (const sample of COMPILER_CASES) {
+  const present = hasCommand(sample.program);
+  Deno.test({
+    name: `write ${sample.language}: ${sample.gate} rejects with its message and code, nothing ` +
+      `written; without --allow-run or ${sample.gate} on PATH the gate is skipped with a note` +
+      (present ? "" : ` (needs ${sample.gate})`),
+    ignore: !present,
+    fn: async () => {
+      const root = await makeTree({ "README.md": "readme\n" });
+      try {
+        const before = await listing(root);
+        const args = ["--path", sample.file, "--content", sample.text];
+        assert.ok(before.length > 0);
+        const gated = await run(root, args, {
+          permissions: [...scoped(root), `--allow-run=${sample.program}`],
+        });
+        assert.equal(gated.code, 3, JSON.stringify(gated.envelope));
+        assert.equal(gated.envelope.status, "rejected");
+        const [error] = gated.envelope.diagnostics.filter((d) => d.code === "LFW-V-101");
+        assert.ok(error, JSON.stringify(gated.envelope.diagnostics));
+        assert.match(error.message, sample.message);
+        assert.deepEqual(
+          [error.tool, error.file, error.line, error.column, error.native_code],
+          [sample.gate, sample.file, sample.line, sample.column, sample.nativeCode],
+        );
+        assert.ok(error.tool_path && error.tool_version, "the compiler's path and version");
+        assert.deepEqual(await listing(root), before, "no file and no folder was created");
+
+        const ungated = await run(root, args);
+        assert.equal(ungated.code, 0, JSON.stringify(ungated.envelope));
+        const denied = ungated.envelope.diagnostics.find((d) => d.code === "LFW-V-104");
+        assert.equal(denied?.level, "note", JSON.stringify(ungated.envelope.diagnostics));
+        assert.match(denied.message, new RegExp(`--allow-run=${sample.program}`));
+        const undone = await run(root, ["--undo", ungated.envelope.execution_id]);
+        assert.equal(undone.code, 0, JSON.stringify(undone.envelope));
+        await assert.rejects(() => Deno.stat(join(root, sample.file)), Deno.errors.NotFound);
+        const afterUndo = await listing(root); // the folders the write created stay
+
+        // deno's gate runs the running Deno by its path: it cannot be missing from PATH.
+        if (sample.gate === "deno") return;
+        const absent = await run(root, [...args, "--validate-only"], {
+          permissions: [...scoped(root), `--allow-run=${sample.program}`, "--allow-env=PATH"],
+          env: { PATH: join(root, "no-such-bin") },
+        });
+        assert.equal(absent.code, 0, JSON.stringify(absent.envelope));
+        const missing = absent.envelope.diagnostics.find((d) => d.code === "LFW-V-103");
+        assert.equal(missing?.level, "note", JSON.stringify(absent.envelope.diagnostics));
+        assert.match(missing.message, new RegExp(`${sample.program} is not on PATH`));
+        assert.deepEqual(await listing(root), afterUndo);
+      } finally {
+        await Deno.remove(root, { recursive: true });
+      }
+    },
   });
 }
 

@@ -72,7 +72,14 @@ function toolVersion(checker: ProgramChecker, program: string): Promise<string |
 }
 
 /**
- * The absolute path of `program` on PATH, `null` when it is not there, or `undefined` when the
+ * The folder Deno puts first on its PATH when `node` is not on it, holding a `node` that runs
+ * Deno itself: never a compiler of the gates (`node --check` would be `deno`'s).
+ */
+const DENO_NODE_SHIM = "node_compat_bin";
+
+/**
+ * The absolute path of `program` on PATH (Deno's `node` shim left out), `null` when it is not
+ * there, or `undefined` when the
  * run may not read PATH or stat its folders (the child would still resolve the name).
  */
 function lookUp(program: string): string | null | undefined {
@@ -81,7 +88,7 @@ function lookUp(program: string): string | null | undefined {
     return undefined;
   }
   for (const folder of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (folder === "") continue;
+    if (folder === "" || basename(folder) === DENO_NODE_SHIM) continue;
     const candidate = join(folder, program);
     if (Deno.permissions.querySync({ name: "read", path: candidate }).state !== "granted") {
       return undefined;
@@ -402,6 +409,9 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
     );
   }
   const program = checker.program();
+  if (lookUp(program) === null) {
+    return skipped(check, checker.name, "compilerMissing", `${program} is not on PATH`, started);
+  }
   if (!(await mayRun(program))) return notRunnable(check, checker.name, program, started);
   const parent = scratchParent(checker, check);
   if (checker.input !== "stdin" && !(await mayWrite(parent))) {

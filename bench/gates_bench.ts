@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { validateFile } from "../core/gates/mod.ts";
 import { createParser } from "../grammars/loader.ts";
 import { LINUX, prepare } from "./prepare.ts";
@@ -49,9 +49,15 @@ async function syntaxRow(label: string, filePath: string, text: string): Promise
 }
 
 interface CompilerCase {
+  /** The file checked, relative to the bench folder. */
   file: string;
   text: string;
+  /** Files around it. */
+  context?: Record<string, string>;
+  /** The compiler run directly: program, arguments, environment. */
   direct: (dir: string, file: string) => [string, string[], Record<string, string>?];
+  /** In-process gates (no program to compare with): the gate alone is measured. */
+  inProcess?: true;
 }
 
 const COMPILERS: CompilerCase[] = [
@@ -99,15 +105,46 @@ const COMPILERS: CompilerCase[] = [
     direct: (dir, file) => ["rustc", ["--emit=metadata", "-o", join(dir, ".out.rmeta"), file]],
   },
   {
+    file: "crate/src/lib.rs",
+    text: "mod util;\npub fn two() -> i32 {\n    util::one() + 1\n}\n",
+    context: {
+      "crate/Cargo.toml": '[package]\nname = "bench"\nversion = "0.1.0"\nedition = "2021"\n',
+      "crate/src/util.rs": "pub fn one() -> i32 {\n    1\n}\n",
+    },
+    // The gate builds in a fresh folder each time (its copy's own target/): so does this run.
+    direct: (dir) => ["cargo", ["check", "--offline", "--quiet"], {
+      CARGO_TARGET_DIR: join(dir, `.target-${crypto.randomUUID()}`),
+    }],
+  },
+  {
     file: "run.sh",
     text: '#!/bin/bash\nfor f in *.txt; do echo "$f"; done\n',
     direct: (_, file) => ["bash", ["-n", file]],
+  },
+  {
+    file: "deploy.yaml",
+    text: Array.from({ length: 500 }, (_, i) => `item${i}:\n  name: n${i}\n  ports: [80, ${i}]\n`)
+      .join(""),
+    direct: () => ["true", []],
+    inProcess: true,
+  },
+  {
+    file: "config.toml",
+    text: Array.from({ length: 500 }, (_, i) => `[table${i}]\nname = "n${i}"\nport = ${i}\n`)
+      .join(""),
+    direct: () => ["true", []],
+    inProcess: true,
   },
 ];
 
 async function compilerRow(dir: string, compiler: CompilerCase): Promise<void> {
   const path = join(dir, compiler.file);
-  await Deno.writeTextFile(path, compiler.text);
+  for (
+    const [name, text] of Object.entries({ ...compiler.context, [compiler.file]: compiler.text })
+  ) {
+    await Deno.mkdir(dirname(join(dir, name)), { recursive: true });
+    await Deno.writeTextFile(join(dir, name), text);
+  }
   const bytes = encoder.encode(compiler.text);
   const ours: number[] = [];
   const direct: number[] = [];
@@ -117,15 +154,21 @@ async function compilerRow(dir: string, compiler: CompilerCase): Promise<void> {
     const report = await validateFile({ root: dir, filePath: compiler.file, bytes });
     ours.push(performance.now() - started);
     gate = report.gates.map((outcome) => `${outcome.name}:${outcome.status}`).join(" ");
+    if (compiler.inProcess) continue;
     const [program, args, env] = compiler.direct(dir, path);
     direct.push(
       await timed(async () => {
-        const output = await new Deno.Command(program, { args, env, cwd: dir }).output();
+        const cwd = dirname(path);
+        const output = await new Deno.Command(program, { args, env, cwd }).output();
         if (!output.success) {
           throw new Error(`${program} failed: ${new TextDecoder().decode(output.stderr)}`);
         }
       }),
     );
+  }
+  if (compiler.inProcess) {
+    console.log(`| ${compiler.file} (${gate}) | ${ms(median(ours))} | in process | — |`);
+    return;
   }
   const overhead = median(ours) - median(direct);
   console.log(

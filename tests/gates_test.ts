@@ -462,7 +462,7 @@ Deno.test({
         assert.equal(checks(), 1);
         const second = await check();
         assert.equal(checks(), 1, "the second run did not start gcc");
-        assert.deepEqual(second, first);
+        assert.deepEqual(second.gates[1], first.gates[1], "gcc's stored outcome, its duration too");
 
         Deno.writeTextFileSync(join(root, "src/config.h"), "#define ANSWER missing_name\n");
         const changed = await check();
@@ -490,7 +490,7 @@ Deno.test({
       const started = performance.now();
       const second = await check();
       const elapsed = performance.now() - started;
-      assert.deepEqual(second, first, "the stored verdict, its duration too");
+      assert.deepEqual(second.gates[1], first.gates[1], "the stored verdict, its duration too");
       assert.ok(elapsed < first.gates[1].duration_ms, `${elapsed} ms: deno check did not run`);
 
       Deno.writeTextFileSync(join(root, "src/y.ts"), 'export const y: string = "s";\n');

@@ -52,6 +52,8 @@ export interface CheckContext {
   namesDir: string;
   /** The files copied into the scratch folder (`crate`), relative to it. */
   copied: string[];
+  /** Whether the checker should say what it read (a cache will keep the verdict). */
+  collectInputs: boolean;
 }
 
 /** What a program printed. */
@@ -118,7 +120,7 @@ function gcc(name: "gcc" | "g++", language: "c" | "c++"): ProgramChecker {
       /\.(h|hh|hpp|hxx|h\+\+)$/i.test(context.name) ? `${language}-header` : language,
       "-iquote",
       context.dir,
-      "-H",
+      ...(context.collectInputs ? ["-H"] : []),
       "-",
     ],
     parse: (output) => parseGccJson(output.stderr),
@@ -248,7 +250,7 @@ const javac: ProgramChecker = {
   program: () => "javac",
   input: "folder",
   args: (context) => [
-    "-verbose",
+    ...(context.collectInputs ? ["-verbose"] : []),
     "-proc:none",
     "-implicit:none",
     "-d",

@@ -31,6 +31,8 @@ export interface CompilerCheck {
   timeoutMs: number;
   /** Stops the gate (and kills the child); the gate then throws the reason. */
   signal?: AbortSignal;
+  /** Find out what the compiler read, for a cache to keep the verdict with (costs a little). */
+  collectInputs?: boolean;
 }
 
 /** A gate's line of the report and its diagnostics. */
@@ -271,6 +273,7 @@ function scratchPaths(check: CompilerCheck, checker: ProgramChecker): CheckConte
     scratchDir,
     namesDir: check.dir,
     copied: [],
+    collectInputs: check.collectInputs ?? false,
   };
   if (checker.input === "folder") context.copyPath = join(scratchDir, name);
   if (checker.input === "crate" && checker.crateDir) {
@@ -420,6 +423,8 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
     return skipped(check, checker.name, "copyNotAllowed", reason, started);
   }
   const tool: Partial<GateOutcome> = { tool_path: lookUp(program) ?? program };
+  // Asked once per process, beside the check rather than after it.
+  const versionAsked = toolVersion(checker, program);
   const timeout = AbortSignal.timeout(check.timeoutMs);
   const signal = check.signal ? AbortSignal.any([check.signal, timeout]) : timeout;
   const created: string[] = [];
@@ -429,7 +434,10 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
     const placed = await placeCandidate(checker, context, check.bytes, created);
     if (placed) return skipped(check, checker.name, "contextUnsupported", placed, started, tool);
     output = await runProgram(program, checker, context, check.bytes, signal);
-    inputs = await checker.inputs?.(context, output);
+    // A crate's inputs also say whether rustc read the file at all: always asked for.
+    if (context.collectInputs || checker.input === "crate") {
+      inputs = await checker.inputs?.(context, output);
+    }
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       const reason = `${program} is not on PATH`;
@@ -443,7 +451,7 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
     await removeAll(created);
   }
   check.signal?.throwIfAborted();
-  const version = await toolVersion(checker, program);
+  const version = await versionAsked;
   if (version) tool.tool_version = version;
   if (timeout.aborted) return timedOut(check, checker.name, program, started, tool);
   const candidates = new Set([context.copyPath, ...(checker.candidateNames?.(context) ?? [])]);
@@ -491,6 +499,7 @@ function scratchPathsFor(checker: Checker, check: CompilerCheck): CheckContext {
       scratchDir: "",
       namesDir: check.dir,
       copied: [],
+      collectInputs: check.collectInputs ?? false,
     };
   }
   return scratchPaths(check, checker);

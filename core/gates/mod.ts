@@ -253,6 +253,7 @@ async function compilerResult(
     prefix,
     timeoutMs: options.timeoutMs ?? GATE_TIMEOUT_MS,
     signal: options.signal,
+    collectInputs: options.cache !== undefined,
   };
   if (!options.cache) return runChecker(checker, check);
   const checksum = sha256(options.bytes);

@@ -54,7 +54,14 @@ Deno.test("mcp transform: validate syntax refuses an edit that breaks the file",
       name: "transform",
       arguments: { ...breaking, validate: "none" },
     });
-    assert.notEqual((forced as unknown as CallOutcome).isError, true);
+    const done = forced as unknown as CallOutcome;
+    assert.notEqual(done.isError, true);
+    const id = done.structuredContent.execution_id;
+    assert.match(
+      done.structuredContent.message,
+      new RegExp(`undo with transform \\{"undo": "${id}"\\}`),
+    );
+    assert.doesNotMatch(done.structuredContent.message, /--undo/, "no command-line flag in MCP");
     assert.equal(
       await Deno.readTextFile(join(root, "src/greet.ts")),
       FIXTURE["src/greet.ts"].replace("(name: string)", "(name: string"),
@@ -84,6 +91,10 @@ Deno.test("mcp write tool: approved, rejected with the gate's position, validate
     const approved = await call({ path: "src/twice.c", content });
     assert.notEqual(approved.isError, true, JSON.stringify(approved.structuredContent));
     assert.equal(approved.structuredContent.status, "approved");
+    assert.match(
+      approved.structuredContent.message,
+      new RegExp(`undo with write \\{"undo": "${approved.structuredContent.execution_id}"\\}$`),
+    );
     const [written] = approved.structuredContent.result!.files;
     assert.deepEqual(
       { ...written, diagnostics: written.diagnostics.map((row) => row.slice(0, 5)) },

@@ -30,6 +30,7 @@ import { GET_EXECUTION, getExecutionTool } from "./execution_tool.ts";
 import type { ExecutionLog } from "../../core/execution_log.ts";
 import { allows, changedPaths, confineToRoot, type Scope } from "./scope.ts";
 import { LLM_MCP } from "../../schema/tool_names.ts";
+import { mcpUndoHint } from "./undo_hint.ts";
 
 /** Default output budget of one response: about 20k tokens. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 80_000;
@@ -301,7 +302,7 @@ export class ToolServer {
     let cancelled = false;
     try {
       confineToRoot(this.#scope.root, zodSchemas(tool).input, prepared.input);
-      envelope = await this.#execute(tool, prepared.input, executionId, signal);
+      envelope = mcpUndoHint(await this.#execute(tool, prepared.input, executionId, signal), tool);
     } catch (thrown) {
       cancelled = thrown instanceof ToolError && thrown.code === CANCELLED;
       envelope = failureOutcome(tool, thrown, executionId, this.#debug).envelope;

@@ -80,7 +80,36 @@ function answerSchema(tool: Tool): z.ZodType {
 /** JSON Schema for MCP: the 2020-12 dialect MCP assumes by default, without `$schema`. */
 function mcpSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema & { type: "object" } {
   const { $schema: _dialect, ...rest } = toJsonSchema(schema, io);
-  return { ...rest, type: "object" };
+  const slim = io === "output" ? withoutRedundancy(rest) as JsonSchema : rest;
+  return { ...slim, type: "object" };
+}
+
+/**
+ * A schema without what says nothing more to a client, repeated in every tool's outputSchema
+ * (`tools/list` is read whole by every client): zod's bounds of a safe integer (every count and
+ * offset has them; JSON numbers past them never occur), and the long patterns zod adds beside
+ * `format: "uuid"` and `format: "date-time"` (the format says it). The full JSON Schemas of the
+ * contract, in `schema/json/`, keep them.
+ */
+function withoutRedundancy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutRedundancy);
+  if (typeof value !== "object" || value === null) return value;
+  const schema = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(schema)) {
+    if (key === "maximum" && child === Number.MAX_SAFE_INTEGER) continue;
+    if (key === "minimum" && child === Number.MIN_SAFE_INTEGER) continue;
+    if (key === "pattern" && typeof schema.format === "string") continue;
+    out[key] = key === "properties" || key === "$defs"
+      ? Object.fromEntries(
+        Object.entries(child as Record<string, unknown>).map(([name, property]) => [
+          name,
+          withoutRedundancy(property),
+        ]),
+      )
+      : withoutRedundancy(child);
+  }
+  return out;
 }
 
 /** The paging argument's name: `offset`, or `page_offset` when the tool has its own `offset`. */

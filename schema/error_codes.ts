@@ -384,6 +384,13 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Rewrite the pattern without nested quantifiers (e.g. `(a+)+` → `a+`), narrow the paths, or raise --timeout.",
     exit: EXIT.ok,
   },
+  "LMS-IO-010": {
+    meaning: "The repository index (.llm/trigram.idx) was not used; the files were searched directly.",
+    cause:
+      "The index file fails its checksums or format check (corrupt, truncated, another version) or was built for another root.",
+    remediation: "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
+    exit: EXIT.ok,
+  },
   // llm-ast-search
   "LMA-QRY-001": {
     meaning: "The tree-sitter query does not compile for the language.",
@@ -837,6 +844,15 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     cause:
       "Their file's size, time or content differs from the index, so its spans may name other code.",
     remediation: "Run `llm-symbols index` to bring the index up to date, then ask again.",
+    exit: EXIT.ok,
+  },
+  "MAG-IO-020": {
+    meaning:
+      "The repository index (.llm/trigram.idx, used by llm-search) was not written; the symbol index was.",
+    cause:
+      "The .llm folder is not writable or not a real folder, the disk is full, or the posting lists exceed 4 GiB.",
+    remediation:
+      "Fix the cause and run `llm-symbols index` again; searches scan the files meanwhile (correct, slower).",
     exit: EXIT.ok,
   },
   "MAG-AST-001": {

@@ -248,11 +248,18 @@ async function processCandidates(
  */
 export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
   const store = IndexStore.open(locateDb(options.root, options.db, true), "write");
+  let outcome: IndexOutcome;
   try {
-    return await refreshIndex(store, options);
+    outcome = await refreshIndex(store, options);
   } finally {
     store.close();
   }
+  // One command builds everything an index holds: the search's trigram index too.
+  const { writeRepositoryIndex } = await import("../../core/trigram/refresh.ts");
+  const repository = writeRepositoryIndex(options.root, options.walk, options.signal);
+  outcome.result.trigram_index = repository.result;
+  outcome.diagnostics.push(...repository.diagnostics);
+  return outcome;
 }
 
 /**

@@ -1,0 +1,161 @@
+/**
+ * Search over the repository index (`<root>/.llm/trigram.idx`, built by `llm-symbols index`):
+ * the index's walk replaces the directory walk while its directory stamps hold, and its
+ * trigram postings rule out files that cannot hold a required literal (the prefilter's
+ * literals, so the same soundness). A file is ruled out only when its size and mtime are those
+ * it was indexed with; a changed, new or racily indexed file is searched directly, so the
+ * results are those of a search without the index. The index reader is loaded only when an
+ * index file exists.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { RunCache } from "../../core/cache.ts";
+import type { WalkEntry } from "../../core/walk/walk_entry.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { SearchIndexUse } from "../../schema/search.ts";
+import { LLM_SEARCH } from "../../schema/tool_names.ts";
+import type { MatcherSpec } from "./matcher.ts";
+
+/** The index as a search uses it: a walk source and a per-file filter. */
+export interface SearchIndex {
+  /** A walk cache serving the indexed walk (when the walker has no host cache). */
+  walkSource?: RunCache;
+  /** Keeps the files to read; counts the files ruled out. */
+  filter(entries: Iterator<WalkEntry>): Generator<WalkEntry>;
+  /** Text files ruled out by the index (searched, no match). */
+  readonly ruledOut: number;
+  /** What the output says about the index. */
+  use(): SearchIndexUse;
+}
+
+/** The index file of `cwd`, or undefined when there is none (one lstat). */
+function indexFile(cwd: string): string | undefined {
+  const path = join(cwd, ".llm", "trigram.idx");
+  try {
+    return Deno.lstatSync(path).isFile ? path : undefined;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    return undefined;
+  }
+}
+
+function ignored(reason: string): Diagnostic {
+  return makeDiagnostic(
+    LLM_SEARCH,
+    "LMS-IO-010",
+    `the repository index .llm/trigram.idx was ignored: ${reason}; the files were searched directly`,
+    { level: "warning", remediation: "Run `llm-symbols index` to rebuild it." },
+  );
+}
+
+/**
+ * The index of `cwd` prepared for `spec`, or undefined when there is none; a corrupt or stale
+ * index adds an `LMS-IO-010` warning to `diagnostics` and is not used.
+ */
+export async function openSearchIndex(
+  cwd: string,
+  spec: MatcherSpec,
+  diagnostics: Diagnostic[],
+): Promise<SearchIndex | undefined> {
+  const path = indexFile(cwd);
+  if (!path) return undefined;
+  const { openIndex, IndexRefusal } = await import("../../core/trigram/reader.ts");
+  const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
+  try {
+    const index = openIndex(path);
+    if (!index) return undefined;
+    if (index.meta.root !== Deno.realPathSync(cwd)) {
+      diagnostics.push(ignored(`it was built for ${index.meta.root}`));
+      return undefined;
+    }
+    const candidates = spec.literals.length > 0
+      ? index.candidates(spec.literals, spec.literalsIgnoreCase)
+      : undefined;
+    const walkSource = new IndexWalkSource(index, LLM_SEARCH, "LMS");
+    return new IndexFilter(index, candidates, walkSource);
+  } catch (error) {
+    if (error instanceof IndexRefusal) {
+      diagnostics.push(ignored(error.message));
+      return undefined;
+    }
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    diagnostics.push(ignored(error instanceof Error ? error.message : String(error)));
+    return undefined;
+  }
+}
+
+/** What the filter needs of the index. */
+interface IndexView {
+  idOf(filePath: string): number | undefined;
+  trusted(id: number, size: number, mtimeMs: number): boolean;
+  binary(id: number): boolean;
+}
+
+class IndexFilter implements SearchIndex {
+  readonly walkSource: RunCache & { served: boolean };
+  readonly #index: IndexView;
+  readonly #candidates: Uint8Array | undefined;
+  ruledOut = 0;
+  #verified = 0;
+  #changed = 0;
+
+  constructor(
+    index: IndexView,
+    candidates: Uint8Array | undefined,
+    walkSource: RunCache & { served: boolean },
+  ) {
+    this.#index = index;
+    this.#candidates = candidates;
+    this.walkSource = walkSource;
+  }
+
+  *filter(entries: Iterator<WalkEntry>): Generator<WalkEntry> {
+    const candidates = this.#candidates;
+    for (let next = entries.next(); !next.done; next = entries.next()) {
+      const entry = next.value;
+      if (entry.kind !== "file") {
+        yield entry;
+        continue;
+      }
+      const id = candidates && !entry.explicit ? this.#fresh(entry) : undefined;
+      if (id === undefined) {
+        this.#verified++;
+        yield entry;
+        continue;
+      }
+      if (this.#index.binary(id)) continue;
+      if (candidates[id]) {
+        this.#verified++;
+        yield entry;
+      } else this.ruledOut++;
+    }
+  }
+
+  /** The entry id when the file is indexed and unchanged since; else undefined. */
+  #fresh(entry: WalkEntry): number | undefined {
+    const id = this.#index.idOf(entry.filePath);
+    if (id === undefined) return undefined;
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(entry.absPath);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) throw error;
+      return undefined;
+    }
+    if (this.#index.trusted(id, info.size, info.mtime?.getTime() ?? -1)) return id;
+    this.#changed++;
+    return undefined;
+  }
+
+  use(): SearchIndexUse {
+    return {
+      used: this.#candidates !== undefined || this.walkSource.served,
+      walk: this.walkSource.served,
+      postings: this.#candidates !== undefined,
+      files_verified: this.#verified,
+      files_ruled_out: this.ruledOut,
+      files_changed: this.#changed,
+    };
+  }
+}

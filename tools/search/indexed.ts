@@ -119,7 +119,7 @@ class IndexFilter implements SearchIndex {
         continue;
       }
       const id = candidates && !entry.explicit ? this.#fresh(entry) : undefined;
-      if (id === undefined) {
+      if (!candidates || id === undefined) {
         this.#verified++;
         yield entry;
         continue;

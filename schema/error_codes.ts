@@ -385,7 +385,8 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     exit: EXIT.ok,
   },
   "LMS-IO-010": {
-    meaning: "The repository index (.llm/trigram.idx) was not used; the files were searched directly.",
+    meaning:
+      "The repository index (.llm/trigram.idx) was not used; the files were searched directly.",
     cause:
       "The index file fails its checksums or format check (corrupt, truncated, another version) or was built for another root.",
     remediation: "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
@@ -497,6 +498,13 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     exit: EXIT.refused,
   },
   // llm-discover
+  "LMD-IO-010": {
+    meaning: "The repository index (.llm/trigram.idx) was not used; the tree was walked directly.",
+    cause:
+      "The index file fails its checksums or format check (corrupt, truncated, another version) or was built for another root.",
+    remediation: "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
+    exit: EXIT.ok,
+  },
   "LMD-QRY-001": {
     meaning: "The fuzzy query is too large: over 4096 bytes or 128 terms.",
     cause:

@@ -9,10 +9,10 @@
  *
  * @module
  */
-import { join } from "node:path";
 import type { RunCache } from "../../core/cache.ts";
 import type { WalkEntry } from "../../core/walk/walk_entry.ts";
-import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { Diagnostic } from "../../schema/diagnostic.ts";
+import { existingIndex, ignoredIndex } from "../../core/trigram/open.ts";
 import type { SearchIndexUse } from "../../schema/search.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import type { MatcherSpec } from "./matcher.ts";
@@ -29,26 +29,6 @@ export interface SearchIndex {
   use(): SearchIndexUse;
 }
 
-/** The index file of `cwd`, or undefined when there is none (one lstat). */
-function indexFile(cwd: string): string | undefined {
-  const path = join(cwd, ".llm", "trigram.idx");
-  try {
-    return Deno.lstatSync(path).isFile ? path : undefined;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) throw error;
-    return undefined;
-  }
-}
-
-function ignored(reason: string): Diagnostic {
-  return makeDiagnostic(
-    LLM_SEARCH,
-    "LMS-IO-010",
-    `the repository index .llm/trigram.idx was ignored: ${reason}; the files were searched directly`,
-    { level: "warning", remediation: "Run `llm-symbols index` to rebuild it." },
-  );
-}
-
 /**
  * The index of `cwd` prepared for `spec`, or undefined when there is none; a corrupt or stale
  * index adds an `LMS-IO-010` warning to `diagnostics` and is not used.
@@ -58,7 +38,7 @@ export async function openSearchIndex(
   spec: MatcherSpec,
   diagnostics: Diagnostic[],
 ): Promise<SearchIndex | undefined> {
-  const path = indexFile(cwd);
+  const path = existingIndex(cwd);
   if (!path) return undefined;
   const { openIndex, IndexRefusal } = await import("../../core/trigram/reader.ts");
   const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
@@ -66,7 +46,7 @@ export async function openSearchIndex(
     const index = openIndex(path);
     if (!index) return undefined;
     if (index.meta.root !== Deno.realPathSync(cwd)) {
-      diagnostics.push(ignored(`it was built for ${index.meta.root}`));
+      diagnostics.push(ignoredIndex(LLM_SEARCH, "LMS", `it was built for ${index.meta.root}`));
       return undefined;
     }
     const candidates = spec.literals.length > 0
@@ -76,11 +56,11 @@ export async function openSearchIndex(
     return new IndexFilter(index, candidates, walkSource);
   } catch (error) {
     if (error instanceof IndexRefusal) {
-      diagnostics.push(ignored(error.message));
+      diagnostics.push(ignoredIndex(LLM_SEARCH, "LMS", error.message));
       return undefined;
     }
     if (error instanceof Deno.errors.NotCapable) throw error;
-    diagnostics.push(ignored(error instanceof Error ? error.message : String(error)));
+    diagnostics.push(ignoredIndex(LLM_SEARCH, "LMS", error instanceof Error ? error.message : String(error)));
     return undefined;
   }
 }

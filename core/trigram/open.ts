@@ -1,0 +1,76 @@
+/**
+ * The cheap entry to the repository index for tools that only walk (discover): one `lstat`
+ * tells whether `<root>/.llm/trigram.idx` exists, and only then is the reader loaded. A file
+ * that fails its checks becomes a `{prefix}-IO-010` warning and is not used.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { RunCache } from "../cache.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { CodePrefix } from "../../schema/error_codes.ts";
+
+/**
+ * The index path of `root` when a regular file is there (one `lstat`), else undefined.
+ *
+ * @example
+ * ```ts
+ * import { existingIndex } from "./open.ts";
+ * existingIndex(Deno.makeTempDirSync()); // undefined
+ * ```
+ */
+export function existingIndex(root: string): string | undefined {
+  const path = join(root, ".llm", "trigram.idx");
+  try {
+    return Deno.lstatSync(path).isFile ? path : undefined;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    return undefined;
+  }
+}
+
+/** The `{prefix}-IO-010` warning for an index that was not used. */
+export function ignoredIndex(tool: string, prefix: CodePrefix, reason: string): Diagnostic {
+  return makeDiagnostic(
+    tool,
+    `${prefix}-IO-010`,
+    `the repository index .llm/trigram.idx was ignored: ${reason}; the files were walked directly`,
+    { level: "warning", remediation: "Run `llm-symbols index` to rebuild it." },
+  );
+}
+
+/**
+ * A walk cache serving the indexed walk of `root` to a walker of `tool`, or undefined when
+ * there is no usable index (a refused one adds a warning to `diagnostics`).
+ *
+ * @example
+ * ```ts
+ * import { indexWalkSource } from "./open.ts";
+ * await indexWalkSource(Deno.makeTempDirSync(), "llm-discover", "LMD", []); // undefined
+ * ```
+ */
+export async function indexWalkSource(
+  root: string,
+  tool: string,
+  prefix: CodePrefix,
+  diagnostics: Diagnostic[],
+): Promise<RunCache | undefined> {
+  const path = existingIndex(root);
+  if (!path) return undefined;
+  const { openIndex } = await import("./reader.ts");
+  const { IndexWalkSource } = await import("./walk_source.ts");
+  try {
+    const index = openIndex(path);
+    if (!index) return undefined;
+    if (index.meta.root !== Deno.realPathSync(root)) {
+      diagnostics.push(ignoredIndex(tool, prefix, `it was built for ${index.meta.root}`));
+      return undefined;
+    }
+    return new IndexWalkSource(index, tool, prefix);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    diagnostics.push(ignoredIndex(tool, prefix, reason));
+    return undefined;
+  }
+}

@@ -76,7 +76,9 @@ function fts5Sample(root: string, dbPath: string) {
   const db = new DatabaseSync(dbPath);
   const decoder = new TextDecoder();
   const [, buildMs] = timed(() => {
-    db.exec("CREATE VIRTUAL TABLE docs USING fts5(path UNINDEXED, body, tokenize='trigram', detail='none')");
+    db.exec(
+      "CREATE VIRTUAL TABLE docs USING fts5(path UNINDEXED, body, tokenize='trigram case_sensitive 1')",
+    );
     const insert = db.prepare("INSERT INTO docs(path, body) VALUES (?, ?)");
     db.exec("BEGIN");
     for (const path of filesUnder(root)) insert.run(path, decoder.decode(Deno.readFileSync(path)));
@@ -104,15 +106,23 @@ function compareWithFts5(): void {
     });
     index.close();
     const fts = fts5Sample(join(sample, "kernel"), join(sample, "fts5.db"));
-    console.log(`\n## Posting format: ours vs SQLite FTS5 trigram (sample: kernel/, ${built.indexedFiles} files, ${(built.indexedBytes / 1e6).toFixed(1)} MB)`);
-    console.log("| | ours (.llm/trigram.idx) | FTS5 trigram (detail=none) |");
+    console.log(
+      `\n## Posting format: ours vs SQLite FTS5 trigram (sample: kernel/, ${built.indexedFiles} files, ${
+        (built.indexedBytes / 1e6).toFixed(1)
+      } MB)`,
+    );
+    console.log("| | ours (.llm/trigram.idx) | FTS5 trigram (case_sensitive 1) |");
     console.log("| --- | --- | --- |");
     console.log(`| build | ${ms(buildMs)} | ${ms(fts.buildMs)} |`);
-    console.log(`| size | ${(built.indexBytes / 1e6).toFixed(1)} MB | ${(fts.bytes / 1e6).toFixed(1)} MB |`);
+    console.log(
+      `| size | ${(built.indexBytes / 1e6).toFixed(1)} MB | ${(fts.bytes / 1e6).toFixed(1)} MB |`,
+    );
     for (const [i, mine] of ours.entries()) {
       const theirs = fts.lookups[i];
       console.log(
-        `| candidates of ${mine.literal} | ${mine.candidates} files in ${mine.ms.toFixed(1)} ms | ` +
+        `| candidates of ${mine.literal} | ${mine.candidates} files in ${
+          mine.ms.toFixed(1)
+        } ms | ` +
           `${theirs.candidates} files in ${theirs.ms.toFixed(1)} ms |`,
       );
     }
@@ -125,20 +135,39 @@ function compareWithFts5(): void {
 async function compareBuilds(runs: number): Promise<void> {
   const ours: Sample[] = [];
   const theirs: Sample[] = [];
-  const build: Command = ["deno", ["run", "-A", `--config=${CONFIG}`, join(REPO, "bench/index_bench.ts"), "--build-only", LINUX]];
+  const build: Command = ["deno", [
+    "run",
+    "-A",
+    `--config=${CONFIG}`,
+    join(REPO, "bench/index_bench.ts"),
+    "--build-only",
+    LINUX,
+  ]];
   for (let round = 0; round < runs; round++) {
     ours.push(await runOnce(...build, LINUX));
     theirs.push(await runOnce("env", [`CSEARCHINDEX=${CSEARCH_INDEX}`, "cindex", LINUX], LINUX));
   }
   const outcome = JSON.parse(new TextDecoder().decode(ours.at(-1)!.stdout));
   const csearchBytes = Deno.statSync(CSEARCH_INDEX).size;
-  console.log(`\n## Building the index of Linux 6.1 (${outcome.indexedFiles} files, ${(outcome.indexedBytes / 1e9).toFixed(2)} GB)`);
+  console.log(
+    `\n## Building the index of Linux 6.1 (${outcome.indexedFiles} files, ${
+      (outcome.indexedBytes / 1e9).toFixed(2)
+    } GB)`,
+  );
   console.log("| | ours | cindex | ratio | target |");
   console.log("| --- | --- | --- | --- | --- |");
-  console.log(`| wall (peak RSS) | ${describe(ours)} | ${describe(theirs)} | ${(wall(ours) / wall(theirs)).toFixed(2)}× | ≤ 3× cindex, RSS ≤ 1.5 GB |`);
   console.log(
-    `| index size | ${(outcome.indexBytes / 1e6).toFixed(0)} MB (${(outcome.indexBytes / outcome.indexedBytes).toFixed(3)} of the bytes) | ` +
-      `${(csearchBytes / 1e6).toFixed(0)} MB | ${(outcome.indexBytes / csearchBytes).toFixed(2)}× | ≤ 0.5 of the bytes |`,
+    `| wall (peak RSS) | ${describe(ours)} | ${describe(theirs)} | ${
+      (wall(ours) / wall(theirs)).toFixed(2)
+    }× | ≤ 3× cindex, RSS ≤ 1.5 GB |`,
+  );
+  console.log(
+    `| index size | ${(outcome.indexBytes / 1e6).toFixed(0)} MB (${
+      (outcome.indexBytes / outcome.indexedBytes).toFixed(3)
+    } of the bytes) | ` +
+      `${(csearchBytes / 1e6).toFixed(0)} MB | ${
+        (outcome.indexBytes / csearchBytes).toFixed(2)
+      }× | ≤ 0.5 of the bytes |`,
   );
 }
 
@@ -165,7 +194,15 @@ function mcpArguments(args: string[]) {
 async function connectServer(): Promise<Client> {
   const transport = new StdioClientTransport({
     command: "deno",
-    args: ["run", "--quiet", `--config=${CONFIG}`, "-R", join(REPO, "tools/mcp/main.ts"), "--root", LINUX],
+    args: [
+      "run",
+      "--quiet",
+      `--config=${CONFIG}`,
+      "-R",
+      join(REPO, "tools/mcp/main.ts"),
+      "--root",
+      LINUX,
+    ],
     cwd: LINUX,
     stderr: "inherit",
   });
@@ -183,8 +220,12 @@ async function mcpCall(client: Client, args: string[]): Promise<number> {
 
 /** Section 3: indexed search (CLI and MCP warm) against ripgrep and csearch. */
 async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
-  console.log("\n## Search on Linux 6.1 (ours with the index; CLI includes start-up and freshness check)");
-  console.log("| case | llm-search CLI | llm-mcp warm | ripgrep | csearch | CLI/rg | MCP/rg | targets | same matches as rg |");
+  console.log(
+    "\n## Search on Linux 6.1 (ours with the index; CLI includes start-up and freshness check)",
+  );
+  console.log(
+    "| case | llm-search CLI | llm-mcp warm | ripgrep | csearch | CLI/rg | MCP/rg | targets | same matches as rg |",
+  );
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   const client = await connectServer();
   let agreed = true;
@@ -208,9 +249,13 @@ async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
       agreed &&= same;
       const literal = !name.startsWith("no literal");
       console.log(
-        `| ${name} | ${describe(ours)} | ${ms(median(warm))} | ${describe(rg)} | ${ms(wall(cs))} | ` +
+        `| ${name} | ${describe(ours)} | ${ms(median(warm))} | ${describe(rg)} | ${
+          ms(wall(cs))
+        } | ` +
           `${(wall(ours) / wall(rg)).toFixed(2)}× | ${(median(warm) / wall(rg)).toFixed(3)}× | ` +
-          `${literal ? "≤ 0.25× CLI, ≤ 0.05× MCP" : "≤ unindexed"} | ${same ? `yes (${ourSet.size})` : "NO"} |`,
+          `${literal ? "≤ 0.25× CLI, ≤ 0.05× MCP" : "≤ unindexed"} | ${
+            same ? `yes (${ourSet.size})` : "NO"
+          } |`,
       );
       bars.push(
         { group: name, tool: "llm-search CLI (index)", ms: wall(ours) },
@@ -239,7 +284,11 @@ async function compareDiscover(runs: number, bars: Bar[]): Promise<void> {
       LINUX,
       runs,
     );
-    console.log(`| ${query} | ${describe(ours)} | ${describe(theirs)} | ${(wall(ours) / wall(theirs)).toFixed(2)}× | ≤ 0.5× |`);
+    console.log(
+      `| ${query} | ${describe(ours)} | ${describe(theirs)} | ${
+        (wall(ours) / wall(theirs)).toFixed(2)
+      }× | ≤ 0.5× |`,
+    );
     bars.push(
       { group: `discover '${query}'`, tool: "llm-discover (index)", ms: wall(ours) },
       { group: `discover '${query}'`, tool: "fd | fzf", ms: wall(theirs) },
@@ -280,12 +329,16 @@ export function chartSvg(bars: Bar[], title: string): string {
     const length = Math.max(1, bar.ms * scale);
     rows.push(
       `<text x="${left - 8}" y="${y + 13}" text-anchor="end">${escapeXml(bar.tool)}</text>`,
-      `<rect x="${left}" y="${y + 2}" width="${length.toFixed(1)}" height="${rowHeight - 4}" fill="${COLORS[bar.tool] ?? "#888"}"/>`,
+      `<rect x="${left}" y="${y + 2}" width="${length.toFixed(1)}" height="${
+        rowHeight - 4
+      }" fill="${COLORS[bar.tool] ?? "#888"}"/>`,
       `<text x="${(left + length + 6).toFixed(1)}" y="${y + 13}">${bar.ms.toFixed(0)} ms</text>`,
     );
     y += rowHeight;
   }
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${y + 20}" font-family="sans-serif" font-size="12">\n` +
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${
+    y + 20
+  }" font-family="sans-serif" font-size="12">\n` +
     `<rect width="100%" height="100%" fill="white"/>\n` +
     `<text x="8" y="22" font-size="15" font-weight="bold">${escapeXml(title)}</text>\n` +
     rows.join("\n") + "\n</svg>\n";
@@ -306,7 +359,12 @@ if (import.meta.main) {
   await compareDiscover(runs, bars);
   Deno.writeTextFileSync(
     CHART,
-    chartSvg(bars, `Linux 6.1, median wall time per case (2 cores, one interleaved run, ${new Date().toISOString().slice(0, 10)})`),
+    chartSvg(
+      bars,
+      `Linux 6.1, median wall time per case (2 cores, one interleaved run, ${
+        new Date().toISOString().slice(0, 10)
+      })`,
+    ),
   );
   console.log(`\nchart: ${CHART}`);
   console.log(`match sets ${agreed ? "agree" : "DIFFER"}`);

@@ -389,7 +389,8 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "The repository index (.llm/trigram.idx) was not used; the files were searched directly.",
     cause:
       "The index file fails its checksums or format check (corrupt, truncated, another version) or was built for another root.",
-    remediation: "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
+    remediation:
+      "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
     exit: EXIT.ok,
   },
   // llm-ast-search
@@ -502,7 +503,8 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     meaning: "The repository index (.llm/trigram.idx) was not used; the tree was walked directly.",
     cause:
       "The index file fails its checksums or format check (corrupt, truncated, another version) or was built for another root.",
-    remediation: "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
+    remediation:
+      "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
     exit: EXIT.ok,
   },
   "LMD-QRY-001": {

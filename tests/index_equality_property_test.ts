@@ -15,7 +15,22 @@ const ROUNDS = Number(Deno.env.get("INDEX_PROPERTY_ROUNDS") ?? 10);
 const PATTERNS_PER_ROUND = Number(Deno.env.get("INDEX_PROPERTY_PATTERNS") ?? 40);
 
 /** Words of three bytes or more that generated files hold (so postings rule files out). */
-const WORDS = ["abc", "Abc", "kas", "KAS", "x_1", "foo", "FOO", "fOo", "a-b", "b(c)", "a.c", "éa", "\u212aas", "Ωω"];
+const WORDS = [
+  "abc",
+  "Abc",
+  "kas",
+  "KAS",
+  "x_1",
+  "foo",
+  "FOO",
+  "fOo",
+  "a-b",
+  "b(c)",
+  "a.c",
+  "éa",
+  "\u212aas",
+  "Ωω",
+];
 const DIRS = ["", "a", "a/b", "c", "logs"];
 /** An hour ago: stamps this old are neither racy nor equal to an edit's. */
 const PAST = Date.now() / 1000 - 3600;
@@ -164,7 +179,12 @@ async function answer(options: SearchOptions): Promise<string> {
   }
   const { index: _index, ...data } = result.data;
   const matches = data.matches.map(({ match_id: _id, ...match }) => match);
-  return JSON.stringify({ ...data, matches, diagnostics: result.diagnostics, partial: result.partial });
+  return JSON.stringify({
+    ...data,
+    matches,
+    diagnostics: result.diagnostics,
+    partial: result.partial,
+  });
 }
 
 /** The limit a case runs with (its pattern count decides, so both runs agree). */
@@ -203,7 +223,9 @@ Deno.test("index equality: searches with the index answer exactly as without it,
         assert.equal(
           withIndex,
           plain,
-          `round ${round}, ${JSON.stringify({ patterns, flags, mode })}, after: ${history.join("; ")}`,
+          `round ${round}, ${JSON.stringify({ patterns, flags, mode })}, after: ${
+            history.join("; ")
+          }`,
         );
         const use = (await search({ ...options, threads: 1 }).catch(() => undefined))?.data.index;
         if (use?.postings) indexed++;

@@ -92,8 +92,14 @@ interface EntryTable {
 const NO_HASH = new Uint8Array(32);
 
 /** Reads `path` whole into `buffer` (grown as needed); undefined when it cannot be read. */
-function readInto(path: string, size: number, holder: { buffer: Uint8Array }): Uint8Array | undefined {
-  if (holder.buffer.length < size + 1) holder.buffer = new Uint8Array(Math.max(size + 1, holder.buffer.length * 2));
+function readInto(
+  path: string,
+  size: number,
+  holder: { buffer: Uint8Array },
+): Uint8Array | undefined {
+  if (holder.buffer.length < size + 1) {
+    holder.buffer = new Uint8Array(Math.max(size + 1, holder.buffer.length * 2));
+  }
   let file: Deno.FsFile;
   try {
     file = Deno.openSync(path, { read: true });
@@ -203,7 +209,9 @@ function encodeBody(meta: IndexMeta, table: EntryTable, postings: PostingTable) 
   words.set(postings.offsets, trigramCount);
   for (let block = 0; block < blockCount; block++) {
     const start = block * POSTING_BLOCK;
-    words[2 * trigramCount + 1 + block] = crc32(postings.postings.subarray(start, start + POSTING_BLOCK));
+    words[2 * trigramCount + 1 + block] = crc32(
+      postings.postings.subarray(start, start + POSTING_BLOCK),
+    );
   }
   encodeHeader({
     entryCount: count,

@@ -179,7 +179,15 @@ export class PostingBuilder {
         const [firstId, firstLength] = readVarint(segment.bytes, start);
         const previous = lastIds[trigram];
         const head = previous < 0 ? firstLength : varintLength(firstId - previous);
-        visit(trigram, head + end - start - firstLength, segment, start + firstLength, end, firstId, previous);
+        visit(
+          trigram,
+          head + end - start - firstLength,
+          segment,
+          start + firstLength,
+          end,
+          firstId,
+          previous,
+        );
         lastIds[trigram] = segment.lastIds[i];
         start = end;
       }

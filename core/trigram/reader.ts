@@ -18,8 +18,8 @@ import {
   entryArrays,
   HEADER_BYTES,
   HEADER_CHECKSUM_AT,
-  type IndexHeader,
   INDEX_PATH,
+  type IndexHeader,
   POSTING_BLOCK,
 } from "./format.ts";
 import type { IndexMeta } from "./meta.ts";
@@ -70,7 +70,9 @@ export class TrigramIndex {
     } catch {
       throw new IndexRefusal("its meta data is not JSON");
     }
-    const pathText = decoder.decode(body.subarray(at(pathsOffset), at(pathsOffset) + header.pathsLength));
+    const pathText = decoder.decode(
+      body.subarray(at(pathsOffset), at(pathsOffset) + header.pathsLength),
+    );
     this.paths = header.entryCount === 0 ? [] : pathText.split("\n");
     if (this.paths.length !== header.entryCount) throw new IndexRefusal("its path list is short");
     this.arrays = entryArrays(body.buffer, at(arraysOffset), header.entryCount);
@@ -149,7 +151,10 @@ export class TrigramIndex {
       throw new IndexRefusal("a posting list lies outside the postings");
     }
     const firstBlock = Math.floor(start / POSTING_BLOCK);
-    const blockEnd = Math.min(Math.ceil(end / POSTING_BLOCK) * POSTING_BLOCK, this.#header.postingsLength);
+    const blockEnd = Math.min(
+      Math.ceil(end / POSTING_BLOCK) * POSTING_BLOCK,
+      this.#header.postingsLength,
+    );
     const blocks = readExactly(
       this.#file,
       this.#header.postingsOffset + firstBlock * POSTING_BLOCK,

@@ -60,7 +60,9 @@ export async function openSearchIndex(
       return undefined;
     }
     if (error instanceof Deno.errors.NotCapable) throw error;
-    diagnostics.push(ignoredIndex(LLM_SEARCH, "LMS", error instanceof Error ? error.message : String(error)));
+    diagnostics.push(
+      ignoredIndex(LLM_SEARCH, "LMS", error instanceof Error ? error.message : String(error)),
+    );
     return undefined;
   }
 }

@@ -15,6 +15,8 @@ import type { Diagnostic } from "../../schema/diagnostic.ts";
 import { existingIndex, ignoredIndex } from "../../core/trigram/open.ts";
 import type { SearchIndexUse } from "../../schema/search.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
+import { workersAvailable } from "../../core/workers.ts";
+import type { Stamp } from "../../core/trigram/stamps.ts";
 import type { MatcherSpec } from "./matcher.ts";
 
 /** The index as a search uses it: a walk source and a per-file filter. */
@@ -42,6 +44,7 @@ export async function openSearchIndex(
   if (!path) return undefined;
   const { openIndex, IndexRefusal } = await import("../../core/trigram/reader.ts");
   const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
+  const { FileStamps } = await import("../../core/trigram/stamps.ts");
   try {
     const index = openIndex(path);
     if (!index) return undefined;
@@ -53,7 +56,9 @@ export async function openSearchIndex(
       ? index.candidates(spec.literals, spec.literalsIgnoreCase)
       : undefined;
     const walkSource = new IndexWalkSource(index, LLM_SEARCH, "LMS");
-    return new IndexFilter(index, candidates, walkSource);
+    // Only a search that rules files out needs their stamps.
+    const stamps = new FileStamps(index, cwd, candidates !== undefined && workersAvailable());
+    return new IndexFilter(index, candidates, walkSource, stamps);
   } catch (error) {
     if (error instanceof IndexRefusal) {
       diagnostics.push(ignoredIndex(LLM_SEARCH, "LMS", error.message));
@@ -67,6 +72,12 @@ export async function openSearchIndex(
   }
 }
 
+/** Where the filter takes file stamps from. */
+interface StampSource {
+  of(id: number, absPath: string): Stamp;
+  close(): void;
+}
+
 /** What the filter needs of the index. */
 interface IndexView {
   idOf(filePath: string): number | undefined;
@@ -78,6 +89,7 @@ class IndexFilter implements SearchIndex {
   readonly walkSource: RunCache & { served: boolean };
   readonly #index: IndexView;
   readonly #candidates: Uint8Array | undefined;
+  readonly #stamps: StampSource;
   ruledOut = 0;
   #verified = 0;
   #changed = 0;
@@ -86,13 +98,23 @@ class IndexFilter implements SearchIndex {
     index: IndexView,
     candidates: Uint8Array | undefined,
     walkSource: RunCache & { served: boolean },
+    stamps: StampSource,
   ) {
     this.#index = index;
+    this.#stamps = stamps;
     this.#candidates = candidates;
     this.walkSource = walkSource;
   }
 
   *filter(entries: Iterator<WalkEntry>): Generator<WalkEntry> {
+    try {
+      yield* this.#kept(entries);
+    } finally {
+      this.#stamps.close();
+    }
+  }
+
+  *#kept(entries: Iterator<WalkEntry>): Generator<WalkEntry> {
     const candidates = this.#candidates;
     for (let next = entries.next(); !next.done; next = entries.next()) {
       const entry = next.value;
@@ -118,14 +140,9 @@ class IndexFilter implements SearchIndex {
   #fresh(entry: WalkEntry): number | undefined {
     const id = this.#index.idOf(entry.filePath);
     if (id === undefined) return undefined;
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.statSync(entry.absPath);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotCapable) throw error;
-      return undefined;
-    }
-    if (this.#index.trusted(id, info.size, info.mtime?.getTime() ?? -1)) return id;
+    const stamp = this.#stamps.of(id, entry.absPath);
+    if (stamp === undefined) return undefined;
+    if (this.#index.trusted(id, stamp[0], stamp[1])) return id;
     this.#changed++;
     return undefined;
   }

@@ -20,6 +20,8 @@ Deno.test("stamps from the worker equal stats on the calling thread", async () =
     Deno.removeSync(join(root, "d3/f39.txt"));
     Deno.writeTextFileSync(join(root, "d3/f35.txt"), "changed after indexing");
     const stamps = new FileStamps(index, root, true, 0);
+    // Give the worker time to claim the (single) chunk, so its stamps are the ones compared.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     try {
       for (const [id, path] of index.paths.entries()) {
         if (path === "." || !path.includes("/")) continue;

@@ -48,6 +48,8 @@ export class TrigramIndex {
   readonly meta: IndexMeta;
   /** Entry `file_path`s in walk order. */
   readonly paths: string[];
+  /** The same joined by "\n" (cheap to send to a worker). */
+  readonly pathText: string;
   /** Per-entry arrays. */
   readonly arrays: EntryArrays;
   readonly #header: IndexHeader;
@@ -70,7 +72,7 @@ export class TrigramIndex {
     } catch {
       throw new IndexRefusal("its meta data is not JSON");
     }
-    const pathText = decoder.decode(
+    const pathText = this.pathText = decoder.decode(
       body.subarray(at(pathsOffset), at(pathsOffset) + header.pathsLength),
     );
     this.paths = header.entryCount === 0 ? [] : pathText.split("\n");
@@ -111,6 +113,8 @@ export class TrigramIndex {
   /** The entry id of `filePath`, or undefined when it was not listed. */
   idOf(filePath: string): number | undefined {
     let id: number | undefined = this.#nextId;
+    // A walk without directories skips the index's directory entries.
+    while (id < this.paths.length && this.arrays.flags[id] & ENTRY_FLAGS.dir) id++;
     if (this.paths[id] !== filePath) {
       this.#ids ??= new Map(this.paths.map((path, id) => [path, id]));
       id = this.#ids.get(filePath);

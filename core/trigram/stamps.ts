@@ -1,21 +1,20 @@
 /**
- * File stamps (size, mtime) of the index's entries for a freshness check, the last part of the
- * entries stat'ed by a worker thread while the calling thread stats the first part as the walk
- * reaches it. A stamp the worker could not take (or a worker that never answers) is taken on
- * the calling thread instead, so the answer is always a stat made during this run.
+ * File stamps (size, mtime) of the index's entries for a freshness check. On a large index a
+ * worker thread stats chunks from the last one down while the calling thread stats files from
+ * the first one up as its walk reaches them; chunks are claimed atomically, so whichever thread
+ * is faster does more and a slow-starting worker costs nothing but its start. Every stamp is a
+ * stat made during this run, whichever thread made it.
  *
  * @module
  */
 import { ENTRY_FLAGS } from "./format.ts";
-import type { StampRequest } from "./stat_worker.ts";
+import { CHUNK, CHUNK_ENTRIES, type StampRequest } from "./stat_worker.ts";
 import type { TrigramIndex } from "./reader.ts";
 
 /** Below this many entries a worker costs more than it saves (the default of `minEntries`). */
 const PARALLEL_ENTRIES = 20_000;
-/** Share of the entries the worker takes (it starts later than the calling thread). */
-const WORKER_SHARE = 0.45;
-/** Longest wait for the worker before stamps are taken on the calling thread. */
-const WAIT_MS = 10_000;
+/** Longest wait for a chunk the worker is on before stamps are taken on the calling thread. */
+const WAIT_MS = 5_000;
 
 const WORKER_URL = new URL("./stat_worker.ts", import.meta.url);
 
@@ -43,14 +42,13 @@ function statNow(absPath: string): Stamp {
  * ```
  */
 export class FileStamps {
-  #from = Infinity;
   #values: Float64Array | undefined;
-  #done: Int32Array | undefined;
+  #claims: Int32Array | undefined;
   #worker: Worker | undefined;
 
   /**
-   * Starts the worker on the last entries of `index` under `root` when `parallel` and the
-   * index has `minEntries` entries or more.
+   * Starts the worker on the entries of `index` under `root` when `parallel` and the index has
+   * `minEntries` entries or more.
    */
   constructor(
     index: TrigramIndex | undefined,
@@ -60,48 +58,35 @@ export class FileStamps {
   ) {
     const count = index?.paths.length ?? 0;
     if (!index || !parallel || count < minEntries) return;
-    this.#from = Math.floor(count * (1 - WORKER_SHARE));
-    const paths = index.paths.slice(this.#from).map((path, i) =>
-      index.arrays.flags[this.#from + i] & ENTRY_FLAGS.dir ? "" : `${root}/${path}`
-    );
-    const stamps = new SharedArrayBuffer(16 * paths.length);
-    const done = new SharedArrayBuffer(4);
+    const stamps = new SharedArrayBuffer(16 * count);
+    const claims = new SharedArrayBuffer(4 * Math.ceil(count / CHUNK_ENTRIES));
     this.#values = new Float64Array(stamps);
-    this.#done = new Int32Array(done);
+    this.#claims = new Int32Array(claims);
+    const dirs = index.arrays.flags.map((flags) => flags & ENTRY_FLAGS.dir ? 1 : 0);
     this.#worker = new Worker(WORKER_URL, { type: "module" });
-    this.#worker.onerror = (event) => {
-      // A worker that fails leaves its stamps to the calling thread.
-      event.preventDefault();
-      this.#stopWorker();
-    };
-    this.#worker.postMessage({ paths, stamps, done } satisfies StampRequest);
+    this.#worker.postMessage(
+      { root, pathText: index.pathText, dirs, stamps, claims } satisfies StampRequest,
+    );
   }
 
   /** The stamp of entry `id` at `absPath`. */
   of(id: number, absPath: string): Stamp {
-    const values = this.#values;
-    if (id < this.#from || !values || !this.#ready()) return statNow(absPath);
-    const at = 2 * (id - this.#from);
-    return Number.isNaN(values[at]) ? statNow(absPath) : [values[at], values[at + 1]];
-  }
-
-  /** Whether the worker has finished (waiting for it once, up to WAIT_MS). */
-  #ready(): boolean {
-    const done = this.#done!;
-    if (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0, WAIT_MS);
-    if (Atomics.load(done, 0) === 1) return true;
-    this.#stopWorker();
-    return false;
-  }
-
-  #stopWorker(): void {
-    this.#worker?.terminate();
-    this.#worker = undefined;
-    this.#values = undefined;
+    const claims = this.#claims;
+    if (!claims) return statNow(absPath);
+    const chunk = Math.floor(id / CHUNK_ENTRIES);
+    let state = Atomics.compareExchange(claims, chunk, CHUNK.free, CHUNK.caller);
+    if (state === CHUNK.worker) {
+      Atomics.wait(claims, chunk, CHUNK.worker, WAIT_MS);
+      state = Atomics.load(claims, chunk);
+    }
+    if (state !== CHUNK.done) return statNow(absPath);
+    const values = this.#values!;
+    return Number.isNaN(values[2 * id]) ? statNow(absPath) : [values[2 * id], values[2 * id + 1]];
   }
 
   /** Stops the worker if it still runs. */
   close(): void {
-    this.#stopWorker();
+    this.#worker?.terminate();
+    this.#worker = undefined;
   }
 }

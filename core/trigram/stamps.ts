@@ -64,6 +64,8 @@ export class FileStamps {
     this.#claims = new Int32Array(claims);
     const dirs = index.arrays.flags.map((flags) => flags & ENTRY_FLAGS.dir ? 1 : 0);
     this.#worker = new Worker(WORKER_URL, { type: "module" });
+    // A worker that fails leaves its unclaimed chunks to the calling thread, which stats them.
+    this.#worker.onerror = (event) => event.preventDefault();
     this.#worker.postMessage(
       { root, pathText: index.pathText, dirs, stamps, claims } satisfies StampRequest,
     );

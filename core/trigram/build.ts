@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
-import { crc32 } from "node:zlib";
+import { checksum32 } from "./checksum.ts";
 import type { FileStamp, RunCache } from "../cache.ts";
 import type { EngineWalkOptions } from "../walk/walker.ts";
 import { Walker } from "../walk/walker.ts";
@@ -209,7 +209,7 @@ function encodeBody(meta: IndexMeta, table: EntryTable, postings: PostingTable) 
   words.set(postings.offsets, trigramCount);
   for (let block = 0; block < blockCount; block++) {
     const start = block * POSTING_BLOCK;
-    words[2 * trigramCount + 1 + block] = crc32(
+    words[2 * trigramCount + 1 + block] = checksum32(
       postings.postings.subarray(start, start + POSTING_BLOCK),
     );
   }
@@ -226,10 +226,10 @@ function encodeBody(meta: IndexMeta, table: EntryTable, postings: PostingTable) 
     blockCount,
     postingsOffset,
     postingsLength: postings.postings.length,
-    bodyChecksum: crc32(body.subarray(metaOffset)),
+    bodyChecksum: checksum32(body.subarray(metaOffset)),
   }, body);
   const view = new DataView(body.buffer);
-  view.setUint32(HEADER_CHECKSUM_AT, crc32(body.subarray(0, HEADER_CHECKSUM_AT)), true);
+  view.setUint32(HEADER_CHECKSUM_AT, checksum32(body.subarray(0, HEADER_CHECKSUM_AT)), true);
   return body;
 }
 

@@ -12,12 +12,13 @@
  * flags     u8 per entry (ENTRY_FLAGS)
  * trigrams  u32 per trigram, ascending (b0 << 16 | b1 << 8 | b2)
  * offsets   u32 per trigram + 1: byte offsets of each posting list in `postings`
- * blocksums u32 per POSTING_BLOCK of `postings`: CRC-32 of that block
+ * blocksums u32 per POSTING_BLOCK of `postings`: checksum (`checksum.ts`) of that block
  * postings  per trigram, the ascending entry ids of the files holding it: the first id as a
  *           varint, then the gaps to the previous id as varints
  * ```
  *
- * The header's own CRC-32 and the CRC-32 of everything from `meta` to `blocksums` are checked
+ * The header's own checksum and the checksum of everything from `meta` to `blocksums` (both
+ * `checksum.ts`) are checked
  * on every open; posting blocks are checked as they are read. A file failing any check is
  * never trusted.
  *
@@ -29,7 +30,7 @@ export const INDEX_PATH = ".llm/trigram.idx";
 /** First 8 bytes of every index file. */
 export const MAGIC: Uint8Array = new TextEncoder().encode("LLMTRI\0\n");
 /** Format version; a reader refuses any other. */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 /** Bytes of the fixed header. */
 export const HEADER_BYTES = 96;
 /** Bytes of `postings` covered by one block checksum. */
@@ -76,7 +77,7 @@ export interface IndexHeader {
   postingsOffset: number;
   /** Length of the posting lists. */
   postingsLength: number;
-  /** CRC-32 of `[metaOffset, postingsOffset)`. */
+  /** Checksum of `[metaOffset, postingsOffset)`. */
   bodyChecksum: number;
 }
 
@@ -96,7 +97,7 @@ const FIELDS: (keyof IndexHeader)[] = [
   "postingsLength",
   "bodyChecksum",
 ];
-/** Offset of the header's own checksum (CRC-32 of the bytes before it). */
+/** Offset of the header's own checksum (of the bytes before it). */
 export const HEADER_CHECKSUM_AT = HEADER_BYTES - 4;
 
 /** Writes `header` (without its checksum) into the first HEADER_BYTES of `bytes`. */

@@ -10,7 +10,7 @@
  * @module
  */
 import { join } from "node:path";
-import { crc32 } from "node:zlib";
+import { checksum32 } from "./checksum.ts";
 import {
   decodeHeader,
   ENTRY_FLAGS,
@@ -92,7 +92,7 @@ export class TrigramIndex {
       const header = decodeHeader(head);
       if (typeof header === "string") throw new IndexRefusal(header);
       const sum = new DataView(head.buffer).getUint32(HEADER_CHECKSUM_AT, true);
-      if (crc32(head.subarray(0, HEADER_CHECKSUM_AT)) !== sum) {
+      if (checksum32(head.subarray(0, HEADER_CHECKSUM_AT)) !== sum) {
         throw new IndexRefusal("its header checksum does not match");
       }
       const end = header.postingsOffset + header.postingsLength;
@@ -100,7 +100,7 @@ export class TrigramIndex {
         throw new IndexRefusal("its length does not match its header");
       }
       const body = readExactly(file, header.metaOffset, header.postingsOffset - header.metaOffset);
-      if (crc32(body) !== header.bodyChecksum) {
+      if (checksum32(body) !== header.bodyChecksum) {
         throw new IndexRefusal("its body checksum does not match");
       }
       return new TrigramIndex(file, header, body);
@@ -165,7 +165,7 @@ export class TrigramIndex {
       blockEnd - firstBlock * POSTING_BLOCK,
     );
     for (let at = 0, block = firstBlock; at < blocks.length; at += POSTING_BLOCK, block++) {
-      if (crc32(blocks.subarray(at, at + POSTING_BLOCK)) !== this.#blockSums[block]) {
+      if (checksum32(blocks.subarray(at, at + POSTING_BLOCK)) !== this.#blockSums[block]) {
         throw new IndexRefusal("a posting block checksum does not match");
       }
     }

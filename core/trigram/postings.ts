@@ -2,8 +2,8 @@
  * Builds trigram posting lists in memory within a bounded budget: files are added in entry-id
  * order; every CHUNK_PAIRS (trigram, file) pairs are sorted by trigram (a counting sort, so the
  * ids stay ascending) into an encoded segment, and the segments are merged into one sorted
- * table at the end. Peak memory is the encoded postings plus four 64 MiB tables indexed by
- * trigram.
+ * table at the end. Peak memory is the encoded postings (twice, while merging) plus up to three
+ * 64 MiB tables indexed by trigram, of which only the pages of trigrams that occur are touched.
  *
  * @module
  */
@@ -61,14 +61,24 @@ function readVarint(bytes: Uint8Array, at: number): [number, number] {
  * ```
  */
 export class PostingBuilder {
-  /** Per trigram, the last file id that held it (so each file counts a trigram once). */
-  readonly #seen = new Int32Array(TRIGRAM_SPACE).fill(-1);
+  /**
+   * Per trigram, the last file id that held it plus one (so each file counts a trigram once).
+   * Zero means none: the table is never filled, so only the pages of trigrams that occur are
+   * ever touched (a small tree costs little memory).
+   */
+  #seen: Int32Array | undefined = new Int32Array(TRIGRAM_SPACE);
   /** Per trigram: a count, then a cursor, while a segment is sorted; zero between. */
   readonly #counts = new Uint32Array(TRIGRAM_SPACE);
-  #pairTrigrams = new Uint32Array(CHUNK_PAIRS);
-  #pairIds = new Uint32Array(CHUNK_PAIRS);
+  #pairTrigrams: Uint32Array;
+  #pairIds: Uint32Array;
   #pairs = 0;
   readonly #segments: Segment[] = [];
+
+  /** A builder sorting every `chunkPairs` (trigram, file) pairs into a segment. */
+  constructor(chunkPairs = CHUNK_PAIRS) {
+    this.#pairTrigrams = new Uint32Array(chunkPairs);
+    this.#pairIds = new Uint32Array(chunkPairs);
+  }
 
   /** Adds the distinct trigrams of file `id` (ids must ascend across calls). */
   add(id: number, bytes: Uint8Array): void {
@@ -78,15 +88,16 @@ export class PostingBuilder {
       this.#pairTrigrams = new Uint32Array(bytes.length);
       this.#pairIds = new Uint32Array(bytes.length);
     }
-    const seen = this.#seen;
+    const seen = this.#seen!;
+    const mark = id + 1;
     const trigrams = this.#pairTrigrams;
     const ids = this.#pairIds;
     let pairs = this.#pairs;
     let trigram = (bytes[0] << 8) | bytes[1];
     for (let i = 2; i < bytes.length; i++) {
       trigram = ((trigram << 8) | bytes[i]) & 0xffffff;
-      if (seen[trigram] !== id) {
-        seen[trigram] = id;
+      if (seen[trigram] !== mark) {
+        seen[trigram] = mark;
         trigrams[pairs] = trigram;
         ids[pairs++] = id;
       }
@@ -121,10 +132,9 @@ export class PostingBuilder {
   /** Merges every segment into the final table (the builder is spent afterwards). */
   finish(): PostingTable {
     this.#flush();
-    this.#seen.fill(-1);
-    const lastIds = this.#seen;
+    this.#seen = undefined;
     const sizes = this.#counts;
-    this.#visitParts(lastIds, (trigram, length) => sizes[trigram] += length);
+    this.#visitParts(new Int32Array(TRIGRAM_SPACE), (trigram, length) => sizes[trigram] += length);
     let trigramCount = 0;
     for (let t = 0; t < TRIGRAM_SPACE; t++) if (sizes[t] > 0) trigramCount++;
     const trigrams = new Uint32Array(trigramCount);
@@ -141,16 +151,18 @@ export class PostingBuilder {
     }
     offsets[trigramCount] = total;
     const postings = new Uint8Array(total);
-    lastIds.fill(-1);
-    this.#visitParts(lastIds, (trigram, length, segment, start, end, firstId, previous) => {
-      let at = sizes[trigram];
-      at = writeVarint(postings, at, previous < 0 ? firstId : firstId - previous);
-      const rest = end - start;
-      if (rest > 32) postings.set(segment.bytes.subarray(start, end), at);
-      else for (let i = 0; i < rest; i++) postings[at + i] = segment.bytes[start + i];
-      sizes[trigram] = at + rest;
-      return length;
-    });
+    this.#visitParts(
+      new Int32Array(TRIGRAM_SPACE),
+      (trigram, length, segment, start, end, firstId, previous) => {
+        let at = sizes[trigram];
+        at = writeVarint(postings, at, previous < 0 ? firstId : firstId - previous);
+        const rest = end - start;
+        if (rest > 32) postings.set(segment.bytes.subarray(start, end), at);
+        else for (let i = 0; i < rest; i++) postings[at + i] = segment.bytes[start + i];
+        sizes[trigram] = at + rest;
+        return length;
+      },
+    );
     this.#segments.length = 0;
     return { trigrams, offsets, postings };
   }
@@ -177,7 +189,8 @@ export class PostingBuilder {
         const trigram = segment.trigrams[i];
         const end = segment.ends[i];
         const [firstId, firstLength] = readVarint(segment.bytes, start);
-        const previous = lastIds[trigram];
+        // Stored plus one: zero means no earlier segment held the trigram.
+        const previous = lastIds[trigram] - 1;
         const head = previous < 0 ? firstLength : varintLength(firstId - previous);
         visit(
           trigram,
@@ -188,7 +201,7 @@ export class PostingBuilder {
           firstId,
           previous,
         );
-        lastIds[trigram] = segment.lastIds[i];
+        lastIds[trigram] = segment.lastIds[i] + 1;
         start = end;
       }
     }

@@ -20,8 +20,7 @@
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { buildTrigramIndex } from "../core/trigram/build.ts";
 import { openIndex } from "../core/trigram/reader.ts";
 import { CACHE, LINUX, prepare } from "./prepare.ts";
@@ -40,6 +39,7 @@ import {
   wall,
 } from "./measure.ts";
 import { CASES, ourMatches, ripgrepMatches, type SearchCase } from "./search_bench.ts";
+import { connectServer } from "./mcp_bench.ts";
 
 /** Where `cindex` writes its index. */
 const CSEARCH_INDEX = join(CACHE, "linux-6.1.csearchindex");
@@ -191,26 +191,6 @@ function mcpArguments(args: string[]) {
   };
 }
 
-async function connectServer(): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: "deno",
-    args: [
-      "run",
-      "--quiet",
-      `--config=${CONFIG}`,
-      "-R",
-      join(REPO, "tools/mcp/main.ts"),
-      "--root",
-      LINUX,
-    ],
-    cwd: LINUX,
-    stderr: "inherit",
-  });
-  const client = new Client({ name: "llm-index-bench", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
-
 /** Median wall time of an MCP call, rounds interleaved with ripgrep runs by the caller. */
 async function mcpCall(client: Client, args: string[]): Promise<number> {
   const start = performance.now();
@@ -227,7 +207,7 @@ async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
     "| case | llm-search CLI | llm-mcp warm | ripgrep | csearch | CLI/rg | MCP/rg | targets | same matches as rg |",
   );
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-  const client = await connectServer();
+  const client = await connectServer(LINUX, "-R");
   let agreed = true;
   try {
     for (const { name, args } of CASES as SearchCase[]) {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { RunCache } from "../cache.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
+import type { TrigramIndex } from "./reader.ts";
 
 /**
  * The index path of `root` when a regular file is there (one `lstat`), else undefined.
@@ -40,6 +41,41 @@ export function ignoredIndex(tool: string, prefix: CodePrefix, reason: string): 
 }
 
 /**
+ * The checked index of `root`, or undefined when there is none or it was refused (then a
+ * `{prefix}-IO-010` warning is added to `diagnostics`). The reader is loaded only when an index
+ * file exists.
+ *
+ * @example
+ * ```ts
+ * import { openCheckedIndex } from "./open.ts";
+ * await openCheckedIndex(Deno.makeTempDirSync(), "llm-search", "LMS", []); // undefined
+ * ```
+ */
+export async function openCheckedIndex(
+  root: string,
+  tool: string,
+  prefix: CodePrefix,
+  diagnostics: Diagnostic[],
+): Promise<TrigramIndex | undefined> {
+  const path = existingIndex(root);
+  if (!path) return undefined;
+  const { openIndex } = await import("./reader.ts");
+  try {
+    const index = openIndex(path);
+    if (index && index.meta.root !== Deno.realPathSync(root)) {
+      diagnostics.push(ignoredIndex(tool, prefix, `it was built for ${index.meta.root}`));
+      return undefined;
+    }
+    return index;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    diagnostics.push(ignoredIndex(tool, prefix, reason));
+    return undefined;
+  }
+}
+
+/**
  * A walk cache serving the indexed walk of `root` to a walker of `tool`, or undefined when
  * there is no usable index (a refused one adds a warning to `diagnostics`).
  *
@@ -55,22 +91,8 @@ export async function indexWalkSource(
   prefix: CodePrefix,
   diagnostics: Diagnostic[],
 ): Promise<RunCache | undefined> {
-  const path = existingIndex(root);
-  if (!path) return undefined;
-  const { openIndex } = await import("./reader.ts");
+  const index = await openCheckedIndex(root, tool, prefix, diagnostics);
+  if (!index) return undefined;
   const { IndexWalkSource } = await import("./walk_source.ts");
-  try {
-    const index = openIndex(path);
-    if (!index) return undefined;
-    if (index.meta.root !== Deno.realPathSync(root)) {
-      diagnostics.push(ignoredIndex(tool, prefix, `it was built for ${index.meta.root}`));
-      return undefined;
-    }
-    return new IndexWalkSource(index, tool, prefix);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    diagnostics.push(ignoredIndex(tool, prefix, reason));
-    return undefined;
-  }
+  return new IndexWalkSource(index, tool, prefix);
 }

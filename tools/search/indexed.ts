@@ -12,7 +12,7 @@
 import type { RunCache } from "../../core/cache.ts";
 import type { WalkEntry } from "../../core/walk/walk_entry.ts";
 import type { Diagnostic } from "../../schema/diagnostic.ts";
-import { existingIndex, ignoredIndex } from "../../core/trigram/open.ts";
+import { ignoredIndex, openCheckedIndex } from "../../core/trigram/open.ts";
 import type { SearchIndexUse } from "../../schema/search.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import { workersAvailable } from "../../core/workers.ts";
@@ -40,36 +40,26 @@ export async function openSearchIndex(
   spec: MatcherSpec,
   diagnostics: Diagnostic[],
 ): Promise<SearchIndex | undefined> {
-  const path = existingIndex(cwd);
-  if (!path) return undefined;
-  const { openIndex, IndexRefusal } = await import("../../core/trigram/reader.ts");
+  const index = await openCheckedIndex(cwd, LLM_SEARCH, "LMS", diagnostics);
+  if (!index) return undefined;
   const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
   const { FileStamps } = await import("../../core/trigram/stamps.ts");
+  let candidates: Uint8Array | undefined;
   try {
-    const index = openIndex(path);
-    if (!index) return undefined;
-    if (index.meta.root !== Deno.realPathSync(cwd)) {
-      diagnostics.push(ignoredIndex(LLM_SEARCH, "LMS", `it was built for ${index.meta.root}`));
-      return undefined;
-    }
-    const candidates = spec.literals.length > 0
+    candidates = spec.literals.length > 0
       ? index.candidates(spec.literals, spec.literalsIgnoreCase)
       : undefined;
-    const walkSource = new IndexWalkSource(index, LLM_SEARCH, "LMS");
-    // Only a search that rules files out needs their stamps.
-    const stamps = new FileStamps(index, cwd, candidates !== undefined && workersAvailable());
-    return new IndexFilter(index, candidates, walkSource, stamps);
   } catch (error) {
-    if (error instanceof IndexRefusal) {
-      diagnostics.push(ignoredIndex(LLM_SEARCH, "LMS", error.message));
-      return undefined;
-    }
+    // A posting block that fails its checksum (or cannot be read) refuses the whole index.
     if (error instanceof Deno.errors.NotCapable) throw error;
-    diagnostics.push(
-      ignoredIndex(LLM_SEARCH, "LMS", error instanceof Error ? error.message : String(error)),
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    diagnostics.push(ignoredIndex(LLM_SEARCH, "LMS", reason));
     return undefined;
   }
+  const walkSource = new IndexWalkSource(index, LLM_SEARCH, "LMS");
+  // Only a search that rules files out needs their stamps.
+  const stamps = new FileStamps(index, cwd, candidates !== undefined && workersAvailable());
+  return new IndexFilter(index, candidates, walkSource, stamps);
 }
 
 /** Where the filter takes file stamps from. */

@@ -1,14 +1,13 @@
 /**
  * The cheap entry to the repository index for tools that only walk (discover): one `lstat`
  * tells whether `<root>/.llm/trigram.idx` exists, and only then is the reader loaded. A file
- * that fails its checks becomes a `{prefix}-IO-010` warning and is not used.
+ * that fails its checks becomes an `LMS-IO-010` (search) or `LMD-IO-010` (discover) warning.
  *
  * @module
  */
 import { join } from "node:path";
 import type { RunCache } from "../cache.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
-import type { CodePrefix } from "../../schema/error_codes.ts";
 import type { TrigramIndex } from "./reader.ts";
 
 /**
@@ -24,17 +23,27 @@ export function existingIndex(root: string): string | undefined {
   const path = join(root, ".llm", "trigram.idx");
   try {
     return Deno.lstatSync(path).isFile ? path : undefined;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) throw error;
+  } catch {
+    // Absent, or outside what the run may read (a scoped --allow-read): no index to use.
     return undefined;
   }
 }
 
-/** The `{prefix}-IO-010` warning for an index that was not used. */
-export function ignoredIndex(tool: string, prefix: CodePrefix, reason: string): Diagnostic {
+/** The code of an index not used, per tool that reads the index. */
+const IGNORED_CODES = { LMS: "LMS-IO-010", LMD: "LMD-IO-010" } as const;
+
+/** The prefixes of the tools that read the index. */
+export type IndexReaderPrefix = keyof typeof IGNORED_CODES;
+
+/** The `LMS-IO-010` / `LMD-IO-010` warning for an index that was not used. */
+export function ignoredIndex(
+  tool: string,
+  prefix: IndexReaderPrefix,
+  reason: string,
+): Diagnostic {
   return makeDiagnostic(
     tool,
-    `${prefix}-IO-010`,
+    IGNORED_CODES[prefix],
     `the repository index .llm/trigram.idx was ignored: ${reason}; the files were walked directly`,
     { level: "warning", remediation: "Run `llm-symbols index` to rebuild it." },
   );
@@ -42,7 +51,7 @@ export function ignoredIndex(tool: string, prefix: CodePrefix, reason: string): 
 
 /**
  * The checked index of `root`, or undefined when there is none or it was refused (then a
- * `{prefix}-IO-010` warning is added to `diagnostics`). The reader is loaded only when an index
+ * `*-IO-010` warning is added to `diagnostics`). The reader is loaded only when an index
  * file exists.
  *
  * @example
@@ -54,7 +63,7 @@ export function ignoredIndex(tool: string, prefix: CodePrefix, reason: string): 
 export async function openCheckedIndex(
   root: string,
   tool: string,
-  prefix: CodePrefix,
+  prefix: IndexReaderPrefix,
   diagnostics: Diagnostic[],
 ): Promise<TrigramIndex | undefined> {
   const path = existingIndex(root);
@@ -68,7 +77,8 @@ export async function openCheckedIndex(
     }
     return index;
   } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) throw error;
+    // A run that may not read the index (or resolve the root) just does without it.
+    if (error instanceof Deno.errors.NotCapable) return undefined;
     const reason = error instanceof Error ? error.message : String(error);
     diagnostics.push(ignoredIndex(tool, prefix, reason));
     return undefined;
@@ -88,7 +98,7 @@ export async function openCheckedIndex(
 export async function indexWalkSource(
   root: string,
   tool: string,
-  prefix: CodePrefix,
+  prefix: IndexReaderPrefix,
   diagnostics: Diagnostic[],
 ): Promise<RunCache | undefined> {
   const index = await openCheckedIndex(root, tool, prefix, diagnostics);

@@ -8,7 +8,7 @@
  * @module
  */
 import { ENTRY_FLAGS } from "./format.ts";
-import { CHUNK, CHUNK_ENTRIES, type StampRequest } from "./stat_worker.ts";
+import { CHUNK, CHUNK_ENTRIES, type StampRequest } from "./stamp_protocol.ts";
 import type { TrigramIndex } from "./reader.ts";
 
 /** Below this many entries a worker costs more than it saves (the default of `minEntries`). */

@@ -3,30 +3,12 @@
  * the last one down, while the calling thread stats from the first one up as its walk reaches
  * them; each chunk is claimed with a compare-and-swap, so the two meet wherever the faster one
  * gets to and no file is stat'ed twice. Deno's `statSync` costs a few microseconds a file, the
- * largest part of an indexed search of a big tree. No imports, so it starts fast.
+ * largest part of an indexed search of a big tree. Only ever loaded as a worker: it sets the
+ * global `onmessage` (the caller imports the protocol from `stamp_protocol.ts`).
  *
  * @module
  */
-
-/** Chunk states in the shared claims array. */
-export const CHUNK = { free: 0, caller: 1, worker: 2, done: 3 } as const;
-
-/** Entries per chunk. */
-export const CHUNK_ENTRIES = 512;
-
-/** What the caller sends: the files and where to put their stamps. */
-export interface StampRequest {
-  /** The root every path is relative to. */
-  root: string;
-  /** The index's entry paths joined by "\n". */
-  pathText: string;
-  /** Per entry, whether it is a directory (1) or a file (0). */
-  dirs: Uint8Array;
-  /** `Float64Array` of 2 × entries: size then mtime (NaN when it cannot be stat'ed). */
-  stamps: SharedArrayBuffer;
-  /** `Int32Array` of one state (CHUNK) per chunk. */
-  claims: SharedArrayBuffer;
-}
+import { CHUNK, CHUNK_ENTRIES, type StampRequest } from "./stamp_protocol.ts";
 
 /** The parts of a worker's global scope this module uses. */
 interface WorkerScope {

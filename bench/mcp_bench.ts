@@ -48,7 +48,7 @@ function names(outcome: CallOutcome): string[] {
 const SMALL_CALL = { name: "search", arguments: { patterns: ["copy_process"], paths: ["fork.c"] } };
 
 /** Connects the SDK client to a server started with `read` as its read permission. */
-async function connectServer(root: string, read: string): Promise<Client> {
+export async function connectServer(root: string, read: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: "deno",
     args: [

@@ -8,7 +8,8 @@
 import { LINUX, prepare } from "./prepare.ts";
 import { denoRun, describe, interleaved, REPO, runsOption, wall } from "./measure.ts";
 
-interface Case {
+/** One search case: the same flags given to llm-search and ripgrep. */
+export interface SearchCase {
   /** Label in the report. */
   name: string;
   /** Pattern flags shared by both tools. */
@@ -17,7 +18,8 @@ interface Case {
   target: number;
 }
 
-const CASES: Case[] = [
+/** The Linux cases (the index bench runs them too). */
+export const CASES: SearchCase[] = [
   { name: "literal PM_RESUME", args: ["PM_RESUME"], target: 1.5 },
   { name: "literal-bearing [A-Z]+_SUSPEND", args: ["[A-Z]+_SUSPEND"], target: 1.5 },
   { name: "case-insensitive -i pm_resume", args: ["-i", "pm_resume"], target: 1.5 },
@@ -25,10 +27,11 @@ const CASES: Case[] = [
   { name: "no literal [A-Z]{4}[0-9]{3}", args: ["[A-Z]{4}[0-9]{3}"], target: 3 },
 ];
 
-type MatchKey = string;
+/** A match as `path\0start\0end`. */
+export type MatchKey = string;
 
 /** Match set from ripgrep's --json: path, absolute start and end of every submatch. */
-function ripgrepMatches(stdout: Uint8Array): Set<MatchKey> {
+export function ripgrepMatches(stdout: Uint8Array): Set<MatchKey> {
   const keys = new Set<MatchKey>();
   for (const line of new TextDecoder().decode(stdout).split("\n")) {
     if (!line.startsWith('{"type":"match"')) continue;
@@ -42,7 +45,7 @@ function ripgrepMatches(stdout: Uint8Array): Set<MatchKey> {
 }
 
 /** Match set from llm-search's JSONL. */
-function ourMatches(stdout: Uint8Array): Set<MatchKey> {
+export function ourMatches(stdout: Uint8Array): Set<MatchKey> {
   const keys = new Set<MatchKey>();
   for (const line of new TextDecoder().decode(stdout).split("\n")) {
     if (!line.startsWith('{"type":"match"')) continue;
@@ -61,7 +64,7 @@ async function benchTree(
   label: string,
   root: string,
   runs: number,
-  cases: Case[],
+  cases: SearchCase[],
 ): Promise<boolean> {
   console.log(`\n## ${label} (${root})`);
   console.log("| case | llm-search | ripgrep | ratio | target | same matches |");

@@ -19,7 +19,14 @@ import type {
   QueryStatus,
 } from "./envelope.ts";
 import { type RecoverResult, RecoverResultSchema, type UndoResult } from "./journal.ts";
-import { type FileCount, FileCountSchema, type SearchData, type SearchMatch } from "./search.ts";
+import {
+  type FileCount,
+  FileCountSchema,
+  type SearchData,
+  type SearchIndexUse,
+  SearchIndexUseSchema,
+  type SearchMatch,
+} from "./search.ts";
 import type { Span } from "./span.ts";
 import type { EditOutcome, EditStatus, FileStatus, TransformResult } from "./transform.ts";
 import type { WriteFileStatus, WriteOutput, WriteResult } from "./write.ts";
@@ -235,6 +242,8 @@ export interface CompactSearchData {
   files?: string[];
   /** Per-file counts (mode `counts`). */
   counts?: FileCount[];
+  /** How the repository index was used (as in the full form). */
+  index?: SearchIndexUse;
 }
 
 /** zod schema of {@linkcode CompactSearchData}. */
@@ -250,6 +259,7 @@ export const CompactSearchDataSchema: z.ZodType<CompactSearchData> = z.object({
   by_file: z.array(fileRowsSchema(rowSchema<SearchRow>([line, count, count, count, z.string()]))),
   files: z.array(z.string()).optional(),
   counts: z.array(FileCountSchema).optional(),
+  index: SearchIndexUseSchema.optional(),
 }).meta({ id: "CompactSearchData" });
 
 /** The columns of a compact ast-search row after its name and kind. */

@@ -386,6 +386,15 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Rewrite the pattern without nested quantifiers (e.g. `(a+)+` → `a+`), narrow the paths, or raise --timeout.",
     exit: EXIT.ok,
   },
+  "LMS-IO-010": {
+    meaning:
+      "The repository index (.llm/trigram.idx) was not used; the files were searched directly.",
+    cause:
+      "The index file fails its checksums or format check (corrupt, truncated, another version) or was built for another root.",
+    remediation:
+      "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
+    exit: EXIT.ok,
+  },
   // llm-ast-search
   "LMA-QRY-001": {
     meaning: "The tree-sitter query does not compile for the language.",
@@ -492,6 +501,14 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     exit: EXIT.refused,
   },
   // llm-discover
+  "LMD-IO-010": {
+    meaning: "The repository index (.llm/trigram.idx) was not used; the tree was walked directly.",
+    cause:
+      "The index file fails its checksums or format check (corrupt, truncated, another version) or was built for another root.",
+    remediation:
+      "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
+    exit: EXIT.ok,
+  },
   "LMD-QRY-001": {
     meaning: "The fuzzy query is too large: over 4096 bytes or 128 terms.",
     cause:
@@ -849,6 +866,15 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "An earlier `index` run recorded their failure (a parser crash, a grammar that failed to load) with their content hash.",
     remediation:
       "`llm-symbols status` lists them with the reason; edit or exclude them (a glob), or index into a fresh --db after an upgrade.",
+    exit: EXIT.ok,
+  },
+  "MAG-IO-021": {
+    meaning:
+      "The repository index (.llm/trigram.idx, used by llm-search) was not written; the symbol index was.",
+    cause:
+      "The .llm folder is not writable or not a real folder, the disk is full, or the posting lists exceed 4 GiB.",
+    remediation:
+      "Fix the cause and run `llm-symbols index` again; searches scan the files meanwhile (correct, slower).",
     exit: EXIT.ok,
   },
   "MAG-AST-001": {

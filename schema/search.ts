@@ -52,6 +52,32 @@ export const FileCountSchema: z.ZodType<FileCount> = z.object({
   matches: z.number().int().nonnegative(),
 });
 
+/** How a search used the repository index (`<root>/.llm/trigram.idx`); present when one exists. */
+export interface SearchIndexUse {
+  /** The index served the walk or ruled files out. */
+  used: boolean;
+  /** Its recorded walk replaced the directory walk (every directory stamp held). */
+  walk: boolean;
+  /** Its trigram postings ruled files out (the patterns have a literal of 3 bytes or more). */
+  postings: boolean;
+  /** Files read and matched: candidates, files changed since indexing, new files. */
+  files_verified: number;
+  /** Unchanged files the postings ruled out without reading them. */
+  files_ruled_out: number;
+  /** Indexed files whose size or mtime changed since indexing (searched directly). */
+  files_changed: number;
+}
+
+/** zod schema of {@linkcode SearchIndexUse}. */
+export const SearchIndexUseSchema: z.ZodType<SearchIndexUse> = z.object({
+  used: z.boolean(),
+  walk: z.boolean(),
+  postings: z.boolean(),
+  files_verified: z.number().int().nonnegative(),
+  files_ruled_out: z.number().int().nonnegative(),
+  files_changed: z.number().int().nonnegative(),
+});
+
 /** `data` of an `llm-search` envelope. */
 export interface SearchData {
   /** Results listed here: matches, or files with `-l`, or per-file counts with `--count`. */
@@ -74,6 +100,8 @@ export interface SearchData {
   files?: string[];
   /** Per-file counts (mode `counts`). */
   counts?: FileCount[];
+  /** How the repository index was used; present when the root has one and it was not refused. */
+  index?: SearchIndexUse;
 }
 
 /** zod schema of {@linkcode SearchData}. */
@@ -88,4 +116,5 @@ export const SearchDataSchema: z.ZodType<SearchData> = z.object({
   matches: z.array(SearchMatchSchema),
   files: z.array(z.string()).optional(),
   counts: z.array(FileCountSchema).optional(),
+  index: SearchIndexUseSchema.optional(),
 }).meta({ id: "SearchData" });

@@ -304,6 +304,35 @@ export const VerifyDataSchema: z.ZodType<VerifyData> = z.object({
   results: z.array(DriftSchema),
 });
 
+/** What `llm-symbols index` wrote to the repository index `.llm/trigram.idx` (search's). */
+export interface TrigramIndexResult {
+  /** The index file (root-relative). */
+  path: string;
+  /** Files listed (the search's walk). */
+  files: number;
+  /** Text files whose trigrams were indexed. */
+  indexed_files: number;
+  /** Their bytes. */
+  indexed_bytes: number;
+  /** Distinct trigrams. */
+  trigrams: number;
+  /** Size of the index file. */
+  index_bytes: number;
+  /** Wall time of the build in milliseconds. */
+  duration_ms: number;
+}
+
+/** zod schema of {@linkcode TrigramIndexResult}. */
+export const TrigramIndexResultSchema: z.ZodType<TrigramIndexResult> = z.object({
+  path: z.string(),
+  files: count,
+  indexed_files: count,
+  indexed_bytes: count,
+  trigrams: count,
+  index_bytes: count,
+  duration_ms: count,
+});
+
 /** `result` of `llm-symbols index`. */
 export interface IndexResult {
   /** The database file (root-relative). */
@@ -333,6 +362,8 @@ export interface IndexResult {
    * long-lived host drops its cached entries of these only).
    */
   written: { file_path: string }[];
+  /** The repository index written beside the database (absent when it could not be). */
+  trigram_index?: TrigramIndexResult;
 }
 
 /** zod schema of {@linkcode IndexResult}. */
@@ -349,6 +380,7 @@ export const IndexResultSchema: z.ZodType<IndexResult> = z.object({
   imports: count,
   duration_ms: count,
   written: z.array(z.object({ file_path: z.string() })),
+  trigram_index: TrigramIndexResultSchema.optional(),
 });
 
 // --- The code graph: reachable, dead-code, cycles, paths, impact, export, map -------------------

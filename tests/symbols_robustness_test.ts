@@ -159,6 +159,7 @@ Deno.test("index result names the files it wrote, so an MCP host drops only thei
       `${real}/.llm/index.db`,
       `${real}/.llm/index.db-wal`,
       `${real}/.llm/index.db-shm`,
+      `${real}/.llm/trigram.idx`,
     ]);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -15,6 +15,7 @@ import { PathScorer } from "./scorer.ts";
 import { TopN } from "./top.ts";
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
 import { DISCOVER_DEFAULTS } from "./defaults.ts";
+import { indexWalkSource } from "../../core/trigram/open.ts";
 
 /** Walk settings discover passes through to the walker. */
 export type DiscoverWalkOptions = EngineWalkOptions;
@@ -39,6 +40,11 @@ export interface DiscoverOptions {
   walk?: DiscoverWalkOptions;
   /** Stops the run: it throws the signal's reason within a few milliseconds. */
   signal?: AbortSignal;
+  /**
+   * Take the file list from the repository index `<cwd>/.llm/trigram.idx` while its directory
+   * stamps hold (default `true`); the results are the same either way.
+   */
+  useIndex?: boolean;
 }
 
 /** With a signal, the walk lets the event loop run (so an abort gets through) this often. */
@@ -230,8 +236,15 @@ export async function discover(options: DiscoverOptions): Promise<DiscoverOutcom
   options.signal?.throwIfAborted();
   const limit = options.limit ?? DISCOVER_DEFAULTS.limit;
   const scorer = new PathScorer(parseQuery(options.query, options.caseMode));
+  const indexDiagnostics: Diagnostic[] = [];
+  // Without a host's cache, the repository index's walk (while its directory stamps hold).
+  const cache = options.walk?.cache ??
+    (options.useIndex === false
+      ? undefined
+      : await indexWalkSource(options.cwd, TOOL, "LMD", indexDiagnostics));
   const walker = new Walker({
     ...options.walk,
+    cache,
     tool: TOOL,
     prefix: "LMD",
     cwd: options.cwd,
@@ -240,7 +253,7 @@ export async function discover(options: DiscoverOptions): Promise<DiscoverOutcom
   });
   const { top, total, scanned } = await scan(options, walker, scorer, limit);
   options.signal?.throwIfAborted();
-  const diagnostics = [...walker.diagnostics];
+  const diagnostics = [...indexDiagnostics, ...walker.diagnostics];
   if (options.query.includes("\ufffd")) diagnostics.push(replacementCharWarning());
   const results = explain(top, scorer, diagnostics);
   return {

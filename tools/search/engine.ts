@@ -14,6 +14,7 @@ import { ResultCollector, type SearchMode } from "./collector.ts";
 import { buildMatcher, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
 import type { SearchFileOptions } from "./searcher.ts";
 import type { WorkerRequest } from "./worker.ts";
+import { openSearchIndex } from "./indexed.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import { SEARCH_DEFAULTS } from "./defaults.ts";
 
@@ -65,6 +66,11 @@ export interface SearchOptions extends MatcherOptions {
    * kept.
    */
   keepWorkers?: boolean;
+  /**
+   * Use the repository index `<cwd>/.llm/trigram.idx` when there is one (default `true`); the
+   * results are the same either way.
+   */
+  useIndex?: boolean;
 }
 
 /** The result of a search. */
@@ -335,8 +341,14 @@ function timeoutDiagnostics(outcome: WorkerRunOutcome, timeoutMs: number): Diagn
  */
 export async function search(options: SearchOptions): Promise<SearchResult> {
   const spec = buildMatcher(options);
+  const indexDiagnostics: Diagnostic[] = [];
+  const index = options.useIndex === false
+    ? undefined
+    : await openSearchIndex(options.cwd, spec, indexDiagnostics);
   const walker = new Walker({
     ...options.walk,
+    // A host's own cache keeps walks fresher than the index can; without one, the index's.
+    cache: options.walk?.cache ?? index?.walkSource,
     tool: LLM_SEARCH,
     prefix: "LMS",
     cwd: options.cwd,
@@ -356,7 +368,7 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
     options.limit ?? SEARCH_DEFAULTS.limit,
     options.emit,
   );
-  const entries = walker.entries();
+  const entries = index ? index.filter(walker.entries()) : walker.entries();
   const first = takeFiles(entries, INLINE_FILES);
   const threads = threadCount(options.threads);
   const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
@@ -382,9 +394,19 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
     );
     timeDiagnostics.push(...timeoutDiagnostics(outcome, options.timeoutMs ?? 0));
   }
+  const data = collector.finish();
+  if (index) {
+    data.files_searched += index.ruledOut;
+    data.index = index.use();
+  }
   return {
-    data: collector.finish(),
-    diagnostics: [...walker.diagnostics, ...collector.diagnostics, ...timeDiagnostics],
+    data,
+    diagnostics: [
+      ...indexDiagnostics,
+      ...walker.diagnostics,
+      ...collector.diagnostics,
+      ...timeDiagnostics,
+    ],
     partial: collector.partial || timeDiagnostics.length > 0,
   };
 }

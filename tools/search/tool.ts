@@ -93,6 +93,9 @@ const SearchInput = z.object({
     ),
     { short: "j" },
   ),
+  no_index: z.boolean().default(false).describe(
+    "Do not use the repository index (.llm/trigram.idx from `llm-symbols index`); scan the files. Results are the same either way",
+  ),
   timeout_ms: field(
     z.number().int().positive().max(2 ** 31 - 1).optional().describe(
       "Time budget in ms: matching runs in worker threads stopped when it passes; results so far are kept, partial is set and LMS-QRY-003 names the file being matched [default: none; the MCP server passes one]",
@@ -201,6 +204,7 @@ export const searchTool: Tool = defineTool({
           timeoutMs: input.timeout_ms,
           // A long-lived host (it has a cache) keeps the worker threads warm between calls.
           keepWorkers: context.cache !== undefined,
+          useIndex: !input.no_index,
           emit,
           signal: context.signal,
           walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },

@@ -1,0 +1,354 @@
+/**
+ * The repository index (`.llm/trigram.idx`) on the Linux 6.1 tree, against Google's Code Search
+ * (`cindex`/`csearch`), ripgrep and `fd | fzf`, in the same run:
+ *
+ * 1. the posting format against SQLite FTS5's trigram tokenizer on a sample (`kernel/`):
+ *    build time, size, candidate lookup time;
+ * 2. building on the whole tree against `cindex`: wall time, index size against the indexed
+ *    bytes, peak RSS;
+ * 3. indexed search from the command line (its freshness check included) and inside a warm MCP
+ *    server, against ripgrep and `csearch`, for the cases of `search_bench.ts`, with a check
+ *    that the CLI finds ripgrep's match set;
+ * 4. indexed discover against `fd | fzf`;
+ * 5. a chart of the times (`bench/index_bench.svg`).
+ *
+ * The index is written into the Linux tree's `.llm/`; `cindex`'s into the bench cache. Run:
+ * `deno run -A bench/index_bench.ts [--runs N]`. Exits 1 when a match set differs.
+ *
+ * @module
+ */
+import { cpSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { buildTrigramIndex } from "../core/trigram/build.ts";
+import { openIndex } from "../core/trigram/reader.ts";
+import { CACHE, LINUX, prepare } from "./prepare.ts";
+import {
+  type Command,
+  CONFIG,
+  denoRun,
+  describe,
+  interleaved,
+  median,
+  ms,
+  REPO,
+  runOnce,
+  runsOption,
+  type Sample,
+  wall,
+} from "./measure.ts";
+import { CASES, ourMatches, ripgrepMatches, type SearchCase } from "./search_bench.ts";
+import { connectServer } from "./mcp_bench.ts";
+
+/** Where `cindex` writes its index. */
+const CSEARCH_INDEX = join(CACHE, "linux-6.1.csearchindex");
+/** The chart this bench writes. */
+const CHART = join(REPO, "bench", "index_bench.svg");
+/** Literals looked up in the sample comparison. */
+const SAMPLE_LITERALS = ["PM_RESUME", "spin_lock_irqsave", "copy_process"];
+
+/** One bar of the chart: a case, a tool, a median wall time. */
+interface Bar {
+  group: string;
+  tool: string;
+  ms: number;
+}
+
+function timed<T>(run: () => T): [T, number] {
+  const start = performance.now();
+  const value = run();
+  return [value, performance.now() - start];
+}
+
+function filesUnder(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory && !entry.name.startsWith(".")) found.push(...filesUnder(path));
+    else if (entry.isFile) found.push(path);
+  }
+  return found;
+}
+
+/** FTS5 trigram table of the files of `root`: build time, size, lookup times. */
+function fts5Sample(root: string, dbPath: string) {
+  const db = new DatabaseSync(dbPath);
+  const decoder = new TextDecoder();
+  const [, buildMs] = timed(() => {
+    db.exec(
+      "CREATE VIRTUAL TABLE docs USING fts5(path UNINDEXED, body, tokenize='trigram case_sensitive 1')",
+    );
+    const insert = db.prepare("INSERT INTO docs(path, body) VALUES (?, ?)");
+    db.exec("BEGIN");
+    for (const path of filesUnder(root)) insert.run(path, decoder.decode(Deno.readFileSync(path)));
+    db.exec("COMMIT");
+  });
+  const query = db.prepare("SELECT count(*) AS n FROM docs WHERE body MATCH ?");
+  const lookups = SAMPLE_LITERALS.map((literal) => {
+    const [row, took] = timed(() => query.get(`"${literal}"`) as { n: number });
+    return { literal, candidates: row.n, ms: took };
+  });
+  db.close();
+  return { buildMs, bytes: Deno.statSync(dbPath).size, lookups };
+}
+
+/** Section 1: our posting file against FTS5 on a copy of `kernel/`. */
+function compareWithFts5(): void {
+  const sample = Deno.makeTempDirSync({ prefix: "llm-index-sample-" });
+  try {
+    cpSync(join(LINUX, "kernel"), join(sample, "kernel"), { recursive: true });
+    const [built, buildMs] = timed(() => buildTrigramIndex({ root: sample }));
+    const index = openIndex(join(sample, ".llm", "trigram.idx"))!;
+    const ours = SAMPLE_LITERALS.map((literal) => {
+      const [bitmap, took] = timed(() => index.candidates([literal], false)!);
+      return { literal, candidates: bitmap.reduce((sum, bit) => sum + bit, 0), ms: took };
+    });
+    index.close();
+    const fts = fts5Sample(join(sample, "kernel"), join(sample, "fts5.db"));
+    console.log(
+      `\n## Posting format: ours vs SQLite FTS5 trigram (sample: kernel/, ${built.indexedFiles} files, ${
+        (built.indexedBytes / 1e6).toFixed(1)
+      } MB)`,
+    );
+    console.log("| | ours (.llm/trigram.idx) | FTS5 trigram (case_sensitive 1) |");
+    console.log("| --- | --- | --- |");
+    console.log(`| build | ${ms(buildMs)} | ${ms(fts.buildMs)} |`);
+    console.log(
+      `| size | ${(built.indexBytes / 1e6).toFixed(1)} MB | ${(fts.bytes / 1e6).toFixed(1)} MB |`,
+    );
+    for (const [i, mine] of ours.entries()) {
+      const theirs = fts.lookups[i];
+      console.log(
+        `| candidates of ${mine.literal} | ${mine.candidates} files in ${
+          mine.ms.toFixed(1)
+        } ms | ` +
+          `${theirs.candidates} files in ${theirs.ms.toFixed(1)} ms |`,
+      );
+    }
+  } finally {
+    Deno.removeSync(sample, { recursive: true });
+  }
+}
+
+/** Section 2: building on Linux, ours and cindex alternately. */
+async function compareBuilds(runs: number): Promise<void> {
+  const ours: Sample[] = [];
+  const theirs: Sample[] = [];
+  const build: Command = ["deno", [
+    "run",
+    "-A",
+    `--config=${CONFIG}`,
+    join(REPO, "bench/index_bench.ts"),
+    "--build-only",
+    LINUX,
+  ]];
+  for (let round = 0; round < runs; round++) {
+    ours.push(await runOnce(...build, LINUX));
+    theirs.push(await runOnce("env", [`CSEARCHINDEX=${CSEARCH_INDEX}`, "cindex", LINUX], LINUX));
+  }
+  const outcome = JSON.parse(new TextDecoder().decode(ours.at(-1)!.stdout));
+  const csearchBytes = Deno.statSync(CSEARCH_INDEX).size;
+  console.log(
+    `\n## Building the index of Linux 6.1 (${outcome.indexedFiles} files, ${
+      (outcome.indexedBytes / 1e9).toFixed(2)
+    } GB)`,
+  );
+  console.log("| | ours | cindex | ratio | target |");
+  console.log("| --- | --- | --- | --- | --- |");
+  console.log(
+    `| wall (peak RSS) | ${describe(ours)} | ${describe(theirs)} | ${
+      (wall(ours) / wall(theirs)).toFixed(2)
+    }× | ≤ 3× cindex, RSS ≤ 1.5 GB |`,
+  );
+  console.log(
+    `| index size | ${(outcome.indexBytes / 1e6).toFixed(0)} MB (${
+      (outcome.indexBytes / outcome.indexedBytes).toFixed(3)
+    } of the bytes) | ` +
+      `${(csearchBytes / 1e6).toFixed(0)} MB | ${
+        (outcome.indexBytes / csearchBytes).toFixed(2)
+      }× | ≤ 0.5 of the bytes |`,
+  );
+}
+
+/** csearch's spelling of a case: RE2, `-F` as an escaped pattern. */
+function csearchArgs(args: string[]): string[] {
+  const fixed = args.indexOf("-F");
+  if (fixed === -1) return ["-n", ...args];
+  const rest = args.filter((_, i) => i !== fixed && i !== fixed + 1);
+  return ["-n", ...rest, args[fixed + 1].replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")];
+}
+
+/** MCP arguments of a case (counts, so the answer stays within the response budget). */
+function mcpArguments(args: string[]) {
+  const pattern = args.at(-1)!;
+  return {
+    patterns: [pattern],
+    fixed_strings: args.includes("-F"),
+    ignore_case: args.includes("-i"),
+    count: true,
+    limit: 0,
+  };
+}
+
+/** Median wall time of an MCP call, rounds interleaved with ripgrep runs by the caller. */
+async function mcpCall(client: Client, args: string[]): Promise<number> {
+  const start = performance.now();
+  await client.callTool({ name: "search", arguments: mcpArguments(args) });
+  return performance.now() - start;
+}
+
+/** Section 3: indexed search (CLI and MCP warm) against ripgrep and csearch. */
+async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
+  console.log(
+    "\n## Search on Linux 6.1 (ours with the index; CLI includes start-up and freshness check)",
+  );
+  console.log(
+    "| case | llm-search CLI | llm-mcp warm | ripgrep | csearch | CLI/rg | MCP/rg | targets | same matches as rg |",
+  );
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  const client = await connectServer(LINUX, "-R");
+  let agreed = true;
+  try {
+    for (const { name, args } of CASES as SearchCase[]) {
+      const [ours, rg, cs] = await interleaved(
+        [
+          denoRun("tools/search/main.ts", [...args, "--format", "jsonl", "--limit", "0"]),
+          ["rg", ["--json", "--encoding", "none", ...args]],
+          ["env", [`CSEARCHINDEX=${CSEARCH_INDEX}`, "csearch", ...csearchArgs(args)]],
+        ],
+        LINUX,
+        runs,
+      );
+      const warm: number[] = [];
+      await mcpCall(client, args);
+      for (let round = 0; round < runs; round++) warm.push(await mcpCall(client, args));
+      const ourSet = ourMatches(ours[0].stdout);
+      const theirSet = ripgrepMatches(rg[0].stdout);
+      const same = ourSet.size === theirSet.size && [...ourSet].every((key) => theirSet.has(key));
+      agreed &&= same;
+      const literal = !name.startsWith("no literal");
+      console.log(
+        `| ${name} | ${describe(ours)} | ${ms(median(warm))} | ${describe(rg)} | ${
+          ms(wall(cs))
+        } | ` +
+          `${(wall(ours) / wall(rg)).toFixed(2)}× | ${(median(warm) / wall(rg)).toFixed(3)}× | ` +
+          `${literal ? "≤ 0.25× CLI, ≤ 0.05× MCP" : "≤ unindexed"} | ${
+            same ? `yes (${ourSet.size})` : "NO"
+          } |`,
+      );
+      bars.push(
+        { group: name, tool: "llm-search CLI (index)", ms: wall(ours) },
+        { group: name, tool: "llm-mcp warm (index)", ms: median(warm) },
+        { group: name, tool: "ripgrep", ms: wall(rg) },
+        { group: name, tool: "csearch", ms: wall(cs) },
+      );
+    }
+  } finally {
+    await client.close();
+  }
+  return agreed;
+}
+
+/** Section 4: indexed discover against fd | fzf. */
+async function compareDiscover(runs: number, bars: Bar[]): Promise<void> {
+  console.log("\n## Discover on Linux 6.1 (ours with the index's file list)");
+  console.log("| query | llm-discover | fd \\| fzf --filter | ratio | target |");
+  console.log("| --- | --- | --- | --- | --- |");
+  for (const query of ["sched core", "Kconfig"]) {
+    const [ours, theirs] = await interleaved(
+      [
+        denoRun("tools/discover/main.ts", [query]),
+        ["sh", ["-c", `fdfind -t f . | fzf --filter '${query}'`]],
+      ],
+      LINUX,
+      runs,
+    );
+    console.log(
+      `| ${query} | ${describe(ours)} | ${describe(theirs)} | ${
+        (wall(ours) / wall(theirs)).toFixed(2)
+      }× | ≤ 0.5× |`,
+    );
+    bars.push(
+      { group: `discover '${query}'`, tool: "llm-discover (index)", ms: wall(ours) },
+      { group: `discover '${query}'`, tool: "fd | fzf", ms: wall(theirs) },
+    );
+  }
+}
+
+const COLORS: Record<string, string> = {
+  "llm-search CLI (index)": "#1f77b4",
+  "llm-mcp warm (index)": "#17becf",
+  "llm-discover (index)": "#1f77b4",
+  "ripgrep": "#d62728",
+  "csearch": "#ff7f0e",
+  "fd | fzf": "#d62728",
+};
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** A horizontal bar chart of `bars` (one row per case and tool, a log-free linear scale). */
+export function chartSvg(bars: Bar[], title: string): string {
+  const rowHeight = 18;
+  const left = 420;
+  const width = 980;
+  const longest = Math.max(...bars.map((bar) => bar.ms), 1);
+  const scale = (width - left - 90) / longest;
+  const rows: string[] = [];
+  let y = 40;
+  let group = "";
+  for (const bar of bars) {
+    if (bar.group !== group) {
+      group = bar.group;
+      y += 8;
+      rows.push(`<text x="8" y="${y + 12}" font-weight="bold">${escapeXml(group)}</text>`);
+      y += rowHeight;
+    }
+    const length = Math.max(1, bar.ms * scale);
+    rows.push(
+      `<text x="${left - 8}" y="${y + 13}" text-anchor="end">${escapeXml(bar.tool)}</text>`,
+      `<rect x="${left}" y="${y + 2}" width="${length.toFixed(1)}" height="${
+        rowHeight - 4
+      }" fill="${COLORS[bar.tool] ?? "#888"}"/>`,
+      `<text x="${(left + length + 6).toFixed(1)}" y="${y + 13}">${bar.ms.toFixed(0)} ms</text>`,
+    );
+    y += rowHeight;
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${
+    y + 20
+  }" font-family="sans-serif" font-size="12">\n` +
+    `<rect width="100%" height="100%" fill="white"/>\n` +
+    `<text x="8" y="22" font-size="15" font-weight="bold">${escapeXml(title)}</text>\n` +
+    rows.join("\n") + "\n</svg>\n";
+}
+
+if (import.meta.main) {
+  const buildOnly = Deno.args.indexOf("--build-only");
+  if (buildOnly !== -1) {
+    console.log(JSON.stringify(buildTrigramIndex({ root: Deno.args[buildOnly + 1] })));
+    Deno.exit(0);
+  }
+  const runs = runsOption(3);
+  await prepare();
+  compareWithFts5();
+  await compareBuilds(Math.min(runs, 2));
+  const bars: Bar[] = [];
+  const agreed = await compareSearches(runs, bars);
+  await compareDiscover(runs, bars);
+  Deno.writeTextFileSync(
+    CHART,
+    chartSvg(
+      bars,
+      `Linux 6.1, median wall time per case (2 cores, one interleaved run, ${
+        new Date().toISOString().slice(0, 10)
+      })`,
+    ),
+  );
+  // Formatted as the repository's `deno fmt --check` expects of a committed file.
+  await new Deno.Command("deno", { args: ["fmt", "--quiet", CHART] }).output();
+  console.log(`\nchart: ${CHART}`);
+  console.log(`match sets ${agreed ? "agree" : "DIFFER"}`);
+  if (!agreed) Deno.exitCode = 1;
+}

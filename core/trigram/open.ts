@@ -1,0 +1,108 @@
+/**
+ * The cheap entry to the repository index for tools that only walk (discover): one `lstat`
+ * tells whether `<root>/.llm/trigram.idx` exists, and only then is the reader loaded. A file
+ * that fails its checks becomes an `LMS-IO-010` (search) or `LMD-IO-010` (discover) warning.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { RunCache } from "../cache.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { TrigramIndex } from "./reader.ts";
+
+/**
+ * The index path of `root` when a regular file is there (one `lstat`), else undefined.
+ *
+ * @example
+ * ```ts
+ * import { existingIndex } from "./open.ts";
+ * existingIndex(Deno.makeTempDirSync()); // undefined
+ * ```
+ */
+export function existingIndex(root: string): string | undefined {
+  const path = join(root, ".llm", "trigram.idx");
+  try {
+    return Deno.lstatSync(path).isFile ? path : undefined;
+  } catch {
+    // Absent, or outside what the run may read (a scoped --allow-read): no index to use.
+    return undefined;
+  }
+}
+
+/** The code of an index not used, per tool that reads the index. */
+const IGNORED_CODES = { LMS: "LMS-IO-010", LMD: "LMD-IO-010" } as const;
+
+/** The prefixes of the tools that read the index. */
+export type IndexReaderPrefix = keyof typeof IGNORED_CODES;
+
+/** The `LMS-IO-010` / `LMD-IO-010` warning for an index that was not used. */
+export function ignoredIndex(
+  tool: string,
+  prefix: IndexReaderPrefix,
+  reason: string,
+): Diagnostic {
+  return makeDiagnostic(
+    tool,
+    IGNORED_CODES[prefix],
+    `the repository index .llm/trigram.idx was ignored: ${reason}; the files were walked directly`,
+    { level: "warning", remediation: "Run `llm-symbols index` to rebuild it." },
+  );
+}
+
+/**
+ * The checked index of `root`, or undefined when there is none or it was refused (then a
+ * `*-IO-010` warning is added to `diagnostics`). The reader is loaded only when an index
+ * file exists.
+ *
+ * @example
+ * ```ts
+ * import { openCheckedIndex } from "./open.ts";
+ * await openCheckedIndex(Deno.makeTempDirSync(), "llm-search", "LMS", []); // undefined
+ * ```
+ */
+export async function openCheckedIndex(
+  root: string,
+  tool: string,
+  prefix: IndexReaderPrefix,
+  diagnostics: Diagnostic[],
+): Promise<TrigramIndex | undefined> {
+  const path = existingIndex(root);
+  if (!path) return undefined;
+  const { openIndex } = await import("./reader.ts");
+  try {
+    const index = openIndex(path);
+    if (index && index.meta.root !== Deno.realPathSync(root)) {
+      diagnostics.push(ignoredIndex(tool, prefix, `it was built for ${index.meta.root}`));
+      return undefined;
+    }
+    return index;
+  } catch (error) {
+    // A run that may not read the index (or resolve the root) just does without it.
+    if (error instanceof Deno.errors.NotCapable) return undefined;
+    const reason = error instanceof Error ? error.message : String(error);
+    diagnostics.push(ignoredIndex(tool, prefix, reason));
+    return undefined;
+  }
+}
+
+/**
+ * A walk cache serving the indexed walk of `root` to a walker of `tool`, or undefined when
+ * there is no usable index (a refused one adds a warning to `diagnostics`).
+ *
+ * @example
+ * ```ts
+ * import { indexWalkSource } from "./open.ts";
+ * await indexWalkSource(Deno.makeTempDirSync(), "llm-discover", "LMD", []); // undefined
+ * ```
+ */
+export async function indexWalkSource(
+  root: string,
+  tool: string,
+  prefix: IndexReaderPrefix,
+  diagnostics: Diagnostic[],
+): Promise<RunCache | undefined> {
+  const index = await openCheckedIndex(root, tool, prefix, diagnostics);
+  if (!index) return undefined;
+  const { IndexWalkSource } = await import("./walk_source.ts");
+  return new IndexWalkSource(index, tool, prefix);
+}

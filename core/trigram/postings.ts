@@ -1,0 +1,256 @@
+/**
+ * Builds trigram posting lists in memory within a bounded budget: files are added in entry-id
+ * order; every CHUNK_PAIRS (trigram, file) pairs are sorted by trigram (a counting sort, so the
+ * ids stay ascending) into an encoded segment, and the segments are merged into one sorted
+ * table at the end. Peak memory is the encoded postings (twice, while merging) plus up to three
+ * 64 MiB tables indexed by trigram, of which only the pages of trigrams that occur are touched.
+ *
+ * @module
+ */
+import { varintLength, writeVarint } from "./format.ts";
+
+/** Every trigram value (24 bits). */
+const TRIGRAM_SPACE = 1 << 24;
+/** (trigram, file) pairs gathered before they are sorted into a segment. */
+const CHUNK_PAIRS = 1 << 23;
+
+/** One sorted run of posting lists, for the files added since the previous segment. */
+interface Segment {
+  /** Trigrams, ascending. */
+  trigrams: Uint32Array;
+  /** End offset of each trigram's list in `bytes`. */
+  ends: Uint32Array;
+  /** The last id of each list. */
+  lastIds: Uint32Array;
+  /** Lists: the first id as a varint, then the gaps. */
+  bytes: Uint8Array;
+}
+
+/** The merged table, in the index file's layout. */
+export interface PostingTable {
+  /** Trigrams, ascending. */
+  trigrams: Uint32Array;
+  /** Byte offset of each list in `postings`, plus the end. */
+  offsets: Uint32Array;
+  /** The lists. */
+  postings: Uint8Array;
+}
+
+/** Reads the varint at `at`: its value and its length. */
+function readVarint(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  let length = 0;
+  for (;;) {
+    const byte = bytes[at + length++];
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [value, length];
+    scale *= 128;
+  }
+}
+
+/**
+ * Gathers the trigrams of files and produces the posting table.
+ *
+ * @example
+ * ```ts
+ * import { PostingBuilder } from "./postings.ts";
+ * const builder = new PostingBuilder();
+ * builder.add(0, new TextEncoder().encode("abcd"));
+ * builder.finish().trigrams.length; // 2 ("abc", "bcd")
+ * ```
+ */
+export class PostingBuilder {
+  /**
+   * Per trigram, the last file id that held it plus one (so each file counts a trigram once).
+   * Zero means none: the table is never filled, so only the pages of trigrams that occur are
+   * ever touched (a small tree costs little memory).
+   */
+  #seen: Int32Array | undefined = new Int32Array(TRIGRAM_SPACE);
+  /** Per trigram: a count, then a cursor, while a segment is sorted; zero between. */
+  readonly #counts = new Uint32Array(TRIGRAM_SPACE);
+  #pairTrigrams: Uint32Array;
+  #pairIds: Uint32Array;
+  #pairs = 0;
+  readonly #segments: Segment[] = [];
+
+  /** A builder sorting every `chunkPairs` (trigram, file) pairs into a segment. */
+  constructor(chunkPairs = CHUNK_PAIRS) {
+    this.#pairTrigrams = new Uint32Array(chunkPairs);
+    this.#pairIds = new Uint32Array(chunkPairs);
+  }
+
+  /** Adds the distinct trigrams of file `id` (ids must ascend across calls). */
+  add(id: number, bytes: Uint8Array): void {
+    if (bytes.length < 3) return;
+    if (this.#pairs + bytes.length > this.#pairTrigrams.length) this.#flush();
+    if (bytes.length > this.#pairTrigrams.length) {
+      this.#pairTrigrams = new Uint32Array(bytes.length);
+      this.#pairIds = new Uint32Array(bytes.length);
+    }
+    const seen = this.#seen!;
+    const mark = id + 1;
+    const trigrams = this.#pairTrigrams;
+    const ids = this.#pairIds;
+    let pairs = this.#pairs;
+    let trigram = (bytes[0] << 8) | bytes[1];
+    for (let i = 2; i < bytes.length; i++) {
+      trigram = ((trigram << 8) | bytes[i]) & 0xffffff;
+      if (seen[trigram] !== mark) {
+        seen[trigram] = mark;
+        trigrams[pairs] = trigram;
+        ids[pairs++] = id;
+      }
+    }
+    this.#pairs = pairs;
+  }
+
+  /** Sorts the pending pairs into a segment. */
+  #flush(): void {
+    const pairs = this.#pairs;
+    if (pairs === 0) return;
+    const counts = this.#counts;
+    const trigrams = this.#pairTrigrams;
+    const distinct: number[] = [];
+    for (let p = 0; p < pairs; p++) {
+      if (counts[trigrams[p]]++ === 0) distinct.push(trigrams[p]);
+    }
+    const sorted = Uint32Array.from(distinct).sort();
+    let start = 0;
+    for (const trigram of sorted) {
+      const count = counts[trigram];
+      counts[trigram] = start;
+      start += count;
+    }
+    const ordered = new Uint32Array(pairs);
+    for (let p = 0; p < pairs; p++) ordered[counts[trigrams[p]]++] = this.#pairIds[p];
+    this.#segments.push(encodeSegment(sorted, counts, ordered));
+    for (const trigram of sorted) counts[trigram] = 0;
+    this.#pairs = 0;
+  }
+
+  /** Merges every segment into the final table (the builder is spent afterwards). */
+  finish(): PostingTable {
+    this.#flush();
+    this.#seen = undefined;
+    const sizes = this.#counts;
+    this.#visitParts(new Int32Array(TRIGRAM_SPACE), (trigram, length) => sizes[trigram] += length);
+    let trigramCount = 0;
+    for (let t = 0; t < TRIGRAM_SPACE; t++) if (sizes[t] > 0) trigramCount++;
+    const trigrams = new Uint32Array(trigramCount);
+    const offsets = new Uint32Array(trigramCount + 1);
+    let total = 0;
+    for (let t = 0, i = 0; t < TRIGRAM_SPACE; t++) {
+      if (sizes[t] === 0) continue;
+      if (total + sizes[t] > 0xffffffff) throw new RangeError("posting lists exceed 4 GiB");
+      trigrams[i] = t;
+      offsets[i++] = total;
+      const size = sizes[t];
+      sizes[t] = total;
+      total += size;
+    }
+    offsets[trigramCount] = total;
+    const postings = new Uint8Array(total);
+    this.#visitParts(
+      new Int32Array(TRIGRAM_SPACE),
+      (trigram, length, segment, start, end, firstId, previous) => {
+        let at = sizes[trigram];
+        at = writeVarint(postings, at, previous < 0 ? firstId : firstId - previous);
+        const rest = end - start;
+        if (rest > 32) postings.set(segment.bytes.subarray(start, end), at);
+        else for (let i = 0; i < rest; i++) postings[at + i] = segment.bytes[start + i];
+        sizes[trigram] = at + rest;
+        return length;
+      },
+    );
+    this.#segments.length = 0;
+    return { trigrams, offsets, postings };
+  }
+
+  /**
+   * Calls `visit` for each segment's part of each trigram, in segment order, with the length
+   * the part takes once its first id is written as the gap to the previous segment's last id.
+   */
+  #visitParts(
+    lastIds: Int32Array,
+    visit: (
+      trigram: number,
+      length: number,
+      segment: Segment,
+      restStart: number,
+      restEnd: number,
+      firstId: number,
+      previous: number,
+    ) => void,
+  ): void {
+    for (const segment of this.#segments) {
+      let start = 0;
+      for (let i = 0; i < segment.trigrams.length; i++) {
+        const trigram = segment.trigrams[i];
+        const end = segment.ends[i];
+        const [firstId, firstLength] = readVarint(segment.bytes, start);
+        // Stored plus one: zero means no earlier segment held the trigram.
+        const previous = lastIds[trigram] - 1;
+        const head = previous < 0 ? firstLength : varintLength(firstId - previous);
+        visit(
+          trigram,
+          head + end - start - firstLength,
+          segment,
+          start + firstLength,
+          end,
+          firstId,
+          previous,
+        );
+        lastIds[trigram] = segment.lastIds[i] + 1;
+        start = end;
+      }
+    }
+  }
+}
+
+/** Encodes sorted lists: `cursors[t]` is where trigram t's ids end in `ids`. */
+function encodeSegment(sorted: Uint32Array, cursors: Uint32Array, ids: Uint32Array): Segment {
+  const buffer = new Uint8Array(ids.length * 5);
+  const ends = new Uint32Array(sorted.length);
+  const lastIds = new Uint32Array(sorted.length);
+  let at = 0;
+  let from = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const to = cursors[sorted[i]];
+    at = writeVarint(buffer, at, ids[from]);
+    for (let j = from + 1; j < to; j++) at = writeVarint(buffer, at, ids[j] - ids[j - 1]);
+    ends[i] = at;
+    lastIds[i] = ids[to - 1];
+    from = to;
+  }
+  return { trigrams: sorted, ends, lastIds, bytes: buffer.slice(0, at) };
+}
+
+/**
+ * Decodes a posting list (first id, then gaps) and calls `each` with every id.
+ *
+ * @example
+ * ```ts
+ * import { decodePostings } from "./postings.ts";
+ * const ids: number[] = [];
+ * decodePostings(new Uint8Array([3, 2, 1]), (id) => ids.push(id));
+ * ids; // [3, 5, 6]
+ * ```
+ */
+export function decodePostings(bytes: Uint8Array, each: (id: number) => void): void {
+  let id = 0;
+  let first = true;
+  for (let at = 0; at < bytes.length;) {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = bytes[at++];
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) break;
+      scale *= 128;
+    }
+    id = first ? value : id + value;
+    first = false;
+    each(id);
+  }
+}

@@ -1,0 +1,301 @@
+/**
+ * Reads the repository index `<root>/.llm/trigram.idx` (layout in `format.ts`) with read
+ * permission only. Opening reads everything but the posting lists and checks the header and
+ * body checksums; posting lists are read on demand and their blocks checked. Any failed check
+ * is an {@linkcode IndexRefusal}: the caller ignores the index and says so.
+ *
+ * An opened index is kept per path while the file's stamp (size, mtime, inode) is unchanged,
+ * so a long-lived host (the MCP server) reads it once.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { checksum32 } from "./checksum.ts";
+import {
+  decodeHeader,
+  ENTRY_FLAGS,
+  type EntryArrays,
+  entryArrays,
+  HEADER_BYTES,
+  HEADER_CHECKSUM_AT,
+  INDEX_PATH,
+  type IndexHeader,
+  POSTING_BLOCK,
+} from "./format.ts";
+import type { IndexMeta } from "./meta.ts";
+import { decodePostings } from "./postings.ts";
+
+/** Why an index file was not trusted. */
+export class IndexRefusal extends Error {}
+
+/** Where an entry stands against the file on disk. */
+export type EntryState = "fresh" | "changed";
+
+function readExactly(file: Deno.FsFile, at: number, length: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(length);
+  file.seekSync(at, Deno.SeekMode.Start);
+  for (let done = 0; done < length;) {
+    const read = file.readSync(bytes.subarray(done));
+    if (read === null || read === 0) throw new IndexRefusal("it ends before its last section");
+    done += read;
+  }
+  return bytes;
+}
+
+/** An opened, checked index. */
+export class TrigramIndex {
+  /** Its meta data (root, build time, walk). */
+  readonly meta: IndexMeta;
+  /** Entry `file_path`s in walk order. */
+  readonly paths: string[];
+  /** The same joined by "\n" (cheap to send to a worker). */
+  readonly pathText: string;
+  /** Per-entry arrays. */
+  readonly arrays: EntryArrays;
+  readonly #header: IndexHeader;
+  readonly #trigrams: Uint32Array;
+  readonly #offsets: Uint32Array;
+  readonly #blockSums: Uint32Array;
+  readonly #file: Deno.FsFile;
+  #ids: Map<string, number> | undefined;
+  /** The id after the last one looked up: walks ask in the index's own order. */
+  #nextId = 0;
+
+  private constructor(file: Deno.FsFile, header: IndexHeader, body: Uint8Array<ArrayBuffer>) {
+    this.#file = file;
+    this.#header = header;
+    const { metaOffset, pathsOffset, arraysOffset, tableOffset, blockSumsOffset } = header;
+    const decoder = new TextDecoder();
+    const at = (offset: number) => offset - metaOffset;
+    try {
+      this.meta = JSON.parse(decoder.decode(body.subarray(0, header.metaLength)));
+    } catch {
+      throw new IndexRefusal("its meta data is not JSON");
+    }
+    const pathText = this.pathText = decoder.decode(
+      body.subarray(at(pathsOffset), at(pathsOffset) + header.pathsLength),
+    );
+    this.paths = header.entryCount === 0 ? [] : pathText.split("\n");
+    if (this.paths.length !== header.entryCount) throw new IndexRefusal("its path list is short");
+    this.arrays = entryArrays(body.buffer, at(arraysOffset), header.entryCount);
+    const count = header.trigramCount;
+    this.#trigrams = new Uint32Array(body.buffer, at(tableOffset), count);
+    this.#offsets = new Uint32Array(body.buffer, at(tableOffset) + 4 * count, count + 1);
+    this.#blockSums = new Uint32Array(body.buffer, at(blockSumsOffset), header.blockCount);
+  }
+
+  /** Opens and checks the index file at `path`; throws {@linkcode IndexRefusal} or an I/O error. */
+  static open(path: string): TrigramIndex {
+    const file = Deno.openSync(path, { read: true });
+    try {
+      const head = readExactly(file, 0, HEADER_BYTES);
+      const header = decodeHeader(head);
+      if (typeof header === "string") throw new IndexRefusal(header);
+      const sum = new DataView(head.buffer).getUint32(HEADER_CHECKSUM_AT, true);
+      if (checksum32(head.subarray(0, HEADER_CHECKSUM_AT)) !== sum) {
+        throw new IndexRefusal("its header checksum does not match");
+      }
+      const end = header.postingsOffset + header.postingsLength;
+      if (file.statSync().size !== end || header.metaOffset !== HEADER_BYTES) {
+        throw new IndexRefusal("its length does not match its header");
+      }
+      const body = readExactly(file, header.metaOffset, header.postingsOffset - header.metaOffset);
+      if (checksum32(body) !== header.bodyChecksum) {
+        throw new IndexRefusal("its body checksum does not match");
+      }
+      return new TrigramIndex(file, header, body);
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+  }
+
+  /** The entry id of `filePath`, or undefined when it was not listed. */
+  idOf(filePath: string): number | undefined {
+    let id: number | undefined = this.#nextId;
+    // A walk without directories skips the index's directory entries.
+    while (id < this.paths.length && this.arrays.flags[id] & ENTRY_FLAGS.dir) id++;
+    if (this.paths[id] !== filePath) {
+      this.#ids ??= new Map(this.paths.map((path, id) => [path, id]));
+      id = this.#ids.get(filePath);
+      if (id === undefined) return undefined;
+    }
+    this.#nextId = id + 1;
+    return id;
+  }
+
+  /** Whether entry `id` has the stamp `size`/`mtimeMs` and its postings can be trusted. */
+  trusted(id: number, size: number, mtimeMs: number): boolean {
+    const flags = this.arrays.flags[id];
+    if (flags & (ENTRY_FLAGS.unindexed | ENTRY_FLAGS.racy | ENTRY_FLAGS.dir)) return false;
+    return this.arrays.sizes[id] === size && this.arrays.mtimes[id] === mtimeMs;
+  }
+
+  /** Whether entry `id` was binary when indexed. */
+  binary(id: number): boolean {
+    return (this.arrays.flags[id] & ENTRY_FLAGS.binary) !== 0;
+  }
+
+  /** The posting list bytes of `trigram` (empty when no file holds it), blocks checked. */
+  #postings(trigram: number): Uint8Array {
+    const trigrams = this.#trigrams;
+    let low = 0;
+    let high = trigrams.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      if (trigrams[middle] < trigram) low = middle + 1;
+      else if (trigrams[middle] > trigram) high = middle - 1;
+      else return this.#readList(this.#offsets[middle], this.#offsets[middle + 1]);
+    }
+    return new Uint8Array(0);
+  }
+
+  #readList(start: number, end: number): Uint8Array {
+    if (end < start || end > this.#header.postingsLength) {
+      throw new IndexRefusal("a posting list lies outside the postings");
+    }
+    const firstBlock = Math.floor(start / POSTING_BLOCK);
+    const blockEnd = Math.min(
+      Math.ceil(end / POSTING_BLOCK) * POSTING_BLOCK,
+      this.#header.postingsLength,
+    );
+    const blocks = readExactly(
+      this.#file,
+      this.#header.postingsOffset + firstBlock * POSTING_BLOCK,
+      blockEnd - firstBlock * POSTING_BLOCK,
+    );
+    for (let at = 0, block = firstBlock; at < blocks.length; at += POSTING_BLOCK, block++) {
+      if (checksum32(blocks.subarray(at, at + POSTING_BLOCK)) !== this.#blockSums[block]) {
+        throw new IndexRefusal("a posting block checksum does not match");
+      }
+    }
+    const from = start - firstBlock * POSTING_BLOCK;
+    return blocks.subarray(from, from + end - start);
+  }
+
+  /**
+   * The entries that may hold at least one of `literals` (a bitmap by entry id): an entry is
+   * a candidate when it holds every trigram of some literal, compared ignoring ASCII case when
+   * `ignoreCase`. Undefined when some literal is shorter than three bytes (then every file is
+   * a candidate).
+   */
+  candidates(literals: readonly string[], ignoreCase: boolean): Uint8Array | undefined {
+    const sets = literals.map((literal) => literalTrigrams(literal, ignoreCase));
+    if (sets.length === 0 || sets.some((set) => set === undefined)) return undefined;
+    const count = this.#header.entryCount;
+    const result = new Uint8Array(count);
+    const hits = new Uint32Array(count);
+    const lastTrigram = new Uint32Array(count);
+    let stamp = 0;
+    for (const set of sets as number[][][]) {
+      hits.fill(0);
+      for (const variants of set) {
+        stamp++;
+        for (const trigram of variants) {
+          decodePostings(this.#postings(trigram), (id) => {
+            if (id >= count) throw new IndexRefusal("a posting names an entry that does not exist");
+            if (lastTrigram[id] !== stamp) {
+              lastTrigram[id] = stamp;
+              hits[id]++;
+            }
+          });
+        }
+      }
+      for (let id = 0; id < count; id++) if (hits[id] === set.length) result[id] = 1;
+    }
+    return result;
+  }
+
+  /** Closes the file. */
+  close(): void {
+    this.#file.close();
+  }
+}
+
+/**
+ * The trigrams of `literal`'s UTF-8 bytes, each with its ASCII case variants when
+ * `ignoreCase`; undefined when it has fewer than three bytes.
+ *
+ * @example
+ * ```ts
+ * import { literalTrigrams } from "./reader.ts";
+ * literalTrigrams("abcd", false); // [[0x616263], [0x626364]]
+ * literalTrigrams("ab", false); // undefined
+ * ```
+ */
+export function literalTrigrams(literal: string, ignoreCase: boolean): number[][] | undefined {
+  const bytes = new TextEncoder().encode(literal);
+  if (bytes.length < 3) return undefined;
+  const variantsOf = (byte: number) => {
+    const lower = byte | 0x20;
+    return ignoreCase && lower >= 0x61 && lower <= 0x7a ? [lower, lower & ~0x20] : [byte];
+  };
+  const seen = new Set<number>();
+  const result: number[][] = [];
+  for (let i = 0; i + 3 <= bytes.length; i++) {
+    const key = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    const canonical = ignoreCase ? foldKey(key) : key;
+    if (seen.has(canonical)) continue;
+    seen.add(canonical);
+    const variants: number[] = [];
+    for (const a of variantsOf(bytes[i])) {
+      for (const b of variantsOf(bytes[i + 1])) {
+        for (const c of variantsOf(bytes[i + 2])) variants.push((a << 16) | (b << 8) | c);
+      }
+    }
+    result.push(variants);
+  }
+  return result;
+}
+
+/** A trigram with its ASCII letters lower-cased. */
+function foldKey(key: number): number {
+  let folded = 0;
+  for (const shift of [16, 8, 0]) {
+    const byte = (key >> shift) & 0xff;
+    const lower = byte | 0x20;
+    folded |= (lower >= 0x61 && lower <= 0x7a ? lower : byte) << shift;
+  }
+  return folded;
+}
+
+/** An opened index and the stamp of its file when it was opened. */
+interface KeptIndex {
+  stamp: string;
+  index: TrigramIndex;
+}
+
+const kept = new Map<string, KeptIndex>();
+
+/** The absolute path of the index of `root`. */
+export function indexPathOf(root: string): string {
+  return join(root, INDEX_PATH);
+}
+
+/**
+ * The index at `path` when `.llm` is a real folder and the index a regular file, opened (or
+ * kept from a previous call while its file is unchanged); undefined when there is none. Throws
+ * {@linkcode IndexRefusal} for a file that fails a check.
+ */
+export function openIndex(path: string): TrigramIndex | undefined {
+  let info: Deno.FileInfo;
+  try {
+    const folder = Deno.lstatSync(join(path, ".."));
+    if (!folder.isDirectory) return undefined;
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    throw error;
+  }
+  if (!info.isFile) throw new IndexRefusal("it is not a regular file");
+  const stamp = `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
+  const previous = kept.get(path);
+  if (previous?.stamp === stamp) return previous.index;
+  previous?.index.close();
+  kept.delete(path);
+  const index = TrigramIndex.open(path);
+  kept.set(path, { stamp, index });
+  return index;
+}

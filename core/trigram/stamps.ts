@@ -1,0 +1,94 @@
+/**
+ * File stamps (size, mtime) of the index's entries for a freshness check. On a large index a
+ * worker thread stats chunks from the last one down while the calling thread stats files from
+ * the first one up as its walk reaches them; chunks are claimed atomically, so whichever thread
+ * is faster does more and a slow-starting worker costs nothing but its start. Every stamp is a
+ * stat made during this run, whichever thread made it.
+ *
+ * @module
+ */
+import { ENTRY_FLAGS } from "./format.ts";
+import { CHUNK, CHUNK_ENTRIES, type StampRequest } from "./stamp_protocol.ts";
+import type { TrigramIndex } from "./reader.ts";
+
+/** Below this many entries a worker costs more than it saves (the default of `minEntries`). */
+const PARALLEL_ENTRIES = 20_000;
+/** Longest wait for a chunk the worker is on before stamps are taken on the calling thread. */
+const WAIT_MS = 5_000;
+
+const WORKER_URL = new URL("./stat_worker.ts", import.meta.url);
+
+/** A file's size and mtime, or undefined when it cannot be stat'ed. */
+export type Stamp = [size: number, mtimeMs: number] | undefined;
+
+function statNow(absPath: string): Stamp {
+  try {
+    const info = Deno.statSync(absPath);
+    return [info.size, info.mtime?.getTime() ?? NaN];
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    return undefined;
+  }
+}
+
+/**
+ * Stamps of files, taken in part by a worker when `parallel` and the index is large.
+ *
+ * @example
+ * ```ts
+ * import { FileStamps } from "./stamps.ts";
+ * const stamps = new FileStamps(undefined, "", false);
+ * stamps.of(0, Deno.cwd() + "/deno.json")?.[0] !== undefined; // true
+ * ```
+ */
+export class FileStamps {
+  #values: Float64Array | undefined;
+  #claims: Int32Array | undefined;
+  #worker: Worker | undefined;
+
+  /**
+   * Starts the worker on the entries of `index` under `root` when `parallel` and the index has
+   * `minEntries` entries or more.
+   */
+  constructor(
+    index: TrigramIndex | undefined,
+    root: string,
+    parallel: boolean,
+    minEntries = PARALLEL_ENTRIES,
+  ) {
+    const count = index?.paths.length ?? 0;
+    if (!index || !parallel || count < minEntries) return;
+    const stamps = new SharedArrayBuffer(16 * count);
+    const claims = new SharedArrayBuffer(4 * Math.ceil(count / CHUNK_ENTRIES));
+    this.#values = new Float64Array(stamps);
+    this.#claims = new Int32Array(claims);
+    const dirs = index.arrays.flags.map((flags) => flags & ENTRY_FLAGS.dir ? 1 : 0);
+    this.#worker = new Worker(WORKER_URL, { type: "module" });
+    // A worker that fails leaves its unclaimed chunks to the calling thread, which stats them.
+    this.#worker.onerror = (event) => event.preventDefault();
+    this.#worker.postMessage(
+      { root, pathText: index.pathText, dirs, stamps, claims } satisfies StampRequest,
+    );
+  }
+
+  /** The stamp of entry `id` at `absPath`. */
+  of(id: number, absPath: string): Stamp {
+    const claims = this.#claims;
+    if (!claims) return statNow(absPath);
+    const chunk = Math.floor(id / CHUNK_ENTRIES);
+    let state = Atomics.compareExchange(claims, chunk, CHUNK.free, CHUNK.caller);
+    if (state === CHUNK.worker) {
+      Atomics.wait(claims, chunk, CHUNK.worker, WAIT_MS);
+      state = Atomics.load(claims, chunk);
+    }
+    if (state !== CHUNK.done) return statNow(absPath);
+    const values = this.#values!;
+    return Number.isNaN(values[2 * id]) ? statNow(absPath) : [values[2 * id], values[2 * id + 1]];
+  }
+
+  /** Stops the worker if it still runs. */
+  close(): void {
+    this.#worker?.terminate();
+    this.#worker = undefined;
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * A corrupt or stale repository index is detected and ignored with an `LMS-IO-010` warning,
+ * never trusted: the results stay those of a search without it. `llm-symbols index` writes the
+ * index; `llm-search` reads it with read permission only and says how it used it.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { search } from "../tools/search/engine.ts";
+import { buildTrigramIndex } from "../core/trigram/build.ts";
+import { HEADER_BYTES } from "../core/trigram/format.ts";
+import { makeTree, parseJson, runEntry } from "./helpers.ts";
+
+const FILES: Record<string, string> = {
+  "src/a.c": "int x = PM_RESUME;\n",
+  "src/b.c": "int y = PM_SUSPEND;\n",
+  "docs/readme.txt": "nothing here\n",
+};
+
+/** Ages every file and folder an hour so the index trusts their stamps. */
+function age(root: string): void {
+  const past = Date.now() / 1000 - 3600;
+  for (const path of Object.keys(FILES)) Deno.utimeSync(join(root, path), past, past);
+  for (const dir of ["src", "docs", "."]) Deno.utimeSync(join(root, dir), past, past);
+}
+
+async function indexedRoot(): Promise<string> {
+  const root = await makeTree(FILES);
+  Deno.mkdirSync(join(root, ".llm"));
+  age(root);
+  buildTrigramIndex({ root });
+  return root;
+}
+
+async function run(root: string, useIndex = true) {
+  const result = await search({ patterns: ["PM_RESUME"], cwd: root, threads: 1, useIndex });
+  const matches = result.data.matches.map((match) => match.span);
+  return { result, matches };
+}
+
+Deno.test("a sound index rules files out and says so", async () => {
+  const root = await indexedRoot();
+  try {
+    const { result, matches } = await run(root);
+    assert.deepEqual(result.data.index, {
+      used: true,
+      walk: true,
+      postings: true,
+      files_verified: 1,
+      files_ruled_out: 2,
+      files_changed: 0,
+    });
+    assert.deepEqual(matches, (await run(root, false)).matches);
+    assert.equal(result.data.files_searched, 3);
+    assert.equal((await run(root, false)).result.data.index, undefined);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+/** Damages to the index file: each must be detected. */
+const DAMAGES: Record<string, (bytes: Uint8Array) => Uint8Array> = {
+  "magic": (bytes) => flip(bytes, 0),
+  "version": (bytes) => flip(bytes, 8),
+  "a header field": (bytes) => flip(bytes, 20),
+  "meta data": (bytes) => flip(bytes, HEADER_BYTES + 2),
+  "the middle of the body": (bytes) => flip(bytes, Math.floor(bytes.length * 0.6)),
+  "the posting lists": (bytes) => {
+    const copy = bytes.slice();
+    const postings = new DataView(bytes.buffer).getUint32(56, true);
+    for (let at = postings; at < copy.length; at++) copy[at] ^= 0x01;
+    return copy;
+  },
+  "truncation": (bytes) => bytes.slice(0, bytes.length - 3),
+  "an appended byte": (bytes) => new Uint8Array([...bytes, 0]),
+  "emptiness": () => new Uint8Array(0),
+};
+
+function flip(bytes: Uint8Array, at: number): Uint8Array {
+  const copy = bytes.slice();
+  copy[at] ^= 0x40;
+  return copy;
+}
+
+for (const [name, damage] of Object.entries(DAMAGES)) {
+  Deno.test(`an index damaged in ${name} is ignored with LMS-IO-010`, async () => {
+    const root = await indexedRoot();
+    try {
+      const path = join(root, ".llm", "trigram.idx");
+      Deno.writeFileSync(path, damage(Deno.readFileSync(path)));
+      const { result, matches } = await run(root);
+      assert.deepEqual(result.diagnostics.map((diagnostic) => diagnostic.code), ["LMS-IO-010"]);
+      assert.equal(result.data.index, undefined);
+      assert.deepEqual(matches, (await run(root, false)).matches);
+      assert.equal(matches.length, 1);
+    } finally {
+      Deno.removeSync(root, { recursive: true });
+    }
+  });
+}
+
+Deno.test("an index built for another root is ignored with LMS-IO-010", async () => {
+  const root = await indexedRoot();
+  const other = await makeTree({ "src/a.c": "int z = PM_RESUME;\n", "x.txt": "PM_RESUME\n" });
+  try {
+    Deno.mkdirSync(join(other, ".llm"));
+    Deno.copyFileSync(join(root, ".llm", "trigram.idx"), join(other, ".llm", "trigram.idx"));
+    const { result, matches } = await run(other);
+    assert.deepEqual(result.diagnostics.map((diagnostic) => diagnostic.code), ["LMS-IO-010"]);
+    assert.equal(matches.length, 2);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+    Deno.removeSync(other, { recursive: true });
+  }
+});
+
+Deno.test("an index reached through a linked .llm folder is not read", async () => {
+  const root = await indexedRoot();
+  const elsewhere = await makeTree({});
+  try {
+    Deno.renameSync(join(root, ".llm"), join(elsewhere, ".llm"));
+    Deno.symlinkSync(join(elsewhere, ".llm"), join(root, ".llm"));
+    const { result, matches } = await run(root);
+    assert.equal(result.data.index, undefined);
+    assert.equal(matches.length, 1);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+    Deno.removeSync(elsewhere, { recursive: true });
+  }
+});
+
+Deno.test("llm-symbols index writes the index; llm-search reads it with read permission only", async () => {
+  const root = await makeTree(FILES);
+  try {
+    const indexed = parseJson(
+      await runEntry("tools/symbols/main.ts", ["index", "--threads", "0"], {
+        cwd: root,
+        permissions: [`--allow-read=${root}`, `--allow-write=${join(root, ".llm")}`],
+      }),
+    );
+    const written = (indexed.result as { trigram_index?: { files: number } }).trigram_index;
+    assert.equal(written?.files, 3, JSON.stringify(indexed));
+    const searched = parseJson(
+      await runEntry("tools/search/main.ts", ["PM_RESUME"], {
+        cwd: root,
+        permissions: [`--allow-read=${root}`],
+      }),
+    );
+    const data = searched.data as { index?: { used: boolean }; match_count: number };
+    assert.equal(data.index?.used, true);
+    assert.equal(data.match_count, 1);
+    const scanned = parseJson(
+      await runEntry("tools/search/main.ts", ["PM_RESUME", "--no-index"], {
+        cwd: root,
+        permissions: [`--allow-read=${root}`],
+      }),
+    );
+    assert.equal((scanned.data as { index?: unknown }).index, undefined);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});

@@ -1,0 +1,190 @@
+/**
+ * The validation gates of a refactor: every changed file's new bytes through the syntax gate
+ * and (with `all`, when the run may start it) the language's compiler, before anything is
+ * written. An operation that spans files is checked where every file holds its new bytes: when
+ * the root is small enough, a copy of it under `.llm/stage-<id>/` with the new bytes in place
+ * (removed afterwards), so an import of a renamed name resolves; otherwise each file beside the
+ * others as they are on disk. A file is refused only for errors its old bytes did not have
+ * (compared by message, a rename's new name read as the old one): a file that did not compile
+ * before (a kernel file without its build's include paths) is not refused for that.
+ *
+ * @module
+ */
+import { dirname, join, relative } from "node:path";
+import type { Diagnostic } from "../../schema/diagnostic.ts";
+import { makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { GateReport } from "../../schema/gates.ts";
+import { LLM_REFACTOR } from "../../schema/tool_names.ts";
+import type { RunCache } from "../../core/cache.ts";
+import { type GateSelection, validateFile } from "../../core/gates/mod.ts";
+import type { FileChange } from "../../core/transaction/mod.ts";
+
+/** How the gates run. */
+export interface GateRun {
+  /** Absolute, symlink-free root. */
+  root: string;
+  /** Execution id (names the stage folder). */
+  executionId: string;
+  /** Which gates. */
+  gates: GateSelection;
+  /** Reads an error message of the new bytes as the old bytes would say it (a rename's names). */
+  normalize: (message: string) => string;
+  /** Cache of a long-lived host. */
+  cache?: RunCache;
+  /** Stops the gates. */
+  signal?: AbortSignal;
+}
+
+/** What the gates said. */
+export interface GateFindings {
+  /** `SPL-V-003` of each refused file. */
+  refused: Diagnostic[];
+  /** The gates' diagnostics. */
+  diagnostics: Diagnostic[];
+}
+
+/** Files and bytes a stage may copy at most. */
+const STAGE_MAX_FILES = 2_000;
+const STAGE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Every regular file of the root (state and VCS folders left out), or `undefined` when too many. */
+async function stageableFiles(root: string): Promise<string[] | undefined> {
+  const files: string[] = [];
+  let bytes = 0;
+  const walk = async (dir: string): Promise<boolean> => {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.name === ".llm" || entry.name === ".git") continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) {
+        if (!await walk(path)) return false;
+      } else if (entry.isFile) {
+        bytes += (await Deno.stat(path)).size;
+        files.push(relative(root, path));
+        if (files.length > STAGE_MAX_FILES || bytes > STAGE_MAX_BYTES) return false;
+      }
+    }
+    return true;
+  };
+  return await walk(root) ? files : undefined;
+}
+
+/** A copy of the root with the new bytes in place, or `undefined` when the root is too large. */
+async function makeStage(
+  run: GateRun,
+  changes: readonly FileChange[],
+): Promise<string | undefined> {
+  const files = await stageableFiles(run.root);
+  if (!files) return undefined;
+  const stage = join(run.root, ".llm", `stage-${run.executionId}`);
+  await Deno.mkdir(stage, { recursive: true });
+  const changed = new Map(changes.map((change) => [change.file_path, change.after]));
+  for (const file of files) {
+    const target = join(stage, file);
+    await Deno.mkdir(dirname(target), { recursive: true });
+    const after = changed.get(file.replaceAll("\\", "/"));
+    if (after === undefined) await Deno.copyFile(join(run.root, file), target);
+    else if (after !== null) await Deno.writeFile(target, after);
+  }
+  return stage;
+}
+
+async function gate(
+  run: GateRun,
+  root: string,
+  filePath: string,
+  bytes: Uint8Array,
+): Promise<GateReport> {
+  return await validateFile({
+    root,
+    filePath,
+    bytes,
+    gates: run.gates,
+    prefix: "SPL",
+    ...(run.cache ? { cache: run.cache } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+}
+
+/** Error messages of a report, counted. */
+function errorCounts(report: GateReport, normalize: (message: string) => string) {
+  const counts = new Map<string, number>();
+  for (const d of report.diagnostics) {
+    if (d.level !== "error") continue;
+    const key = `${d.tool}\0${normalize(d.message)}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The errors of `after` that `before` did not have as often. */
+function newErrors(
+  after: GateReport,
+  before: GateReport,
+  normalize: (message: string) => string,
+): Diagnostic[] {
+  const old = errorCounts(before, (message) => message);
+  const fresh: Diagnostic[] = [];
+  for (const d of after.diagnostics) {
+    if (d.level !== "error") continue;
+    const key = `${d.tool}\0${normalize(d.message)}`;
+    const left = old.get(key) ?? 0;
+    if (left > 0) old.set(key, left - 1);
+    else fresh.push(d);
+  }
+  return fresh;
+}
+
+function refusal(change: FileChange, errors: Diagnostic[]): Diagnostic {
+  const first = errors[0];
+  const where = first.line ? `:${first.line}:${(first.column ?? 0) + 1}` : "";
+  return makeDiagnostic(
+    LLM_REFACTOR,
+    "SPL-V-003",
+    `the edit would make ${change.file_path} fail validation (${errors.length} new error(s), ` +
+      `first at ${change.file_path}${where}: ${first.message}); nothing was changed`,
+    {
+      file: change.file_path,
+      ...(first.line ? { line: first.line } : {}),
+      ...(first.column !== undefined ? { column: first.column } : {}),
+    },
+  );
+}
+
+/** Runs the gates on every change's new bytes; a file is refused for errors it did not have. */
+export async function gateChanges(
+  changes: readonly FileChange[],
+  run: GateRun,
+): Promise<GateFindings> {
+  const findings: GateFindings = { refused: [], diagnostics: [] };
+  const stage = changes.length > 1 ? await makeStage(run, changes) : undefined;
+  try {
+    for (const change of changes) {
+      if (!change.after) continue;
+      const report = await gate(run, stage ?? run.root, change.file_path, change.after);
+      if (report.approved) {
+        findings.diagnostics.push(...report.diagnostics.filter((d) => d.level !== "error"));
+        continue;
+      }
+      const before = change.before
+        ? await gate(run, run.root, change.file_path, change.before)
+        : undefined;
+      const fresh = before ? newErrors(report, before, run.normalize) : report.diagnostics
+        .filter((d) => d.level === "error");
+      if (fresh.length === 0) {
+        findings.diagnostics.push(makeDiagnostic(
+          LLM_REFACTOR,
+          "SPL-V-010",
+          `${change.file_path} failed validation before the edit too, with the same errors; ` +
+            "the edit was not refused",
+          { level: "warning", file: change.file_path },
+        ));
+        continue;
+      }
+      findings.diagnostics.push(...fresh);
+      findings.refused.push(refusal(change, fresh));
+    }
+  } finally {
+    if (stage) await Deno.remove(stage, { recursive: true });
+  }
+  return findings;
+}

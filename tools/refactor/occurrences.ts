@@ -1,0 +1,289 @@
+/**
+ * Where a definition's name occurs as that definition, through the tree and the code graph:
+ * the files that may use the name are those the index lists, each parsed again; a use is the
+ * symbol's when it resolves to it (`tools/symbols/resolve.ts`: own scope, then imports, then
+ * one definition in the whole index), with the receiver or scope written before the name
+ * taken into account. Strings and comments hold no uses; a function's parameters and locals
+ * of the same name shadow it (the extraction leaves such uses out); another definition of the
+ * same name in another scope keeps its uses. A use that cannot be told apart (a member of a
+ * receiver of unknown type while several members share the name) is reported as unclear,
+ * never guessed.
+ *
+ * @module
+ */
+import { basename, dirname } from "node:path";
+import type { LeftOccurrence } from "../../schema/refactor.ts";
+import { Resolver } from "../symbols/resolve.ts";
+import type { Def, FactView, LoadedFile, Use } from "./view.ts";
+
+/** Kinds that belong to a class, reached through a receiver. */
+const MEMBER_KINDS = new Set(["method", "field", "constructor"]);
+
+/** Languages where a class's code names its members without a receiver. */
+const IMPLICIT_MEMBERS = new Set(["java", "cpp", "csharp", "kotlin", "scala", "swift", "dart"]);
+
+/** Receivers that denote the enclosing class's own instance or type. */
+const SELF_RECEIVERS = new Set(["self", "this", "Self", "cls", "super"]);
+
+/** Languages whose files link into one namespace (C and C++ headers and sources). */
+const LINKED = new Set(["c", "cpp"]);
+
+/** The families of languages that see each other's definitions. */
+function family(language: string): string {
+  if (language === "tsx" || language === "javascript") return "typescript";
+  if (language === "c") return "cpp";
+  return language;
+}
+
+/** Qualified-name separator of a language. */
+export function separatorOf(language: string): string {
+  return language === "rust" || language === "cpp" ? "::" : ".";
+}
+
+/** Whether `def` is a member of a class (reached through a receiver). */
+export function isMember(def: Def): boolean {
+  return MEMBER_KINDS.has(def.kind);
+}
+
+/** One place to edit: the symbol's name at `[start, end)` of `file`. */
+export interface Occurrence {
+  /** The file. */
+  file: LoadedFile;
+  /** Start byte. */
+  start: number;
+  /** End byte. */
+  end: number;
+  /** The definition's own name, or a use. */
+  kind: "definition" | "reference";
+  /** 1-based line. */
+  line: number;
+  /** 0-based byte column. */
+  column: number;
+}
+
+/** Every place the name occurs as the symbol, those left alone, and those unclear. */
+export interface OccurrenceSet {
+  /** The symbol's definitions (the target and its declarations elsewhere). */
+  group: Def[];
+  /** Its definitions' names and its uses. */
+  occurrences: Occurrence[];
+  /** Same-named places that are another symbol's. */
+  left: LeftOccurrence[];
+  /** Uses that cannot be told apart from another symbol's. */
+  unclear: Occurrence[];
+  /** The files loaded (every file that may hold the name). */
+  files: LoadedFile[];
+}
+
+/** How the text before a use qualifies it. */
+type Receiver =
+  | { kind: "none" }
+  | { kind: "self" }
+  | { kind: "named"; name: string }
+  | { kind: "expression" };
+
+const IDENTIFIER_BYTE = /[A-Za-z0-9_$]/;
+
+/** The identifier ending at byte `end` of `bytes` (ASCII identifiers), or "". */
+function identifierBefore(bytes: Uint8Array, end: number): string {
+  let start = end;
+  while (start > 0 && IDENTIFIER_BYTE.test(String.fromCharCode(bytes[start - 1]))) start--;
+  return new TextDecoder().decode(bytes.subarray(start, end));
+}
+
+/** The receiver or scope written before a use: `x.` `x->` `x::`, or none. */
+function receiverOf(use: Use, file: LoadedFile): Receiver {
+  const bytes = file.bytes;
+  let at = use.byte_start;
+  while (at > 0 && (bytes[at - 1] === 0x20 || bytes[at - 1] === 0x09)) at--;
+  let accessor = 0;
+  if (bytes[at - 1] === 0x2e) accessor = 1; // .
+  else if (bytes[at - 1] === 0x3e && bytes[at - 2] === 0x2d) accessor = 2; // ->
+  else if (bytes[at - 1] === 0x3a && bytes[at - 2] === 0x3a) accessor = 2; // ::
+  if (accessor === 0) return { kind: "none" };
+  let end = at - accessor;
+  while (end > 0 && (bytes[end - 1] === 0x20 || bytes[end - 1] === 0x09)) end--;
+  const name = identifierBefore(bytes, end);
+  if (name === "") return { kind: "expression" };
+  if (SELF_RECEIVERS.has(name)) return { kind: "self" };
+  // In `a.b.name` (a path, or a chain of members) the part right before the name qualifies it.
+  return { kind: "named", name };
+}
+
+/**
+ * Names `def` is reached through: its class's (or namespace's) last part for a member or a
+ * nested definition; for a top-level one also its module (file stem, package folder).
+ */
+function qualifiersOf(def: Def): Set<string> {
+  const names = new Set<string>();
+  if (def.parent) {
+    const parts = def.parent.split(separatorOf(def.language));
+    names.add(parts[parts.length - 1]);
+  }
+  if (isMember(def)) return names;
+  const stem = basename(def.path).replace(/\.[^.]+$/, "");
+  names.add(
+    stem === "mod" || stem === "__init__" || stem === "index" ? basename(dirname(def.path)) : stem,
+  );
+  if (def.language === "go") names.add(basename(dirname(def.path)));
+  if (def.language === "rust") names.add("crate");
+  return names;
+}
+
+/** Whether the use's enclosing definition lies inside the class `parent`. */
+function inside(use: Use, parent: string | null, separator: string): boolean {
+  if (!parent || !use.enclosing) return false;
+  return use.enclosing === parent || use.enclosing.startsWith(parent + separator);
+}
+
+function lineAndColumn(file: LoadedFile, start: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let at = 0; at < start; at++) {
+    if (file.bytes[at] === 0x0a) {
+      line++;
+      lineStart = at + 1;
+    }
+  }
+  return { line, column: start - lineStart };
+}
+
+/** An occurrence at bytes `[start, end)` of `file`. */
+export function occurrenceAt(
+  file: LoadedFile,
+  start: number,
+  end: number,
+  kind: Occurrence["kind"],
+): Occurrence {
+  return { file, start, end, kind, ...lineAndColumn(file, start) };
+}
+
+function leftAt(occurrence: Occurrence, reason: LeftOccurrence["reason"]): LeftOccurrence {
+  return {
+    file_path: occurrence.file.path,
+    start_line: occurrence.line,
+    start_col: occurrence.column,
+    byte_start: occurrence.start,
+    byte_end: occurrence.end,
+    reason,
+  };
+}
+
+/**
+ * The definitions that are one symbol with `target`: itself, its other definitions of the
+ * same qualified name and kind in its file and, in C and C++ (one link namespace), those of
+ * other files unless either is `static`.
+ */
+export function groupOf(view: FactView, target: Def): Def[] {
+  const isStatic = (def: Def) => /^static\b/.test(def.signature);
+  return view.definitionsNamed(target.name).filter((def) =>
+    def.symbol_id === target.symbol_id ||
+    (def.qualified_name === target.qualified_name && def.kind === target.kind &&
+      family(def.language) === family(target.language) &&
+      (def.path === target.path ||
+        (LINKED.has(target.language) && !isStatic(def) && !isStatic(target))))
+  );
+}
+
+/** Classifies the uses of the target's name; the files that may hold it are loaded first. */
+export class OccurrenceFinder {
+  readonly #view: FactView;
+  readonly #target: Def;
+  #group: Def[] = [];
+  #ids = new Set<string>();
+  #plain?: Resolver<Def>;
+  #withMembers?: Resolver<Def>;
+
+  /** A finder of `target`'s occurrences in `view`. */
+  constructor(view: FactView, target: Def) {
+    this.#view = view;
+    this.#target = target;
+  }
+
+  /** Loads every file that may hold the name, then sorts each occurrence. */
+  async find(): Promise<OccurrenceSet> {
+    const files: LoadedFile[] = [];
+    for (const path of this.#view.filesMentioning(this.#target.name)) {
+      const file = await this.#view.load(path);
+      if (file && family(file.language) === family(this.#target.language)) files.push(file);
+    }
+    this.#group = groupOf(this.#view, this.#target);
+    this.#ids = new Set(this.#group.map((def) => def.symbol_id));
+    const lookup = (all: boolean) => (name: string) =>
+      this.#view.definitionsNamed(name).filter((def) => all || !isMember(def));
+    this.#plain = new Resolver<Def>(this.#view.store, lookup(false));
+    this.#withMembers = new Resolver<Def>(this.#view.store, lookup(true));
+    const set: OccurrenceSet = {
+      group: this.#group,
+      occurrences: [],
+      left: [],
+      unclear: [],
+      files,
+    };
+    for (const file of files) this.#sortFile(file, set);
+    return set;
+  }
+
+  #sortFile(file: LoadedFile, set: OccurrenceSet): void {
+    const name = this.#target.name;
+    for (const def of file.defs) {
+      if (def.name !== name || def.name_start === undefined) continue;
+      const occurrence = occurrenceAt(file, def.name_start, def.name_end!, "definition");
+      if (this.#ids.has(def.symbol_id)) set.occurrences.push(occurrence);
+      else set.left.push(leftAt(occurrence, "definition_of_other"));
+    }
+    for (const use of file.uses) {
+      if (use.name !== name) continue;
+      const occurrence = occurrenceAt(file, use.byte_start, use.byte_end, "reference");
+      const verdict = this.#verdict(use, file);
+      if (verdict === "ours") set.occurrences.push(occurrence);
+      else if (verdict === "unclear") set.unclear.push(occurrence);
+      else set.left.push(leftAt(occurrence, verdict));
+    }
+  }
+
+  #verdict(use: Use, file: LoadedFile): "ours" | "unclear" | LeftOccurrence["reason"] {
+    const target = this.#target;
+    const receiver = receiverOf(use, file);
+    const member = isMember(target);
+    const separator = separatorOf(target.language);
+    switch (receiver.kind) {
+      case "self":
+        return member && inside(use, target.parent, separator) ? "ours" : "member_of_other";
+      case "named":
+        if (qualifiersOf(target).has(receiver.name)) return "ours";
+        if (!member || this.#isModule(file, receiver.name)) return "member_of_other";
+        return this.#memberVerdict();
+      case "expression":
+        return member ? this.#memberVerdict() : "member_of_other";
+      case "none":
+        return this.#plainVerdict(use);
+    }
+  }
+
+  /** Whether `name` is a module `file` imports (`import util` then `util.f()`): no instance. */
+  #isModule(file: LoadedFile, name: string): boolean {
+    return this.#view.store.importsOfFile(file.fileId).some((row) => {
+      const parts = row.target.split(/[./:\\]+/).filter((part) => part !== "");
+      return parts[parts.length - 1] === name || parts[0] === name;
+    });
+  }
+
+  /** A member reached through a receiver of unknown type: ours only when no other member has the name. */
+  #memberVerdict(): "ours" | "unclear" {
+    const others = this.#view.definitionsNamed(this.#target.name).filter((def) =>
+      isMember(def) && !this.#ids.has(def.symbol_id) &&
+      family(def.language) === family(this.#target.language)
+    );
+    return others.length === 0 ? "ours" : "unclear";
+  }
+
+  #plainVerdict(use: Use): "ours" | "unclear" | "other_symbol" {
+    const implicit = IMPLICIT_MEMBERS.has(use.language) && use.enclosing !== null;
+    const resolver = implicit ? this.#withMembers! : this.#plain!;
+    const { definitions } = resolver.resolve(use);
+    const ours = definitions.filter((def) => this.#ids.has(def.symbol_id));
+    if (ours.length === 0) return "other_symbol";
+    return ours.length === definitions.length ? "ours" : "unclear";
+  }
+}

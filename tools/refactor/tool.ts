@@ -1,0 +1,378 @@
+/**
+ * The `llm-refactor` subcommands, each defined once through `defineTool` (its CLI, its MCP tool
+ * `refactor_<subcommand>` and its JSON Schema): `rename`, `patch`, `delete`, `insert`, `plan`,
+ * `undo`, `recover` and `log`. The edits preview by default for MCP clients (an agent confirms
+ * with dry_run: false) and apply by default on the command line (`--dry-run` previews).
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import type { z } from "zod";
+import { defineTool, type RunContext, type Tool } from "../../core/tool.ts";
+import { listExecutions, storeDirectory } from "../../core/execution_log.ts";
+import {
+  type MutationEnvelope,
+  mutationEnvelope,
+  mutationEnvelopeSchema,
+  queryEnvelope,
+  queryEnvelopeSchema,
+} from "../../schema/envelope.ts";
+import { type ExecutionListData, ExecutionListDataSchema } from "../../schema/mcp.ts";
+import { type RefactorOutput, RefactorOutputSchema } from "../../schema/refactor.ts";
+import { LLM_REFACTOR } from "../../schema/tool_names.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
+import { refactor, type RefactorReport, type RefactorRequest } from "./engine.ts";
+import {
+  DeleteInput,
+  InsertInput,
+  LogInput,
+  PatchInput,
+  PlanInput,
+  RecoverInput,
+  RenameInput,
+  UndoInput,
+} from "./input.ts";
+import type { Step } from "./ops.ts";
+import { expectedOf, planOf, type RequestSource, targetOf, textOf } from "./request.ts";
+import { renderText } from "./text.ts";
+
+/** Output schema of the `llm-refactor` edits, undo and recover. */
+export const RefactorEnvelopeSchema: z.ZodType<MutationEnvelope<RefactorOutput>> =
+  mutationEnvelopeSchema(RefactorOutputSchema);
+
+const ANNOTATIONS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false };
+
+/** A preview unless asked otherwise: MCP hosts (no standard input to read) preview by default. */
+function previewOf(dryRun: boolean | undefined, context: RunContext): boolean {
+  return dryRun ?? context.readStdin === undefined;
+}
+
+function sourceOf(input: { root?: string }, context: RunContext): RequestSource {
+  return {
+    cwd: context.cwd,
+    root: input.root ?? ".",
+    ...(context.readStdin ? { readStdin: context.readStdin } : {}),
+  };
+}
+
+/** The envelope and exit code of an engine report. */
+function outcomeOf(report: RefactorReport) {
+  const { exitCode, execution_id, ...parts } = report;
+  const envelope = mutationEnvelope<RefactorOutput>(LLM_REFACTOR, {
+    ...parts,
+    executionId: execution_id,
+  });
+  return { envelope, exitCode };
+}
+
+interface EditFlags {
+  dry_run?: boolean;
+  gates: "all" | "syntax";
+  expected_checksums: string[];
+  with_diff: boolean;
+  refresh: "all" | "involved";
+  root?: string;
+  proof?: boolean;
+}
+
+async function runEdit(
+  request: Extract<RefactorRequest, { kind: "edit" }>,
+  input: EditFlags,
+  context: RunContext,
+  expected: Record<string, string> = {},
+) {
+  const source = sourceOf(input, context);
+  const report = await refactor(request, {
+    root: source.root,
+    cwd: context.cwd,
+    executionId: context.executionId,
+    dryRun: previewOf(input.dry_run, context),
+    gates: input.gates,
+    refresh: input.refresh,
+    withDiff: input.with_diff,
+    proof: input.proof ?? false,
+    expectedChecksums: { ...expectedOf(input.expected_checksums, source), ...expected },
+    ...(context.cache ? { cache: context.cache } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
+  return outcomeOf(report);
+}
+
+const firstAsSymbol = ([symbol]: string[]) => symbol === undefined ? {} : { symbol };
+
+const EDIT_NOTES = "Compiler gates run only with --allow-run (scope it to the compilers, e.g. " +
+  "--allow-run=gcc,python3,node,javac,rustc,deno); without it they are skipped with a note and " +
+  "the syntax gate decides. The symbol index (<root>/.llm/index.db) is brought up to date first.";
+
+/** `llm-refactor rename`. */
+export const refactorRenameTool: Tool = defineTool({
+  name: LLM_REFACTOR,
+  mcpName: "refactor_rename",
+  title: "Rename a symbol everywhere it is used, through the code graph",
+  description: "Rename a definition (symbol, with file/kind to pick one, or symbol_id) and every " +
+    "use that resolves to it across files: identifiers only, never strings, comments, shadowing " +
+    "locals or another scope's symbol of the same name. Refused when the new name collides, " +
+    "when the name is ambiguous (candidates listed) or when a use cannot be told apart. Every " +
+    "changed file passes the syntax and compiler gates before one atomic write; dry_run " +
+    "previews the diff; proof checks the symbol graph before and after; undo takes the " +
+    "execution_id.",
+  example: { symbol: "parse_config", to: "load_config", dry_run: true },
+  prefix: "SPL",
+  kind: "mutation",
+  operationType: "rename",
+  permissions: ["read", "write"],
+  annotations: ANNOTATIONS,
+  input: RenameInput,
+  output: RefactorEnvelopeSchema,
+  text: renderText,
+  cli: {
+    usage: "rename SYMBOL --to NEW [--file F] [--kind K] [--dry-run] [--proof]",
+    positionals: firstAsSymbol,
+    notes: EDIT_NOTES,
+    examples: [
+      "llm-refactor rename parse_config --to load_config --dry-run",
+      "llm-refactor rename helper --file src/util.c --kind function --to util_helper --proof",
+    ],
+  },
+  run: async (input, context) => {
+    const source = sourceOf(input, context);
+    const step: Step = { op: "rename", target: targetOf(input, source), to: input.to };
+    return await runEdit({ kind: "edit", operation: "rename", steps: [step] }, input, context);
+  },
+});
+
+/** `llm-refactor patch`. */
+export const refactorPatchTool: Tool = defineTool({
+  name: LLM_REFACTOR,
+  mcpName: "refactor_patch",
+  title: "Replace a symbol's whole definition, compiled before it lands",
+  description: "Replace the whole definition of a symbol (symbol, file/kind, or symbol_id) with " +
+    "text (its doc comment is kept). The file passes the syntax and compiler gates before the " +
+    "atomic write, else nothing changes; dry_run previews the diff; undo takes the execution_id.",
+  example: { symbol: "area", text: "def area(r):\n    return 3.14159 * r * r\n", dry_run: true },
+  prefix: "SPL",
+  kind: "mutation",
+  operationType: "patch",
+  permissions: ["read", "write"],
+  annotations: ANNOTATIONS,
+  input: PatchInput,
+  output: RefactorEnvelopeSchema,
+  text: renderText,
+  cli: {
+    usage: "patch SYMBOL (--text T | --with FILE | < FILE) [--file F] [--kind K] [--dry-run]",
+    positionals: firstAsSymbol,
+    notes: EDIT_NOTES,
+    examples: ["llm-refactor patch area --with area.py", "llm-refactor patch main < main.c"],
+  },
+  run: async (input, context) => {
+    const source = sourceOf(input, context);
+    const step: Step = {
+      op: "patch",
+      target: targetOf(input, source),
+      text: await textOf(input, source),
+    };
+    return await runEdit({ kind: "edit", operation: "patch", steps: [step] }, input, context);
+  },
+});
+
+/** `llm-refactor delete`. */
+export const refactorDeleteTool: Tool = defineTool({
+  name: LLM_REFACTOR,
+  mcpName: "refactor_delete",
+  title: "Delete a symbol's definition with its doc comment, if nothing uses it",
+  description: "Delete a definition (symbol, file/kind, or symbol_id) with its doc comment and " +
+    "attributes. Refused while references remain (listed), unless force. The file passes the " +
+    "gates before the atomic write; dry_run previews; undo takes the execution_id.",
+  example: { symbol: "unused_helper", dry_run: true },
+  prefix: "SPL",
+  kind: "mutation",
+  operationType: "delete",
+  permissions: ["read", "write"],
+  annotations: ANNOTATIONS,
+  input: DeleteInput,
+  output: RefactorEnvelopeSchema,
+  text: renderText,
+  cli: {
+    usage: "delete SYMBOL [--file F] [--kind K] [--force] [--dry-run]",
+    positionals: firstAsSymbol,
+    notes: EDIT_NOTES,
+    examples: ["llm-refactor delete unused_helper --dry-run"],
+  },
+  run: async (input, context) => {
+    const source = sourceOf(input, context);
+    const step: Step = { op: "delete", target: targetOf(input, source), force: input.force };
+    return await runEdit({ kind: "edit", operation: "delete", steps: [step] }, input, context);
+  },
+});
+
+/** `llm-refactor insert`. */
+export const refactorInsertTool: Tool = defineTool({
+  name: LLM_REFACTOR,
+  mcpName: "refactor_insert",
+  title: "Add a definition next to a symbol, compiled before it lands",
+  description: "Insert text (a new definition) after a symbol (or before it, with its doc " +
+    "comment, with before), indented like it. The file passes the gates before the atomic " +
+    "write; dry_run previews; undo takes the execution_id.",
+  example: { symbol: "main", before: true, text: "static int twice(int x) { return 2 * x; }\n" },
+  prefix: "SPL",
+  kind: "mutation",
+  operationType: "insert",
+  permissions: ["read", "write"],
+  annotations: ANNOTATIONS,
+  input: InsertInput,
+  output: RefactorEnvelopeSchema,
+  text: renderText,
+  cli: {
+    usage: "insert SYMBOL (--before | --after) (--text T | --with FILE | < FILE) [--dry-run]",
+    positionals: firstAsSymbol,
+    notes: EDIT_NOTES,
+    examples: ["llm-refactor insert main --before --with helper.c"],
+  },
+  run: async (input, context) => {
+    const source = sourceOf(input, context);
+    if (input.before && input.after) {
+      throw new ToolError("SPL-ARG-002", "give before or after, not both");
+    }
+    const step: Step = {
+      op: "insert",
+      target: targetOf(input, source),
+      text: await textOf(input, source),
+      before: input.before,
+    };
+    return await runEdit({ kind: "edit", operation: "insert", steps: [step] }, input, context);
+  },
+});
+
+/** `llm-refactor plan`. */
+export const refactorPlanTool: Tool = defineTool({
+  name: LLM_REFACTOR,
+  mcpName: "refactor_plan",
+  title: "Apply several symbol-level steps all or nothing",
+  description: "Apply steps [{op: rename|patch|delete|insert, symbol, file?, kind?, to?, with?, " +
+    "before?, force?}] in order, each on the code the steps before it left, then gate every " +
+    "changed file and write all of them or none (plan: a JSON file {steps, " +
+    "expected_checksums?}). dry_run previews the diff; undo takes the execution_id.",
+  example: { steps: [{ op: "rename", symbol: "old_name", to: "new_name" }], dry_run: true },
+  prefix: "SPL",
+  kind: "mutation",
+  operationType: "plan",
+  permissions: ["read", "write"],
+  annotations: ANNOTATIONS,
+  input: PlanInput,
+  output: RefactorEnvelopeSchema,
+  text: renderText,
+  cli: {
+    usage: "plan (FILE | - | --steps JSON) [--dry-run]",
+    positionals: ([plan]) => plan === undefined ? {} : { plan },
+    notes: EDIT_NOTES,
+    examples: ["llm-refactor plan steps.json --dry-run", "llm-refactor plan - < steps.json"],
+  },
+  run: async (input, context) => {
+    const { steps, expected } = await planOf(input, sourceOf(input, context));
+    return await runEdit({ kind: "edit", operation: "plan", steps }, input, context, expected);
+  },
+});
+
+/** `llm-refactor undo`. */
+export const refactorUndoTool: Tool = defineTool({
+  name: LLM_REFACTOR,
+  mcpName: "refactor_undo",
+  title: "Undo a refactor, restoring the exact bytes",
+  description: "Undo an applied refactor given its execution_id: every file it changed gets back " +
+    "its exact prior bytes, refused (nothing written) when any of them changed since. dry_run " +
+    "previews the restoration.",
+  example: { execution_id: "0b7c6a1e-5f0e-4c3e-9a57-2b8f2f0d7c11", dry_run: true },
+  prefix: "SPL",
+  kind: "mutation",
+  operationType: "undo",
+  permissions: ["read", "write"],
+  annotations: ANNOTATIONS,
+  input: UndoInput,
+  output: RefactorEnvelopeSchema,
+  text: renderText,
+  cli: {
+    usage: "undo EXECUTION_ID [--dry-run]",
+    positionals: ([id]) => id === undefined ? {} : { execution_id: id },
+    examples: ["llm-refactor undo 0b7c6a1e-5f0e-4c3e-9a57-2b8f2f0d7c11"],
+  },
+  run: async (input, context) => {
+    const report = await refactor(
+      { kind: "undo", id: input.execution_id, dryRun: previewOf(input.dry_run, context) },
+      {
+        root: input.root ?? ".",
+        cwd: context.cwd,
+        executionId: context.executionId,
+        dryRun: false,
+        gates: "syntax",
+        refresh: "involved",
+      },
+    );
+    return outcomeOf(report);
+  },
+});
+
+/** `llm-refactor recover`. */
+export const refactorRecoverTool: Tool = defineTool({
+  name: LLM_REFACTOR,
+  mcpName: "refactor_recover",
+  title: "Recover refactors interrupted midway",
+  description: "Finish or roll back refactors whose process died while writing (from their " +
+    "journals), so every file holds either all of an operation or none of it.",
+  example: { dry_run: true },
+  prefix: "SPL",
+  kind: "mutation",
+  operationType: "recover",
+  permissions: ["read", "write"],
+  annotations: ANNOTATIONS,
+  input: RecoverInput,
+  output: RefactorEnvelopeSchema,
+  text: renderText,
+  cli: { usage: "recover [--dry-run]", examples: ["llm-refactor recover"] },
+  run: async (input, context) => {
+    const report = await refactor({ kind: "recover", dryRun: input.dry_run }, {
+      root: input.root ?? ".",
+      cwd: context.cwd,
+      executionId: context.executionId,
+      dryRun: false,
+      gates: "syntax",
+      refresh: "involved",
+    });
+    return outcomeOf(report);
+  },
+});
+
+/** `llm-refactor log`. */
+export const refactorLogTool: Tool = defineTool({
+  name: LLM_REFACTOR,
+  mcpName: "refactor_log",
+  title: "List the refactors run in this root",
+  description: "List the llm-refactor runs of the execution log, newest first, with their " +
+    "execution_id (what undo takes), arguments and status.",
+  example: { limit: 10 },
+  prefix: "SPL",
+  kind: "query",
+  permissions: ["read"],
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  input: LogInput,
+  output: queryEnvelopeSchema(ExecutionListDataSchema),
+  cli: { usage: "log [--limit N]", examples: ["llm-refactor log --limit 5"] },
+  run: (input, context) => {
+    const all = listExecutions(storeDirectory(resolve(context.cwd, input.root ?? ".")));
+    const ours = all.executions.filter((run) => run.tool.startsWith("refactor_"));
+    const shown = input.limit > 0 ? ours.slice(0, input.limit) : ours;
+    const data: ExecutionListData = { count: shown.length, total: ours.length, executions: shown };
+    return Promise.resolve({ envelope: queryEnvelope(LLM_REFACTOR, data, []) });
+  },
+});
+
+/** Every subcommand of `llm-refactor`, by name. */
+export const REFACTOR_SUBCOMMANDS: Readonly<Record<string, Tool>> = {
+  rename: refactorRenameTool,
+  patch: refactorPatchTool,
+  delete: refactorDeleteTool,
+  insert: refactorInsertTool,
+  plan: refactorPlanTool,
+  undo: refactorUndoTool,
+  recover: refactorRecoverTool,
+  log: refactorLogTool,
+};

@@ -45,6 +45,11 @@ export function isMember(def: Def): boolean {
   return MEMBER_KINDS.has(def.kind);
 }
 
+/** Whether a C/C++ definition is `static` (file-local). */
+function isStatic(def: Def): boolean {
+  return /^static\b/.test(def.signature);
+}
+
 /** One place to edit: the symbol's name at `[start, end)` of `file`. */
 export interface Occurrence {
   /** The file. */
@@ -79,7 +84,8 @@ export interface OccurrenceSet {
 type Receiver =
   | { kind: "none" }
   | { kind: "self" }
-  | { kind: "named"; name: string }
+  | { kind: "named"; name: string; scope: boolean }
+  | { kind: "constructed"; name: string }
   | { kind: "expression" };
 
 const IDENTIFIER_BYTE = /[A-Za-z0-9_$]/;
@@ -91,8 +97,30 @@ function identifierBefore(bytes: Uint8Array, end: number): string {
   return new TextDecoder().decode(bytes.subarray(start, end));
 }
 
-/** The receiver or scope written before a use: `x.` `x->` `x::`, or none. */
-function receiverOf(use: Use, file: LoadedFile): Receiver {
+/** The start of the parenthesised group that ends just before `end` (`(…)`), or -1. */
+function groupStart(bytes: Uint8Array, end: number): number {
+  let depth = 0;
+  for (let at = end - 1; at >= 0; at--) {
+    if (bytes[at] === 0x29) depth++;
+    else if (bytes[at] === 0x28 && --depth === 0) return at;
+  }
+  return -1;
+}
+
+/** `new T(…)` (or `T(…)` with `T` a class: Python) ending at `end`: the type's name, or "". */
+function constructedType(bytes: Uint8Array, end: number, isClass: (name: string) => boolean) {
+  const open = groupStart(bytes, end);
+  if (open < 0) return "";
+  const name = identifierBefore(bytes, open);
+  if (name === "") return "";
+  const before = new TextDecoder().decode(
+    bytes.subarray(Math.max(0, open - name.length - 4), open - name.length),
+  );
+  return before === "new " || isClass(name) ? name : "";
+}
+
+/** The receiver or scope written before a use: `x.` `x->` `x::` `new T().`, or none. */
+function receiverOf(use: Use, file: LoadedFile, isClass: (name: string) => boolean): Receiver {
   const bytes = file.bytes;
   let at = use.byte_start;
   while (at > 0 && (bytes[at - 1] === 0x20 || bytes[at - 1] === 0x09)) at--;
@@ -101,13 +129,18 @@ function receiverOf(use: Use, file: LoadedFile): Receiver {
   else if (bytes[at - 1] === 0x3e && bytes[at - 2] === 0x2d) accessor = 2; // ->
   else if (bytes[at - 1] === 0x3a && bytes[at - 2] === 0x3a) accessor = 2; // ::
   if (accessor === 0) return { kind: "none" };
+  const scope = bytes[at - 1] === 0x3a;
   let end = at - accessor;
   while (end > 0 && (bytes[end - 1] === 0x20 || bytes[end - 1] === 0x09)) end--;
+  if (bytes[end - 1] === 0x29) {
+    const type = constructedType(bytes, end, isClass);
+    return type === "" ? { kind: "expression" } : { kind: "constructed", name: type };
+  }
   const name = identifierBefore(bytes, end);
   if (name === "") return { kind: "expression" };
   if (SELF_RECEIVERS.has(name)) return { kind: "self" };
   // In `a.b.name` (a path, or a chain of members) the part right before the name qualifies it.
-  return { kind: "named", name };
+  return { kind: "named", name, scope };
 }
 
 /**
@@ -175,7 +208,6 @@ function leftAt(occurrence: Occurrence, reason: LeftOccurrence["reason"]): LeftO
  * other files unless either is `static`.
  */
 export function groupOf(view: FactView, target: Def): Def[] {
-  const isStatic = (def: Def) => /^static\b/.test(def.signature);
   return view.definitionsNamed(target.name).filter((def) =>
     def.symbol_id === target.symbol_id ||
     (def.qualified_name === target.qualified_name && def.kind === target.kind &&
@@ -244,21 +276,36 @@ export class OccurrenceFinder {
 
   #verdict(use: Use, file: LoadedFile): "ours" | "unclear" | LeftOccurrence["reason"] {
     const target = this.#target;
-    const receiver = receiverOf(use, file);
+    const receiver = receiverOf(use, file, (name) => this.#isClass(name));
     const member = isMember(target);
     const separator = separatorOf(target.language);
     switch (receiver.kind) {
       case "self":
         return member && inside(use, target.parent, separator) ? "ours" : "member_of_other";
+      case "constructed":
+        return member && qualifiersOf(target).has(receiver.name) ? "ours" : "member_of_other";
       case "named":
         if (qualifiersOf(target).has(receiver.name)) return "ours";
-        if (!member || this.#isModule(file, receiver.name)) return "member_of_other";
+        // `other::name` names another scope's; `module.name` and `Class.name` are no instance.
+        if (
+          !member || receiver.scope || this.#isModule(file, receiver.name) ||
+          this.#isClass(receiver.name)
+        ) {
+          return "member_of_other";
+        }
         return this.#memberVerdict();
       case "expression":
         return member ? this.#memberVerdict() : "member_of_other";
       case "none":
         return this.#plainVerdict(use);
     }
+  }
+
+  /** Whether `name` is a class of the index (so `name(…)` constructs one). */
+  #isClass(name: string): boolean {
+    return this.#view.definitionsNamed(name).some((def) =>
+      def.kind === "class" && family(def.language) === family(this.#target.language)
+    );
   }
 
   /** Whether `name` is a module `file` imports (`import util` then `util.f()`): no instance. */
@@ -278,10 +325,24 @@ export class OccurrenceFinder {
     return others.length === 0 ? "ours" : "unclear";
   }
 
+  /**
+   * Whether `use` sits in a class that has a member of its name, in a language where such a
+   * use names the member without a receiver (`f()` in a Java method calls `this.f()`).
+   */
+  #inClassOfMember(use: Use): boolean {
+    if (!IMPLICIT_MEMBERS.has(use.language) || use.enclosing === null) return false;
+    const separator = separatorOf(use.language);
+    return this.#view.definitionsNamed(use.name).some((def) =>
+      isMember(def) && inside(use, def.parent, separator)
+    );
+  }
+
   #plainVerdict(use: Use): "ours" | "unclear" | "other_symbol" {
-    const implicit = IMPLICIT_MEMBERS.has(use.language) && use.enclosing !== null;
-    const resolver = implicit ? this.#withMembers! : this.#plain!;
-    const { definitions } = resolver.resolve(use);
+    const resolver = this.#inClassOfMember(use) ? this.#withMembers! : this.#plain!;
+    // A C/C++ `static` definition is visible in its own file only.
+    const definitions = resolver.resolve(use).definitions.filter((def) =>
+      !LINKED.has(def.language) || def.file_id === use.file_id || !isStatic(def)
+    );
     const ours = definitions.filter((def) => this.#ids.has(def.symbol_id));
     if (ours.length === 0) return "other_symbol";
     return ours.length === definitions.length ? "ours" : "unclear";

@@ -26,6 +26,7 @@ import {
   commitChanges,
   compareText,
   type FileChange,
+  listJournals,
   planUndo,
   recoverJournals,
   type TransactionCodes,
@@ -56,7 +57,7 @@ export const REFACTOR_TRANSACTION_CODES: TransactionCodes = {
 /** What to do. */
 export type RefactorRequest =
   | { kind: "edit"; operation: RefactorOperation; steps: Step[] }
-  | { kind: "undo"; id: string; dryRun: boolean }
+  | { kind: "undo"; id?: string; dryRun: boolean }
   | { kind: "recover"; dryRun: boolean };
 
 /** How to run a refactor. */
@@ -416,12 +417,32 @@ async function gateAndCommit(
   };
 }
 
+/** The newest refactor of the root that can still be undone, if any. */
+async function latestRefactor(workspace: Workspace): Promise<string | undefined> {
+  const journals = await listJournals(workspace.real, REFACTOR_TRANSACTION_CODES);
+  return journals.filter((entry) =>
+    entry.manifest?.tool === LLM_REFACTOR && entry.manifest.state === "committed" &&
+    entry.manifest.operation_type !== "undo"
+  ).at(-1)?.id;
+}
+
 async function undo(
   workspace: Workspace,
-  id: string,
+  given: string | undefined,
   dryRun: boolean,
   options: RefactorOptions,
 ): Promise<ReportBody> {
+  const id = given ?? await latestRefactor(workspace);
+  if (id === undefined) {
+    return {
+      operation_type: "undo",
+      status: "ok",
+      message: "no refactor of this root is left to undo",
+      result: { dry_run: dryRun, undone_execution_id: "", count: 0, files: [] },
+      diagnostics: [],
+      exitCode: EXIT.ok,
+    };
+  }
   const transaction = {
     root: workspace.real,
     executionId: options.executionId,

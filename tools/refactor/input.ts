@@ -120,7 +120,9 @@ export const PlanInput = z.object({
 /** Input schema of `llm-refactor undo`. */
 export const UndoInput = z.object({
   execution_id: field(
-    z.string().min(1).describe("execution_id of the refactor to undo"),
+    z.string().min(1).optional().describe(
+      "execution_id of the refactor to undo [default: the newest refactor of the root]",
+    ),
     { aliases: ["id"] },
   ),
   dry_run: z.boolean().optional().describe(

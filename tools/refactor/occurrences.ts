@@ -14,6 +14,7 @@
 import { basename, dirname } from "node:path";
 import type { LeftOccurrence } from "../../schema/refactor.ts";
 import { Resolver } from "../symbols/resolve.ts";
+import { shorthandsNamed } from "./tree_names.ts";
 import type { Def, FactView, LoadedFile, Use } from "./view.ts";
 
 /** Kinds that belong to a class, reached through a receiver. */
@@ -64,6 +65,8 @@ export interface Occurrence {
   line: number;
   /** 0-based byte column. */
   column: number;
+  /** An object shorthand `{ name }`, which a rename must spell `{ name: renamed }`. */
+  shorthand?: boolean;
 }
 
 /** Every place the name occurs as the symbol, those left alone, and those unclear. */
@@ -252,7 +255,10 @@ export class OccurrenceFinder {
       unclear: [],
       files,
     };
-    for (const file of files) this.#sortFile(file, set);
+    for (const file of files) {
+      this.#sortFile(file, set);
+      await this.#sortShorthands(file, set);
+    }
     return set;
   }
 
@@ -268,6 +274,43 @@ export class OccurrenceFinder {
       if (use.name !== name) continue;
       const occurrence = occurrenceAt(file, use.byte_start, use.byte_end, "reference");
       const verdict = this.#verdict(use, file);
+      if (verdict === "ours") set.occurrences.push(occurrence);
+      else if (verdict === "unclear") set.unclear.push(occurrence);
+      else set.left.push(leftAt(occurrence, verdict));
+    }
+  }
+
+  /**
+   * `{ name }` in JavaScript or TypeScript, which the facts do not list: at file scope it uses
+   * what the name resolves to there; inside a function a local could shadow it, so it is unclear.
+   */
+  async #sortShorthands(file: LoadedFile, set: OccurrenceSet): Promise<void> {
+    const name = this.#target.name;
+    for (const leaf of await shorthandsNamed(file, name)) {
+      const occurrence = {
+        ...occurrenceAt(file, leaf.start, leaf.end, "reference"),
+        shorthand: true,
+      };
+      if (leaf.inFunction) {
+        set.unclear.push(occurrence);
+        continue;
+      }
+      const use: Use = {
+        file_id: file.fileId,
+        path: file.path,
+        language: file.language,
+        byte_start: leaf.start,
+        byte_end: leaf.end,
+        start_line: occurrence.line,
+        start_col: occurrence.column,
+        end_line: occurrence.line,
+        end_col: occurrence.column + leaf.end - leaf.start,
+        name,
+        is_call: 0,
+        enclosing: null,
+        qualifier: null,
+      };
+      const verdict = this.#plainVerdict(use);
       if (verdict === "ours") set.occurrences.push(occurrence);
       else if (verdict === "unclear") set.unclear.push(occurrence);
       else set.left.push(leftAt(occurrence, verdict));

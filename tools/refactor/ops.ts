@@ -5,12 +5,11 @@
  *
  * @module
  */
-import type { Node } from "web-tree-sitter";
-import { createParser } from "../../grammars/loader.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { LeftOccurrence, RefactorEdit, RefactorEditKind } from "../../schema/refactor.ts";
 import { type Occurrence, OccurrenceFinder, type OccurrenceSet } from "./occurrences.ts";
 import { resolveTarget, type TargetSpec } from "./target.ts";
+import { identifiersNamed } from "./tree_names.ts";
 import type { Def, FactView, LoadedFile } from "./view.ts";
 
 /** One replacement of bytes `[start, end)` of a file by `text`. */
@@ -132,34 +131,6 @@ function placeOf(occurrence: Occurrence): string {
   return `${occurrence.file.path}:${occurrence.line}:${occurrence.column + 1}`;
 }
 
-/** Identifier leaves of `file`'s tree spelled `name`, as `path:line:column`. */
-async function identifiersNamed(file: LoadedFile, name: string): Promise<string[]> {
-  if (!file.text.includes(name)) return [];
-  const parser = await createParser(file.language);
-  try {
-    const tree = parser.parse(file.text);
-    if (!tree) return [];
-    try {
-      const found: string[] = [];
-      const visit = (node: Node) => {
-        if (node.childCount === 0) {
-          if (/identifier|^name$|^constant$/.test(node.type) && node.text === name) {
-            found.push(`${file.path}:${node.startPosition.row + 1}`);
-          }
-          return;
-        }
-        for (const child of node.children) if (child) visit(child);
-      };
-      visit(tree.rootNode);
-      return found;
-    } finally {
-      tree.delete();
-    }
-  } finally {
-    parser.delete();
-  }
-}
-
 /**
  * Places where the new name would collide: any identifier spelled so in a file the rename
  * touches (a definition, a local, a use it could capture), and a definition of it in the
@@ -175,7 +146,9 @@ async function collisions(
     set.occurrences.map((occurrence) => [occurrence.file.path, occurrence.file]),
   );
   const places: string[] = [];
-  for (const file of touched.values()) places.push(...await identifiersNamed(file, to));
+  for (const file of touched.values()) {
+    places.push(...(await identifiersNamed(file, to)).map((leaf) => `${file.path}:${leaf.line}`));
+  }
   const global = ["c", "cpp"].includes(target.language) && target.parent === null;
   for (const def of view.definitionsNamed(to)) {
     if (touched.has(def.path)) continue;
@@ -217,7 +190,9 @@ async function rename(view: FactView, target: Def, to: string): Promise<StepOutc
   const byFile = new Map<LoadedFile, ByteEdit[]>();
   for (const occurrence of set.occurrences) {
     const edits = byFile.get(occurrence.file) ?? [];
-    edits.push({ start: occurrence.start, end: occurrence.end, text: to, kind: occurrence.kind });
+    // `{ name }` keeps its key: `{ name: renamed }`.
+    const text = occurrence.shorthand ? `${target.name}: ${to}` : to;
+    edits.push({ start: occurrence.start, end: occurrence.end, text, kind: occurrence.kind });
     byFile.set(occurrence.file, edits);
   }
   const edits = [...byFile].flatMap(([file, fileEdits]) => commitToView(view, file, fileEdits));

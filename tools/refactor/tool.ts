@@ -55,10 +55,10 @@ function sourceOf(input: { root?: string }, context: RunContext): RequestSource 
   };
 }
 
-/** The envelope and exit code of an engine report. */
-function outcomeOf(report: RefactorReport) {
+/** The envelope (its `tool` the subcommand's name) and exit code of an engine report. */
+function outcomeOf(tool: string, report: RefactorReport) {
   const { exitCode, execution_id, ...parts } = report;
-  const envelope = mutationEnvelope<RefactorOutput>(LLM_REFACTOR, {
+  const envelope = mutationEnvelope<RefactorOutput>(tool, {
     ...parts,
     executionId: execution_id,
   });
@@ -76,6 +76,7 @@ interface EditFlags {
 }
 
 async function runEdit(
+  tool: string,
   request: Extract<RefactorRequest, { kind: "edit" }>,
   input: EditFlags,
   context: RunContext,
@@ -95,7 +96,7 @@ async function runEdit(
     ...(context.cache ? { cache: context.cache } : {}),
     ...(context.signal ? { signal: context.signal } : {}),
   });
-  return outcomeOf(report);
+  return outcomeOf(tool, report);
 }
 
 const firstAsSymbol = ([symbol]: string[]) => symbol === undefined ? {} : { symbol };
@@ -106,7 +107,7 @@ const EDIT_NOTES = "Compiler gates run only with --allow-run (scope it to the co
 
 /** `llm-refactor rename`. */
 export const refactorRenameTool: Tool = defineTool({
-  name: LLM_REFACTOR,
+  name: `${LLM_REFACTOR} rename`,
   mcpName: "refactor_rename",
   title: "Rename a symbol everywhere it is used, through the code graph",
   description: "Rename a definition (symbol, with file/kind to pick one, or symbol_id) and every " +
@@ -137,13 +138,18 @@ export const refactorRenameTool: Tool = defineTool({
   run: async (input, context) => {
     const source = sourceOf(input, context);
     const step: Step = { op: "rename", target: targetOf(input, source), to: input.to };
-    return await runEdit({ kind: "edit", operation: "rename", steps: [step] }, input, context);
+    return await runEdit(
+      `${LLM_REFACTOR} rename`,
+      { kind: "edit", operation: "rename", steps: [step] },
+      input,
+      context,
+    );
   },
 });
 
 /** `llm-refactor patch`. */
 export const refactorPatchTool: Tool = defineTool({
-  name: LLM_REFACTOR,
+  name: `${LLM_REFACTOR} patch`,
   mcpName: "refactor_patch",
   title: "Replace a symbol's whole definition, compiled before it lands",
   description: "Replace the whole definition of a symbol (symbol, file/kind, or symbol_id) with " +
@@ -171,13 +177,18 @@ export const refactorPatchTool: Tool = defineTool({
       target: targetOf(input, source),
       text: await textOf(input, source),
     };
-    return await runEdit({ kind: "edit", operation: "patch", steps: [step] }, input, context);
+    return await runEdit(
+      `${LLM_REFACTOR} patch`,
+      { kind: "edit", operation: "patch", steps: [step] },
+      input,
+      context,
+    );
   },
 });
 
 /** `llm-refactor delete`. */
 export const refactorDeleteTool: Tool = defineTool({
-  name: LLM_REFACTOR,
+  name: `${LLM_REFACTOR} delete`,
   mcpName: "refactor_delete",
   title: "Delete a symbol's definition with its doc comment, if nothing uses it",
   description: "Delete a definition (symbol, file/kind, or symbol_id) with its doc comment and " +
@@ -201,13 +212,18 @@ export const refactorDeleteTool: Tool = defineTool({
   run: async (input, context) => {
     const source = sourceOf(input, context);
     const step: Step = { op: "delete", target: targetOf(input, source), force: input.force };
-    return await runEdit({ kind: "edit", operation: "delete", steps: [step] }, input, context);
+    return await runEdit(
+      `${LLM_REFACTOR} delete`,
+      { kind: "edit", operation: "delete", steps: [step] },
+      input,
+      context,
+    );
   },
 });
 
 /** `llm-refactor insert`. */
 export const refactorInsertTool: Tool = defineTool({
-  name: LLM_REFACTOR,
+  name: `${LLM_REFACTOR} insert`,
   mcpName: "refactor_insert",
   title: "Add a definition next to a symbol, compiled before it lands",
   description: "Insert text (a new definition) after a symbol (or before it, with its doc " +
@@ -239,13 +255,18 @@ export const refactorInsertTool: Tool = defineTool({
       text: await textOf(input, source),
       before: input.before,
     };
-    return await runEdit({ kind: "edit", operation: "insert", steps: [step] }, input, context);
+    return await runEdit(
+      `${LLM_REFACTOR} insert`,
+      { kind: "edit", operation: "insert", steps: [step] },
+      input,
+      context,
+    );
   },
 });
 
 /** `llm-refactor plan`. */
 export const refactorPlanTool: Tool = defineTool({
-  name: LLM_REFACTOR,
+  name: `${LLM_REFACTOR} plan`,
   mcpName: "refactor_plan",
   title: "Apply several symbol-level steps all or nothing",
   description: "Apply steps [{op: rename|patch|delete|insert, symbol, file?, kind?, to?, with?, " +
@@ -269,16 +290,23 @@ export const refactorPlanTool: Tool = defineTool({
   },
   run: async (input, context) => {
     const { steps, expected } = await planOf(input, sourceOf(input, context));
-    return await runEdit({ kind: "edit", operation: "plan", steps }, input, context, expected);
+    return await runEdit(
+      `${LLM_REFACTOR} plan`,
+      { kind: "edit", operation: "plan", steps },
+      input,
+      context,
+      expected,
+    );
   },
 });
 
 /** `llm-refactor undo`. */
 export const refactorUndoTool: Tool = defineTool({
-  name: LLM_REFACTOR,
+  name: `${LLM_REFACTOR} undo`,
   mcpName: "refactor_undo",
   title: "Undo a refactor, restoring the exact bytes",
-  description: "Undo an applied refactor given its execution_id: every file it changed gets back " +
+  description: "Undo an applied refactor given its execution_id (default: the newest one): every " +
+    "file it changed gets back " +
     "its exact prior bytes, refused (nothing written) when any of them changed since. dry_run " +
     "previews the restoration.",
   example: { execution_id: "0b7c6a1e-5f0e-4c3e-9a57-2b8f2f0d7c11", dry_run: true },
@@ -291,13 +319,15 @@ export const refactorUndoTool: Tool = defineTool({
   output: RefactorEnvelopeSchema,
   text: renderText,
   cli: {
-    usage: "undo EXECUTION_ID [--dry-run]",
+    usage: "undo [EXECUTION_ID] [--dry-run]",
     positionals: ([id]) => id === undefined ? {} : { execution_id: id },
     examples: ["llm-refactor undo 0b7c6a1e-5f0e-4c3e-9a57-2b8f2f0d7c11"],
   },
   run: async (input, context) => {
+    const request: RefactorRequest = { kind: "undo", dryRun: previewOf(input.dry_run, context) };
+    if (input.execution_id !== undefined) request.id = input.execution_id;
     const report = await refactor(
-      { kind: "undo", id: input.execution_id, dryRun: previewOf(input.dry_run, context) },
+      request,
       {
         root: input.root ?? ".",
         cwd: context.cwd,
@@ -307,13 +337,13 @@ export const refactorUndoTool: Tool = defineTool({
         refresh: "involved",
       },
     );
-    return outcomeOf(report);
+    return outcomeOf(`${LLM_REFACTOR} undo`, report);
   },
 });
 
 /** `llm-refactor recover`. */
 export const refactorRecoverTool: Tool = defineTool({
-  name: LLM_REFACTOR,
+  name: `${LLM_REFACTOR} recover`,
   mcpName: "refactor_recover",
   title: "Recover refactors interrupted midway",
   description: "Finish or roll back refactors whose process died while writing (from their " +
@@ -337,13 +367,13 @@ export const refactorRecoverTool: Tool = defineTool({
       gates: "syntax",
       refresh: "involved",
     });
-    return outcomeOf(report);
+    return outcomeOf(`${LLM_REFACTOR} recover`, report);
   },
 });
 
 /** `llm-refactor log`. */
 export const refactorLogTool: Tool = defineTool({
-  name: LLM_REFACTOR,
+  name: `${LLM_REFACTOR} log`,
   mcpName: "refactor_log",
   title: "List the refactors run in this root",
   description: "List the llm-refactor runs of the execution log, newest first, with their " +
@@ -361,7 +391,7 @@ export const refactorLogTool: Tool = defineTool({
     const ours = all.executions.filter((run) => run.tool.startsWith("refactor_"));
     const shown = input.limit > 0 ? ours.slice(0, input.limit) : ours;
     const data: ExecutionListData = { count: shown.length, total: ours.length, executions: shown };
-    return Promise.resolve({ envelope: queryEnvelope(LLM_REFACTOR, data, []) });
+    return Promise.resolve({ envelope: queryEnvelope(`${LLM_REFACTOR} log`, data, []) });
   },
 });
 

@@ -72,7 +72,13 @@ const CASES: RenameCase[] = [
     edits: 4,
     kept: {
       "util.ts": ["  helper(): string {"],
-      "main.ts": ["function shadow(helper: number)", "const helper = 5;", "new Box().helper()"],
+      "main.ts": [
+        "function shadow(helper: number)",
+        "const helper = 5;",
+        "new Box().helper()",
+        "const parts = { helper: twice };",
+        "parts.helper(3)",
+      ],
     },
   },
   {

@@ -359,11 +359,13 @@ export class OccurrenceFinder {
     });
   }
 
-  /** A member reached through a receiver of unknown type: ours only when no other member has the name. */
+  /**
+   * A member reached through a receiver of unknown type (`x.name`): ours only when nothing else
+   * of the language has the name (a function of that name can be stored in any object).
+   */
   #memberVerdict(): "ours" | "unclear" {
     const others = this.#view.definitionsNamed(this.#target.name).filter((def) =>
-      isMember(def) && !this.#ids.has(def.symbol_id) &&
-      family(def.language) === family(this.#target.language)
+      !this.#ids.has(def.symbol_id) && family(def.language) === family(this.#target.language)
     );
     return others.length === 0 ? "ours" : "unclear";
   }

@@ -225,11 +225,8 @@ async function edit(
     }
     const changes = changesOf(workspace, view, originals);
     checkExpected(changes, options.expectedChecksums ?? {});
-    const body = await gateAndCommit(workspace, request, outcomes, changes, view, options);
-    if (body.status === "ok" && !options.dryRun && changes.length > 0) {
-      await reindexWritten(store, changes);
-    }
-    return body;
+    // The files written are re-indexed by the next run's refresh (or a live index's watcher).
+    return await gateAndCommit(workspace, request, outcomes, changes, view, options);
   } finally {
     store.close();
   }
@@ -269,22 +266,6 @@ function checkExpected(changes: FileChange[], expected: Readonly<Record<string, 
       );
     }
   }
-}
-
-/** Re-indexes the files written so the next query sees them. */
-async function reindexWritten(store: IndexStore, changes: FileChange[]): Promise<void> {
-  const candidates = [];
-  for (const change of changes) {
-    const info = await Deno.stat(change.path);
-    candidates.push({
-      absPath: change.path,
-      path: change.file_path,
-      language: store.file(change.file_path)?.language ?? "",
-      size: info.size,
-      mtime: info.mtime?.getTime() ?? 0,
-    });
-  }
-  await reindexFiles(store, candidates, []);
 }
 
 /** A rename's names, to read the new bytes' compiler messages as the old ones' would say them. */
@@ -355,6 +336,8 @@ async function gateAndCommit(
     executionId: options.executionId,
     gates: options.gates,
     normalize: normalizer(request.steps, outcomes),
+    parseErrorsBefore: (path) => view.parseErrorsOnDisk(path),
+    identifiersOnly: request.steps.every((step) => step.op === "rename"),
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

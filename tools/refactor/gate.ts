@@ -17,6 +17,7 @@ import type { GateReport } from "../../schema/gates.ts";
 import { LLM_REFACTOR } from "../../schema/tool_names.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { type GateSelection, validateFile } from "../../core/gates/mod.ts";
+import { SYNTAX_ERRORS_LISTED, SYNTAX_TOOL } from "../../core/gates/syntax.ts";
 import type { FileChange } from "../../core/transaction/mod.ts";
 
 /** How the gates run. */
@@ -29,6 +30,13 @@ export interface GateRun {
   gates: GateSelection;
   /** Reads an error message of the new bytes as the old bytes would say it (a rename's names). */
   normalize: (message: string) => string;
+  /** Syntax errors of a file's old bytes, when known (0: any syntax error is new). */
+  parseErrorsBefore?: (filePath: string) => number | undefined;
+  /**
+   * Every edit puts an identifier in place of an identifier (a rename): the tree keeps its
+   * shape, so as many syntax errors as the old bytes had are theirs, not new.
+   */
+  identifiersOnly?: boolean;
   /** Cache of a long-lived host. */
   cache?: RunCache;
   /** Stops the gates. */
@@ -150,6 +158,27 @@ function refusal(change: FileChange, errors: Diagnostic[]): Diagnostic {
   );
 }
 
+/**
+ * What the old bytes' syntax errors tell without gating them again (a parse spared), when the
+ * syntax gate alone failed: `new` when the old bytes parsed cleanly; `old` when only
+ * identifiers changed and there are no more errors than before (and fewer than the gate lists,
+ * so the count is exact); `unknown` otherwise.
+ */
+function syntaxVerdict(
+  run: GateRun,
+  change: FileChange,
+  report: GateReport,
+): "new" | "old" | "unknown" {
+  const failed = report.gates.filter((gate) => gate.status === "failed");
+  const before = run.parseErrorsBefore?.(change.file_path);
+  if (failed.length !== 1 || failed[0].name !== "syntax" || before === undefined) return "unknown";
+  if (before === 0) return "new";
+  const errors = report.diagnostics.filter((d) => d.level === "error" && d.tool === SYNTAX_TOOL);
+  return run.identifiersOnly && errors.length < SYNTAX_ERRORS_LISTED && errors.length <= before
+    ? "old"
+    : "unknown";
+}
+
 /** Runs the gates on every change's new bytes; a file is refused for errors it did not have. */
 export async function gateChanges(
   changes: readonly FileChange[],
@@ -165,11 +194,15 @@ export async function gateChanges(
         findings.diagnostics.push(...report.diagnostics.filter((d) => d.level !== "error"));
         continue;
       }
-      const before = change.before
-        ? await gate(run, run.root, change.file_path, change.before)
+      const verdict = change.before ? syntaxVerdict(run, change, report) : "new";
+      const before = verdict === "unknown"
+        ? await gate(run, run.root, change.file_path, change.before!)
         : undefined;
-      const fresh = before ? newErrors(report, before, run.normalize) : report.diagnostics
-        .filter((d) => d.level === "error");
+      const fresh = verdict === "old"
+        ? []
+        : before
+        ? newErrors(report, before, run.normalize)
+        : report.diagnostics.filter((d) => d.level === "error");
       if (fresh.length === 0) {
         findings.diagnostics.push(makeDiagnostic(
           LLM_REFACTOR,

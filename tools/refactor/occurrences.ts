@@ -239,7 +239,7 @@ export class OccurrenceFinder {
   async find(): Promise<OccurrenceSet> {
     const files: LoadedFile[] = [];
     for (const path of this.#view.filesMentioning(this.#target.name)) {
-      const file = await this.#view.load(path);
+      const file = await this.#view.loadFor(path, this.#target.name);
       if (file && family(file.language) === family(this.#target.language)) files.push(file);
     }
     this.#group = groupOf(this.#view, this.#target);

@@ -94,6 +94,9 @@ export class FactView {
   readonly workspace: Workspace;
   readonly #overlay: Map<string, Uint8Array>;
   readonly #loaded = new Map<string, LoadedFile>();
+  readonly #light = new Map<string, LoadedFile>();
+  readonly #refsByName = new Map<string, Use[]>();
+  readonly #diskParseErrors = new Map<string, number>();
   #nextSyntheticId = -1;
 
   /** A view of `store` where the files of `overlay` (root-relative path → bytes) hold new text. */
@@ -112,6 +115,45 @@ export class FactView {
   update(path: string, bytes: Uint8Array): void {
     this.#overlay.set(path, bytes);
     this.#loaded.delete(path);
+    for (const key of [...this.#light.keys()]) {
+      if (key.startsWith(`${path}\0`)) this.#light.delete(key);
+    }
+  }
+
+  /**
+   * `path` as far as the uses of `name` go: from the index, with no parse, when its stored
+   * facts describe the bytes on disk and it defines nothing of that name (so no definition's
+   * name extent, which the index does not keep, is needed); else parsed as by `load`.
+   */
+  async loadFor(path: string, name: string): Promise<LoadedFile | undefined> {
+    const key = `${path}\0${name}`;
+    const known = this.#loaded.get(path) ?? this.#light.get(key);
+    if (known) return known;
+    const row = this.#overlay.has(path) ? undefined : this.store.file(path);
+    if (!row) return await this.load(path);
+    const defs: Def[] = this.store.symbolsOfFile(row.id);
+    if (defs.some((def) => def.name === name)) return await this.load(path);
+    const bytes = await this.bytesOf(path);
+    if (sha256(bytes) !== row.hash) return await this.load(path);
+    let named = this.#refsByName.get(name);
+    if (!named) {
+      named = this.store.refsNamed(name, false);
+      this.#refsByName.set(name, named);
+    }
+    const file: LoadedFile = {
+      path,
+      absPath: this.workspace.resolve(path).path,
+      language: row.language,
+      fileId: row.id,
+      bytes,
+      text: decoder.decode(bytes),
+      defs,
+      uses: named.filter((use) => use.file_id === row.id),
+      parseErrors: row.parse_errors,
+    };
+    this.#light.set(key, file);
+    this.#diskParseErrors.set(path, row.parse_errors);
+    return file;
   }
 
   /** The files edited so far, by path. */
@@ -142,19 +184,18 @@ export class FactView {
       parseErrors: facts.parse_errors,
     };
     this.#loaded.set(path, file);
+    if (!this.#overlay.has(path)) this.#diskParseErrors.set(path, facts.parse_errors);
     return file;
+  }
+
+  /** Syntax errors the file's bytes on disk parse with, when the view parsed them. */
+  parseErrorsOnDisk(path: string): number | undefined {
+    return this.#diskParseErrors.get(path);
   }
 
   /** The files loaded so far. */
   loadedFiles(): LoadedFile[] {
     return [...this.#loaded.values()];
-  }
-
-  /** Whether the index's row of `path` describes the bytes the view sees. */
-  async storedIsCurrent(path: string): Promise<boolean> {
-    const row = this.store.file(path);
-    if (!row || this.#overlay.has(path)) return false;
-    return row.hash === `sha256:${sha256(await this.bytesOf(path))}`;
   }
 
   /** Definitions whose own name is `name`: stored ones of files not loaded, and loaded ones. */

@@ -158,25 +158,55 @@ function refusal(change: FileChange, errors: Diagnostic[]): Diagnostic {
   );
 }
 
+/** The 1-based line of the first byte where `after` differs from `before`. */
+function firstChangedLine(before: Uint8Array, after: Uint8Array): number {
+  let at = 0;
+  while (at < before.length && at < after.length && before[at] === after[at]) at++;
+  let line = 1;
+  for (let i = 0; i < at; i++) if (before[i] === 0x0a) line++;
+  return line;
+}
+
+/** What a file's errors are: new, the old bytes' own, or unknown without gating the old bytes. */
+type Verdict = "new" | "old" | "unknown";
+
 /**
- * What the old bytes' syntax errors tell without gating them again (a parse spared), when the
- * syntax gate alone failed: `new` when the old bytes parsed cleanly; `old` when only
- * identifiers changed and there are no more errors than before (and fewer than the gate lists,
- * so the count is exact); `unknown` otherwise.
+ * The syntax gate's errors without gating the old bytes again (a parse spared): `new` when the
+ * old bytes parsed cleanly; `old` when there are none, or when only identifiers changed and
+ * there are no more than the old bytes had (and fewer than the gate lists, so the count is
+ * exact); `unknown` otherwise.
  */
-function syntaxVerdict(
-  run: GateRun,
-  change: FileChange,
-  report: GateReport,
-): "new" | "old" | "unknown" {
-  const failed = report.gates.filter((gate) => gate.status === "failed");
+function syntaxVerdict(run: GateRun, change: FileChange, errors: Diagnostic[]): Verdict {
+  if (errors.length === 0) return "old";
   const before = run.parseErrorsBefore?.(change.file_path);
-  if (failed.length !== 1 || failed[0].name !== "syntax" || before === undefined) return "unknown";
+  if (before === undefined) return "unknown";
   if (before === 0) return "new";
-  const errors = report.diagnostics.filter((d) => d.level === "error" && d.tool === SYNTAX_TOOL);
   return run.identifiersOnly && errors.length < SYNTAX_ERRORS_LISTED && errors.length <= before
     ? "old"
     : "unknown";
+}
+
+/**
+ * A compiler's errors without compiling the old bytes: `old` when there are none, or when they
+ * all lie above the first changed line of a C file (C is compiled top down, so they come from
+ * the unchanged text before the edits: a kernel header the gate cannot find); else `unknown`.
+ */
+function compilerVerdict(change: FileChange, language: string, errors: Diagnostic[]): Verdict {
+  if (errors.length === 0) return "old";
+  if (language !== "c") return "unknown";
+  const line = firstChangedLine(change.before!, change.after!);
+  return errors.every((d) => d.line !== undefined && d.line < line) ? "old" : "unknown";
+}
+
+/** What the new bytes' errors are, from what is known of the old bytes. */
+function verdictOf(run: GateRun, change: FileChange, report: GateReport): Verdict {
+  if (!change.before) return "new";
+  const errors = report.diagnostics.filter((d) => d.level === "error");
+  const syntax = syntaxVerdict(run, change, errors.filter((d) => d.tool === SYNTAX_TOOL));
+  if (syntax === "new") return "new";
+  const compilerErrors = errors.filter((d) => d.tool !== SYNTAX_TOOL);
+  const compiler = compilerVerdict(change, report.language, compilerErrors);
+  return syntax === "old" && compiler === "old" ? "old" : "unknown";
 }
 
 /** Runs the gates on every change's new bytes; a file is refused for errors it did not have. */
@@ -185,7 +215,10 @@ export async function gateChanges(
   run: GateRun,
 ): Promise<GateFindings> {
   const findings: GateFindings = { refused: [], diagnostics: [] };
-  const stage = changes.length > 1 ? await makeStage(run, changes) : undefined;
+  // Only a compiler resolves one file against another: the syntax gate needs no stage.
+  const stage = changes.length > 1 && run.gates === "all"
+    ? await makeStage(run, changes)
+    : undefined;
   try {
     for (const change of changes) {
       if (!change.after) continue;
@@ -194,7 +227,7 @@ export async function gateChanges(
         findings.diagnostics.push(...report.diagnostics.filter((d) => d.level !== "error"));
         continue;
       }
-      const verdict = change.before ? syntaxVerdict(run, change, report) : "new";
+      const verdict = verdictOf(run, change, report);
       const before = verdict === "unknown"
         ? await gate(run, run.root, change.file_path, change.before!)
         : undefined;

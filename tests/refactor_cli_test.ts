@@ -12,14 +12,15 @@ import { join } from "node:path";
 import type { RecoverResult, UndoResult } from "../schema/mod.ts";
 import { REPO } from "./helpers.ts";
 import {
+  assertBytesOf,
   assertCompiles,
-  copyFixture,
   editResult,
   ENTRY,
   hasCompiler,
   refactorCli,
   scoped,
   snapshot,
+  withFixture,
 } from "./refactor_helpers.ts";
 import { exists, holdCommitLock, until } from "./transform_helpers.ts";
 
@@ -112,8 +113,7 @@ for (const testCase of CASES) {
       (compiler ? "" : ` (needs ${testCase.language}'s compiler)`),
     ignore: !compiler,
     fn: async () => {
-      const root = await copyFixture(testCase.language);
-      try {
+      await withFixture(testCase.language, async (root) => {
         const before = await snapshot(root);
         const run = await refactorCli(root, ["rename", ...testCase.args]);
         assert.equal(run.code, 0, JSON.stringify(run.envelope));
@@ -127,18 +127,14 @@ for (const testCase of CASES) {
         await assertCompiles(testCase.language, root);
         const undo = await refactorCli(root, ["undo", run.envelope.execution_id]);
         assert.equal(undo.code, 0, JSON.stringify(undo.envelope));
-        const after = await snapshot(root);
-        for (const [file, bytes] of Object.entries(before)) assert.equal(after[file], bytes, file);
-      } finally {
-        await Deno.remove(root, { recursive: true });
-      }
+        await assertBytesOf(root, before);
+      });
     },
   });
 }
 
 Deno.test("a dry run prints the diff, writes nothing and exits 1", async () => {
-  const root = await copyFixture("python");
-  try {
+  await withFixture("python", async (root) => {
     const before = await snapshot(root);
     const run = await refactorCli(root, [
       "rename",
@@ -157,22 +153,17 @@ Deno.test("a dry run prints the diff, writes nothing and exits 1", async () => {
       /^-from util import helper, Box\n\+from util import twice, Box$/m,
     );
     assert.deepEqual(await snapshot(root), before);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("an ambiguous name is refused with its candidates, exit 3", async () => {
-  const root = await copyFixture("python");
-  try {
+  await withFixture("python", async (root) => {
     const run = await refactorCli(root, ["rename", "helper", "--to", "twice"]);
     assert.equal(run.code, 3);
     assert.equal(run.envelope.error?.code, "SPL-REF-002");
     assert.match(run.envelope.error?.note ?? "", /function helper util\.py:4/);
     assert.match(run.envelope.error?.note ?? "", /method Box\.helper util\.py:10/);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test({
@@ -180,8 +171,7 @@ Deno.test({
     "a plan whose patch breaks compilation lands nowhere: every file byte-identical (needs gcc)",
   ignore: !hasCompiler("c"),
   fn: async () => {
-    const root = await copyFixture("c");
-    try {
+    await withFixture("c", async (root) => {
       const before = await snapshot(root);
       const plan = {
         steps: [
@@ -194,9 +184,7 @@ Deno.test({
       assert.equal(run.envelope.error?.code, "SPL-V-003");
       assert.match(run.envelope.error?.message ?? "", /other\.c/);
       assert.deepEqual(await snapshot(root), before);
-    } finally {
-      await Deno.remove(root, { recursive: true });
-    }
+    });
   },
 });
 
@@ -204,8 +192,7 @@ Deno.test({
   name: "patch, insert and delete through a plan compile; undo restores every byte (needs gcc)",
   ignore: !hasCompiler("c"),
   fn: async () => {
-    const root = await copyFixture("c");
-    try {
+    await withFixture("c", async (root) => {
       const before = await snapshot(root);
       const plan = {
         steps: [
@@ -238,17 +225,13 @@ Deno.test({
       const undo = await refactorCli(root, ["undo", run.envelope.execution_id]);
       assert.equal(undo.code, 0);
       assert.equal((undo.envelope.result as UndoResult).count, 2);
-      const after = await snapshot(root);
-      for (const [file, bytes] of Object.entries(before)) assert.equal(after[file], bytes, file);
-    } finally {
-      await Deno.remove(root, { recursive: true });
-    }
+      await assertBytesOf(root, before);
+    });
   },
 });
 
 Deno.test("delete refuses while references remain, listing them; force deletes", async () => {
-  const root = await copyFixture("python");
-  try {
+  await withFixture("python", async (root) => {
     const refused = await refactorCli(root, ["delete", "helper", "--kind", "function"]);
     assert.equal(refused.code, 3);
     assert.equal(refused.envelope.error?.code, "SPL-V-002");
@@ -266,14 +249,11 @@ Deno.test("delete refuses while references remain, listing them; force deletes",
     const util = await Deno.readTextFile(join(root, "util.py"));
     assert.ok(!util.includes("def helper(x)") && !util.includes("Return x doubled"), util);
     assert.ok(util.includes("def helper(self)"), util);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("undo refuses when a file changed since, and changes nothing", async () => {
-  const root = await copyFixture("python");
-  try {
+  await withFixture("python", async (root) => {
     const run = await refactorCli(root, ["rename", "Box.helper", "--to", "assist"]);
     assert.equal(run.code, 0, JSON.stringify(run.envelope));
     await Deno.writeTextFile(join(root, "util.py"), "# edited since\n", { append: true });
@@ -282,14 +262,11 @@ Deno.test("undo refuses when a file changed since, and changes nothing", async (
     assert.equal(undo.code, 3);
     assert.equal(undo.envelope.error?.code, "SPL-V-006");
     assert.deepEqual(await snapshot(root), before);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("the new name colliding in an affected scope is refused", async () => {
-  const root = await copyFixture("python");
-  try {
+  await withFixture("python", async (root) => {
     const before = await snapshot(root);
     const run = await refactorCli(root, [
       "rename",
@@ -303,14 +280,11 @@ Deno.test("the new name colliding in an affected scope is refused", async () => 
     assert.equal(run.envelope.error?.code, "SPL-V-001");
     assert.match(run.envelope.error?.note ?? "", /main\.py:7/);
     assert.deepEqual(await snapshot(root), before);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("log lists the refactors of the root, newest first", async () => {
-  const root = await copyFixture("python");
-  try {
+  await withFixture("python", async (root) => {
     const run = await refactorCli(root, ["rename", "Box.helper", "--to", "assist"]);
     assert.equal(run.code, 0);
     const log = await refactorCli(root, ["log"]);
@@ -318,9 +292,7 @@ Deno.test("log lists the refactors of the root, newest first", async () => {
     const data = (log.envelope as unknown as { data: { executions: { execution_id: string }[] } })
       .data;
     assert.equal(data.executions[0].execution_id, run.envelope.execution_id);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 /** Starts the tool without waiting for it, with the same flags as the runs above. */
@@ -358,8 +330,7 @@ async function pendingId(root: string, count: number): Promise<string | undefine
 }
 
 Deno.test("a rename killed (SIGKILL) between two renames is rolled back by recover", async () => {
-  const root = await copyFixture("python");
-  try {
+  await withFixture("python", async (root) => {
     const before = await snapshot(root);
     // Build the index first, so the killed run only has the commit left to do.
     const warm = await refactorCli(root, ["rename", "Box.helper", "--to", "assist", "--dry-run"]);
@@ -383,10 +354,7 @@ Deno.test("a rename killed (SIGKILL) between two renames is rolled back by recov
     assert.equal(recovered.code, 0, JSON.stringify(recovered.envelope));
     const result = recovered.envelope.result as RecoverResult;
     assert.equal(result.journals[0].outcome, "rolled_back");
-    const after = await snapshot(root);
-    for (const [file, bytes] of Object.entries(before)) assert.equal(after[file], bytes, file);
+    await assertBytesOf(root, before);
     assert.ok(!await exists(join(root, `.llm-tmp.${id}.1`)));
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });

@@ -38,6 +38,22 @@ export async function copyFixture(name: string): Promise<string> {
   return root;
 }
 
+/** Runs `test` on a copy of fixture `name`, removed afterwards. */
+export async function withFixture(name: string, test: (root: string) => Promise<void>) {
+  const root = await copyFixture(name);
+  try {
+    await test(root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** Asserts that every file of `before` (a snapshot) holds the same bytes in `root` again. */
+export async function assertBytesOf(root: string, before: Record<string, string>): Promise<void> {
+  const after = await snapshot(root);
+  for (const [file, bytes] of Object.entries(before)) assert.equal(after[file], bytes, file);
+}
+
 /** Every file of a tree but the state folder, path → bytes as text (latin1, byte-exact). */
 export async function snapshot(root: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};

@@ -8,7 +8,13 @@
  */
 import { resolve } from "node:path";
 import type { z } from "zod";
-import { defineTool, type RunContext, type Tool } from "../../core/tool.ts";
+import {
+  defineTool,
+  type InputSchema,
+  type PositionalMapper,
+  type RunContext,
+  type Tool,
+} from "../../core/tool.ts";
 import { listExecutions, storeDirectory } from "../../core/execution_log.ts";
 import {
   type MutationEnvelope,
@@ -18,7 +24,11 @@ import {
   queryEnvelopeSchema,
 } from "../../schema/envelope.ts";
 import { type ExecutionListData, ExecutionListDataSchema } from "../../schema/mcp.ts";
-import { type RefactorOutput, RefactorOutputSchema } from "../../schema/refactor.ts";
+import {
+  type RefactorOperation,
+  type RefactorOutput,
+  RefactorOutputSchema,
+} from "../../schema/refactor.ts";
 import { LLM_REFACTOR } from "../../schema/tool_names.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { refactor, type RefactorReport, type RefactorRequest } from "./engine.ts";
@@ -105,10 +115,57 @@ const EDIT_NOTES = "Compiler gates run only with --allow-run (scope it to the co
   "--allow-run=gcc,python3,node,javac,rustc,deno); without it they are skipped with a note and " +
   "the syntax gate decides. The symbol index (<root>/.llm/index.db) is brought up to date first.";
 
+/** What one edit subcommand states; the rest of its definition is shared. */
+interface EditSpec<T extends EditFlags & Record<string, unknown>> {
+  operation: RefactorOperation;
+  title: string;
+  description: string;
+  example: Record<string, unknown>;
+  input: InputSchema<T>;
+  usage: string;
+  examples: string[];
+  positionals?: PositionalMapper;
+  /** The steps the input asks for, with the checksums a plan expects. */
+  steps: (
+    input: T,
+    source: RequestSource,
+  ) => Promise<{ steps: Step[]; expected?: Record<string, string> }>;
+}
+
+/** An edit subcommand: `llm-refactor <operation>`, MCP `refactor_<operation>`. */
+function editTool<T extends EditFlags & Record<string, unknown>>(spec: EditSpec<T>): Tool {
+  const name = `${LLM_REFACTOR} ${spec.operation}`;
+  return defineTool({
+    name,
+    mcpName: `refactor_${spec.operation}`,
+    title: spec.title,
+    description: spec.description,
+    example: spec.example,
+    prefix: "SPL",
+    kind: "mutation",
+    operationType: spec.operation,
+    permissions: ["read", "write"],
+    annotations: ANNOTATIONS,
+    input: spec.input,
+    output: RefactorEnvelopeSchema,
+    text: renderText,
+    cli: {
+      usage: spec.usage,
+      positionals: spec.positionals ?? firstAsSymbol,
+      notes: EDIT_NOTES,
+      examples: spec.examples,
+    },
+    run: async (input, context) => {
+      const { steps, expected } = await spec.steps(input, sourceOf(input, context));
+      const request = { kind: "edit" as const, operation: spec.operation, steps };
+      return await runEdit(name, request, input, context, expected);
+    },
+  });
+}
+
 /** `llm-refactor rename`. */
-export const refactorRenameTool: Tool = defineTool({
-  name: `${LLM_REFACTOR} rename`,
-  mcpName: "refactor_rename",
+export const refactorRenameTool: Tool = editTool({
+  operation: "rename",
   title: "Rename a symbol everywhere it is used, through the code graph",
   description: "Rename a definition (symbol, with file/kind to pick one, or symbol_id) and every " +
     "use that resolves to it across files: identifiers only, never strings, comments, shadowing " +
@@ -118,187 +175,104 @@ export const refactorRenameTool: Tool = defineTool({
     "previews the diff; proof checks the symbol graph before and after; undo takes the " +
     "execution_id.",
   example: { symbol: "parse_config", to: "load_config", dry_run: true },
-  prefix: "SPL",
-  kind: "mutation",
-  operationType: "rename",
-  permissions: ["read", "write"],
-  annotations: ANNOTATIONS,
   input: RenameInput,
-  output: RefactorEnvelopeSchema,
-  text: renderText,
-  cli: {
-    usage: "rename SYMBOL --to NEW [--file F] [--kind K] [--dry-run] [--proof]",
-    positionals: firstAsSymbol,
-    notes: EDIT_NOTES,
-    examples: [
-      "llm-refactor rename parse_config --to load_config --dry-run",
-      "llm-refactor rename helper --file src/util.c --kind function --to util_helper --proof",
-    ],
-  },
-  run: async (input, context) => {
-    const source = sourceOf(input, context);
-    const step: Step = { op: "rename", target: targetOf(input, source), to: input.to };
-    return await runEdit(
-      `${LLM_REFACTOR} rename`,
-      { kind: "edit", operation: "rename", steps: [step] },
-      input,
-      context,
-    );
-  },
+  usage: "rename SYMBOL --to NEW [--file F] [--kind K] [--dry-run] [--proof]",
+  examples: [
+    "llm-refactor rename parse_config --to load_config --dry-run",
+    "llm-refactor rename helper --file src/util.c --kind function --to util_helper --proof",
+  ],
+  steps: (input, source) =>
+    Promise.resolve({ steps: [{ op: "rename", target: targetOf(input, source), to: input.to }] }),
 });
 
 /** `llm-refactor patch`. */
-export const refactorPatchTool: Tool = defineTool({
-  name: `${LLM_REFACTOR} patch`,
-  mcpName: "refactor_patch",
+export const refactorPatchTool: Tool = editTool({
+  operation: "patch",
   title: "Replace a symbol's whole definition, compiled before it lands",
   description: "Replace the whole definition of a symbol (symbol, file/kind, or symbol_id) with " +
     "text (its doc comment is kept). The file passes the syntax and compiler gates before the " +
     "atomic write, else nothing changes; dry_run previews the diff; undo takes the execution_id.",
   example: { symbol: "area", text: "def area(r):\n    return 3.14159 * r * r\n", dry_run: true },
-  prefix: "SPL",
-  kind: "mutation",
-  operationType: "patch",
-  permissions: ["read", "write"],
-  annotations: ANNOTATIONS,
   input: PatchInput,
-  output: RefactorEnvelopeSchema,
-  text: renderText,
-  cli: {
-    usage: "patch SYMBOL (--text T | --with FILE | < FILE) [--file F] [--kind K] [--dry-run]",
-    positionals: firstAsSymbol,
-    notes: EDIT_NOTES,
-    examples: ["llm-refactor patch area --with area.py", "llm-refactor patch main < main.c"],
-  },
-  run: async (input, context) => {
-    const source = sourceOf(input, context);
-    const step: Step = {
-      op: "patch",
-      target: targetOf(input, source),
-      text: await textOf(input, source),
-    };
-    return await runEdit(
-      `${LLM_REFACTOR} patch`,
-      { kind: "edit", operation: "patch", steps: [step] },
-      input,
-      context,
-    );
-  },
+  usage: "patch SYMBOL (--text T | --with FILE | < FILE) [--file F] [--kind K] [--dry-run]",
+  examples: ["llm-refactor patch area --with area.py", "llm-refactor patch main < main.c"],
+  steps: async (input, source) => ({
+    steps: [{ op: "patch", target: targetOf(input, source), text: await textOf(input, source) }],
+  }),
 });
 
 /** `llm-refactor delete`. */
-export const refactorDeleteTool: Tool = defineTool({
-  name: `${LLM_REFACTOR} delete`,
-  mcpName: "refactor_delete",
+export const refactorDeleteTool: Tool = editTool({
+  operation: "delete",
   title: "Delete a symbol's definition with its doc comment, if nothing uses it",
   description: "Delete a definition (symbol, file/kind, or symbol_id) with its doc comment and " +
     "attributes. Refused while references remain (listed), unless force. The file passes the " +
     "gates before the atomic write; dry_run previews; undo takes the execution_id.",
   example: { symbol: "unused_helper", dry_run: true },
-  prefix: "SPL",
-  kind: "mutation",
-  operationType: "delete",
-  permissions: ["read", "write"],
-  annotations: ANNOTATIONS,
   input: DeleteInput,
-  output: RefactorEnvelopeSchema,
-  text: renderText,
-  cli: {
-    usage: "delete SYMBOL [--file F] [--kind K] [--force] [--dry-run]",
-    positionals: firstAsSymbol,
-    notes: EDIT_NOTES,
-    examples: ["llm-refactor delete unused_helper --dry-run"],
-  },
-  run: async (input, context) => {
-    const source = sourceOf(input, context);
-    const step: Step = { op: "delete", target: targetOf(input, source), force: input.force };
-    return await runEdit(
-      `${LLM_REFACTOR} delete`,
-      { kind: "edit", operation: "delete", steps: [step] },
-      input,
-      context,
-    );
-  },
+  usage: "delete SYMBOL [--file F] [--kind K] [--force] [--dry-run]",
+  examples: ["llm-refactor delete unused_helper --dry-run"],
+  steps: (input, source) =>
+    Promise.resolve({
+      steps: [{ op: "delete", target: targetOf(input, source), force: input.force }],
+    }),
 });
 
 /** `llm-refactor insert`. */
-export const refactorInsertTool: Tool = defineTool({
-  name: `${LLM_REFACTOR} insert`,
-  mcpName: "refactor_insert",
+export const refactorInsertTool: Tool = editTool({
+  operation: "insert",
   title: "Add a definition next to a symbol, compiled before it lands",
   description: "Insert text (a new definition) after a symbol (or before it, with its doc " +
     "comment, with before), indented like it. The file passes the gates before the atomic " +
     "write; dry_run previews; undo takes the execution_id.",
   example: { symbol: "main", before: true, text: "static int twice(int x) { return 2 * x; }\n" },
-  prefix: "SPL",
-  kind: "mutation",
-  operationType: "insert",
-  permissions: ["read", "write"],
-  annotations: ANNOTATIONS,
   input: InsertInput,
-  output: RefactorEnvelopeSchema,
-  text: renderText,
-  cli: {
-    usage: "insert SYMBOL (--before | --after) (--text T | --with FILE | < FILE) [--dry-run]",
-    positionals: firstAsSymbol,
-    notes: EDIT_NOTES,
-    examples: ["llm-refactor insert main --before --with helper.c"],
-  },
-  run: async (input, context) => {
-    const source = sourceOf(input, context);
+  usage: "insert SYMBOL (--before | --after) (--text T | --with FILE | < FILE) [--dry-run]",
+  examples: ["llm-refactor insert main --before --with helper.c"],
+  steps: async (input, source) => {
     if (input.before && input.after) {
       throw new ToolError("SPL-ARG-002", "give before or after, not both");
     }
-    const step: Step = {
-      op: "insert",
-      target: targetOf(input, source),
-      text: await textOf(input, source),
-      before: input.before,
+    const text = await textOf(input, source);
+    return {
+      steps: [{ op: "insert", target: targetOf(input, source), text, before: input.before }],
     };
-    return await runEdit(
-      `${LLM_REFACTOR} insert`,
-      { kind: "edit", operation: "insert", steps: [step] },
-      input,
-      context,
-    );
   },
 });
 
 /** `llm-refactor plan`. */
-export const refactorPlanTool: Tool = defineTool({
-  name: `${LLM_REFACTOR} plan`,
-  mcpName: "refactor_plan",
+export const refactorPlanTool: Tool = editTool({
+  operation: "plan",
   title: "Apply several symbol-level steps all or nothing",
   description: "Apply steps [{op: rename|patch|delete|insert, symbol, file?, kind?, to?, with?, " +
     "before?, force?}] in order, each on the code the steps before it left, then gate every " +
     "changed file and write all of them or none (plan: a JSON file {steps, " +
     "expected_checksums?}). dry_run previews the diff; undo takes the execution_id.",
   example: { steps: [{ op: "rename", symbol: "old_name", to: "new_name" }], dry_run: true },
-  prefix: "SPL",
-  kind: "mutation",
-  operationType: "plan",
-  permissions: ["read", "write"],
-  annotations: ANNOTATIONS,
   input: PlanInput,
-  output: RefactorEnvelopeSchema,
-  text: renderText,
-  cli: {
-    usage: "plan (FILE | - | --steps JSON) [--dry-run]",
-    positionals: ([plan]) => plan === undefined ? {} : { plan },
-    notes: EDIT_NOTES,
-    examples: ["llm-refactor plan steps.json --dry-run", "llm-refactor plan - < steps.json"],
-  },
-  run: async (input, context) => {
-    const { steps, expected } = await planOf(input, sourceOf(input, context));
-    return await runEdit(
-      `${LLM_REFACTOR} plan`,
-      { kind: "edit", operation: "plan", steps },
-      input,
-      context,
-      expected,
-    );
-  },
+  usage: "plan (FILE | - | --steps JSON) [--dry-run]",
+  positionals: ([plan]) => plan === undefined ? {} : { plan },
+  examples: ["llm-refactor plan steps.json --dry-run", "llm-refactor plan - < steps.json"],
+  steps: (input, source) => planOf(input, source),
 });
+
+/** Runs an undo or a recovery: journals only, no index, no gate. */
+async function runJournal(
+  tool: string,
+  request: RefactorRequest,
+  root: string | undefined,
+  context: RunContext,
+) {
+  const report = await refactor(request, {
+    root: root ?? ".",
+    cwd: context.cwd,
+    executionId: context.executionId,
+    dryRun: false,
+    gates: "syntax",
+    refresh: "involved",
+  });
+  return outcomeOf(tool, report);
+}
 
 /** `llm-refactor undo`. */
 export const refactorUndoTool: Tool = defineTool({
@@ -326,18 +300,7 @@ export const refactorUndoTool: Tool = defineTool({
   run: async (input, context) => {
     const request: RefactorRequest = { kind: "undo", dryRun: previewOf(input.dry_run, context) };
     if (input.execution_id !== undefined) request.id = input.execution_id;
-    const report = await refactor(
-      request,
-      {
-        root: input.root ?? ".",
-        cwd: context.cwd,
-        executionId: context.executionId,
-        dryRun: false,
-        gates: "syntax",
-        refresh: "involved",
-      },
-    );
-    return outcomeOf(`${LLM_REFACTOR} undo`, report);
+    return await runJournal(`${LLM_REFACTOR} undo`, request, input.root, context);
   },
 });
 
@@ -359,15 +322,8 @@ export const refactorRecoverTool: Tool = defineTool({
   text: renderText,
   cli: { usage: "recover [--dry-run]", examples: ["llm-refactor recover"] },
   run: async (input, context) => {
-    const report = await refactor({ kind: "recover", dryRun: input.dry_run }, {
-      root: input.root ?? ".",
-      cwd: context.cwd,
-      executionId: context.executionId,
-      dryRun: false,
-      gates: "syntax",
-      refresh: "involved",
-    });
-    return outcomeOf(`${LLM_REFACTOR} recover`, report);
+    const request: RefactorRequest = { kind: "recover", dryRun: input.dry_run };
+    return await runJournal(`${LLM_REFACTOR} recover`, request, input.root, context);
   },
 });
 

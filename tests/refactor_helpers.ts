@@ -59,7 +59,8 @@ export async function snapshot(root: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
   const walk = async (dir: string, prefix: string) => {
     for await (const entry of Deno.readDir(dir)) {
-      if (entry.name === ".llm") continue;
+      // The state folder, and a commit's temporary files (renamed away at any moment).
+      if (entry.name === ".llm" || entry.name.startsWith(".llm-tmp.")) continue;
       const path = prefix ? `${prefix}/${entry.name}` : entry.name;
       if (entry.isDirectory) await walk(join(dir, entry.name), path);
       else {

@@ -207,13 +207,14 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
 
 /**
  * Tool prefixes whose runs pass files through the validation gates (`core/gates/`): `llm-write`
- * (`LFW`), `llm-transform --validate` (`LMT`) and `llm-validate` (`LMV`). Each gets every gate
+ * (`LFW`), `llm-transform --validate` (`LMT`), `llm-validate` (`LMV`) and `llm-refactor` (`SPL`).
+ * Each gets every gate
  * code under its own prefix, so a refusal names the tool that refused.
  */
-export type GatePrefix = "LFW" | "LMT" | "LMV";
+export type GatePrefix = "LFW" | "LMT" | "LMV" | "SPL";
 
 /** The prefixes of {@linkcode GatePrefix}, in registry order. */
-export const GATE_PREFIXES: readonly GatePrefix[] = ["LFW", "LMT", "LMV"];
+export const GATE_PREFIXES: readonly GatePrefix[] = ["LFW", "LMT", "LMV", "SPL"];
 
 /**
  * The category and number of each gate code; the full code is `{prefix}-{suffix}` (see
@@ -912,6 +913,143 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation:
       "Give a qualified name or one of the symbol_ids listed in the note (`llm-symbols find NAME` lists them).",
     exit: EXIT.badInput,
+  },
+  // llm-refactor
+  "SPL-ARG-010": {
+    meaning: "The refactor plan is not valid JSON, or a step lacks what its operation needs.",
+    cause: "A truncated or hand-edited plan, a rename step without `to`, a patch without `with`.",
+    remediation: "Fix the plan at the step and field named; `llm-refactor plan --help` shows one.",
+    exit: EXIT.badInput,
+  },
+  "SPL-ARG-011": {
+    meaning: "The new name of a rename is not an identifier of the symbol's language.",
+    cause: "An empty name, a name with spaces or punctuation, or a reserved word.",
+    remediation: "Give a plain identifier (letters, digits, `_`, not starting with a digit).",
+    exit: EXIT.badInput,
+  },
+  "SPL-REF-001": {
+    meaning: "No definition of that name (or symbol_id) is in the index.",
+    cause: "A typo, a symbol of a file the index does not cover, or a local variable (which " +
+      "the index does not list).",
+    remediation: "Look the symbol up with `llm-symbols find NAME`; the note lists close names.",
+    exit: EXIT.badInput,
+  },
+  "SPL-REF-002": {
+    meaning: "Several definitions match; nothing was changed.",
+    cause: "The name is defined in several files or scopes.",
+    remediation: "Add file and kind (or give the symbol_id) of one of the candidates listed.",
+    exit: EXIT.refused,
+  },
+  "SPL-REF-003": {
+    meaning: "No journal exists for that execution id.",
+    cause: "A mistyped id, or the journal was removed (the newest 100 are kept).",
+    remediation: "Use an execution_id printed by an earlier applied refactor (`llm-refactor log`).",
+    exit: EXIT.badInput,
+  },
+  "SPL-REF-004": {
+    meaning: "That operation's journal cannot be undone.",
+    cause: "It was already undone, rolled back or interrupted, or its journal is damaged.",
+    remediation: "Run `llm-refactor recover` for an interrupted operation.",
+    exit: EXIT.refused,
+  },
+  "SPL-V-001": {
+    meaning: "The new name collides with a name in an affected scope; nothing was changed.",
+    cause: "A definition, a local variable or a use of the new name in a file the rename " +
+      "touches (or a definition of it in the symbol's own scope).",
+    remediation: "Pick another name, or rename the colliding symbol first (places listed).",
+    exit: EXIT.refused,
+  },
+  "SPL-V-002": {
+    meaning: "References to the symbol remain; it was not deleted.",
+    cause: "Code still uses the definition to delete.",
+    remediation: "Remove or rewrite the uses listed first, or pass force to delete anyway.",
+    exit: EXIT.refused,
+  },
+  "SPL-V-003": {
+    meaning: "An edited file fails a validation gate; nothing was changed.",
+    cause: "The edit breaks the file's syntax (syntax gate) or introduces a compiler error " +
+      "(compiler gate, errors the file already had before the edit are not counted).",
+    remediation: "Read the gate diagnostics listed (file, line, message) and fix the new text.",
+    exit: EXIT.refused,
+  },
+  "SPL-V-004": {
+    meaning: "A file's checksum differs from the expected one; nothing was changed.",
+    cause: "The file changed since the caller read it.",
+    remediation: "Read the file again and retry with its current checksum.",
+    exit: EXIT.refused,
+  },
+  "SPL-V-005": {
+    meaning: "A file changed between verification and writing; nothing was changed.",
+    cause: "Another process wrote one of the files while the operation was in progress.",
+    remediation: "Retry the operation.",
+    exit: EXIT.refused,
+  },
+  "SPL-V-006": {
+    meaning: "Undo refused: the files changed after the operation.",
+    cause: "Something edited or removed the refactored files since.",
+    remediation: "Undo the later changes first, or restore by hand from the journal backups.",
+    exit: EXIT.refused,
+  },
+  "SPL-V-007": {
+    meaning: "A use of the name cannot be told apart from another symbol's; nothing was changed.",
+    cause: "A member access on a receiver of unknown type (`obj.name`) while several members " +
+      "have that name, a use that resolves to several definitions, or an object shorthand.",
+    remediation: "Rename the places listed by hand (llm-transform), or rename through a plan " +
+      "that patches them; the note lists each place.",
+    exit: EXIT.refused,
+  },
+  "SPL-V-008": {
+    meaning: "The rename's proof failed: an invariant of the symbol graph does not hold.",
+    cause: "A use the rename did not reach, a new name captured by another definition, or " +
+      "an id of another symbol changed.",
+    remediation: "Read the invariants in the result; rename the remaining places by hand.",
+    exit: EXIT.refused,
+  },
+  "SPL-V-009": {
+    meaning: "The symbol's language or kind is not supported by this operation.",
+    cause: "A file without grammar, or a rename the tool cannot do soundly (see the scope " +
+      "table of the README: C struct fields, macros' parameters).",
+    remediation: "Edit the places with llm-transform instead.",
+    exit: EXIT.refused,
+  },
+  "SPL-V-010": {
+    meaning: "An edited file fails a gate, but with the errors it had before the edit; it was " +
+      "not refused for them.",
+    cause: "The file did not compile before either (a header or include path the compiler " +
+      "gate lacks, code the grammar does not know).",
+    remediation: "Nothing for the edit; check the file with the project's own build.",
+    exit: EXIT.ok,
+  },
+  "SPL-PERM-010": {
+    meaning: "A path lies outside the workspace root; nothing was changed.",
+    cause: "An absolute path, `..`, or a symbolic link that leads out of the root.",
+    remediation: "Give paths inside the root (the working directory).",
+    exit: EXIT.permission,
+  },
+  "SPL-PERM-011": {
+    meaning:
+      "The tool's state folder is not a real directory inside the root; nothing was changed.",
+    cause: "`.llm`, `.llm/journal` or a journal is a symbolic link (or not a directory).",
+    remediation: "Remove the link named (the tool recreates `.llm/journal` itself), then retry.",
+    exit: EXIT.permission,
+  },
+  "SPL-PERM-012": {
+    meaning: "A journal names a path outside the root; nothing was touched.",
+    cause: "A crafted or stale `.llm/journal/*/manifest.json`, or the root was moved.",
+    remediation: "Inspect the journal directory named; delete it if you did not create it.",
+    exit: EXIT.permission,
+  },
+  "SPL-IO-010": {
+    meaning: "A file could not be written; nothing was changed.",
+    cause: "The file or its directory is not writable (EACCES) or the file system is read-only.",
+    remediation: "Fix the permissions of the file and its directory, then retry.",
+    exit: EXIT.refused,
+  },
+  "SPL-IO-011": {
+    meaning: "The symbol index could not be opened or brought up to date.",
+    cause: "The index database is damaged, locked by a writer, or of another version.",
+    remediation: "Run `llm-symbols index` (or remove `.llm/index.db`) and retry.",
+    exit: EXIT.refused,
   },
   // llm-mcp
   "MCP-ARG-010": {

@@ -29,6 +29,7 @@ export * from "./mcp.ts";
 export * from "./journal.ts";
 export * from "./transform.ts";
 export * from "./write.ts";
+export * from "./refactor.ts";
 export * from "./discover.ts";
 export * from "./ast_search.ts";
 export * from "./compact.ts";

@@ -21,6 +21,7 @@ import {
   LLM_DISCOVER,
   LLM_LOG,
   LLM_MCP,
+  LLM_REFACTOR,
   LLM_SEARCH,
   LLM_SYMBOLS,
   LLM_TRANSFORM,
@@ -89,6 +90,7 @@ export function compileTargets(): CompileTarget[] {
     tool(LLM_TRANSFORM, "transform"),
     tool(LLM_WRITE, "write"),
     tool(LLM_SYMBOLS, "symbols", [WORKERS.symbols]),
+    tool(LLM_REFACTOR, "refactor", [WORKERS.symbols]),
     tool(LLM_VALIDATE, "validate"),
     {
       name: LLM_MCP,

@@ -397,6 +397,52 @@ export const SAMPLES: Record<string, Sample> = {
       }
     },
   },
+  refactor_rename: {
+    args: { symbol: "greet", file: "src/greet.ts", to: "welcome", gates: "syntax" },
+    check(envelope) {
+      const result = envelope.result as { dry_run: boolean; files: { file_path: string }[] };
+      const files = result.files.map((file) => file.file_path).join();
+      if (!result.dry_run || files !== "src/greet.ts,src/main.ts") {
+        throw new Error(`refactor_rename answered ${JSON.stringify(envelope)}`);
+      }
+    },
+  },
+  refactor_patch: {
+    args: { symbol: "add", text: "function add(a, b) {\n  return b + a;\n}", gates: "syntax" },
+    check(envelope) {
+      const result = envelope.result as { dry_run: boolean; diff?: string };
+      if (!result.dry_run || !result.diff?.includes("+  return b + a;")) {
+        throw new Error(`refactor_patch answered ${JSON.stringify(envelope)}`);
+      }
+    },
+  },
+  refactor_delete: {
+    args: { symbol: "Greeter", gates: "syntax" },
+    check(envelope) {
+      const result = envelope.result as { dry_run: boolean; files: { file_path: string }[] };
+      if (!result.dry_run || result.files[0]?.file_path !== "src/util.py") {
+        throw new Error(`refactor_delete answered ${JSON.stringify(envelope)}`);
+      }
+    },
+  },
+  refactor_plan: {
+    args: { steps: [{ op: "rename", symbol: "add", to: "plus" }], gates: "syntax" },
+    check(envelope) {
+      const result = envelope.result as { dry_run: boolean; edits: unknown[] };
+      if (!result.dry_run || result.edits.length !== 2) {
+        throw new Error(`refactor_plan answered ${JSON.stringify(envelope)}`);
+      }
+    },
+  },
+  refactor_undo: {
+    args: {},
+    check(envelope) {
+      const result = envelope.result as { count: number } | undefined;
+      if (envelope.status !== "ok" || result?.count !== 0) {
+        throw new Error(`refactor_undo answered ${JSON.stringify(envelope)}`);
+      }
+    },
+  },
   transform: {
     args: { file: "src/greet.ts", old: "hello ", new: "hi there ", detail: "full" },
     check(envelope) {

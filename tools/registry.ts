@@ -12,6 +12,13 @@ import { transformTool } from "./transform/tool.ts";
 import { writeTool } from "./write/tool.ts";
 import { validateTool } from "./validate/tool.ts";
 import {
+  refactorDeleteTool,
+  refactorPatchTool,
+  refactorPlanTool,
+  refactorRenameTool,
+  refactorUndoTool,
+} from "./refactor/tool.ts";
+import {
   symbolsCalleesTool,
   symbolsCallersTool,
   symbolsFindTool,
@@ -67,4 +74,9 @@ export const TOOLS: readonly Tool[] = [
   transformTool,
   writeTool,
   symbolsIndexTool,
+  refactorRenameTool,
+  refactorPatchTool,
+  refactorDeleteTool,
+  refactorPlanTool,
+  refactorUndoTool,
 ];

@@ -18,13 +18,14 @@ export interface ResolvedPath {
   path: string;
 }
 
-/** The tools that open a workspace: `llm-transform` and `llm-write`. */
-export type WorkspacePrefix = Extract<CodePrefix, "LMT" | "LFW">;
+/** The tools that open a workspace: `llm-transform`, `llm-write` and `llm-refactor`. */
+export type WorkspacePrefix = Extract<CodePrefix, "LMT" | "LFW" | "SPL">;
 
 /** The code of a path outside the root, for each tool that opens a workspace. */
 const OUTSIDE_ROOT: Record<WorkspacePrefix, string> = {
   LMT: "LMT-PERM-010",
   LFW: "LFW-PERM-010",
+  SPL: "SPL-PERM-010",
 };
 
 /** `*-IO-004` for a path holding a NUL byte, shown escaped. */

@@ -1,0 +1,256 @@
+/**
+ * The validation gates of a refactor: every changed file's new bytes through the syntax gate
+ * and (with `all`, when the run may start it) the language's compiler, before anything is
+ * written. An operation that spans files is checked where every file holds its new bytes: when
+ * the root is small enough, a copy of it under `.llm/stage-<id>/` with the new bytes in place
+ * (removed afterwards), so an import of a renamed name resolves; otherwise each file beside the
+ * others as they are on disk. A file is refused only for errors its old bytes did not have
+ * (compared by message, a rename's new name read as the old one): a file that did not compile
+ * before (a kernel file without its build's include paths) is not refused for that.
+ *
+ * @module
+ */
+import { dirname, join, relative } from "node:path";
+import type { Diagnostic } from "../../schema/diagnostic.ts";
+import { makeDiagnostic } from "../../schema/diagnostic.ts";
+import type { GateReport } from "../../schema/gates.ts";
+import { LLM_REFACTOR } from "../../schema/tool_names.ts";
+import type { RunCache } from "../../core/cache.ts";
+import { type GateSelection, validateFile } from "../../core/gates/mod.ts";
+import { SYNTAX_ERRORS_LISTED, SYNTAX_TOOL } from "../../core/gates/syntax.ts";
+import type { FileChange } from "../../core/transaction/mod.ts";
+
+/** How the gates run. */
+export interface GateRun {
+  /** Absolute, symlink-free root. */
+  root: string;
+  /** Execution id (names the stage folder). */
+  executionId: string;
+  /** Which gates. */
+  gates: GateSelection;
+  /** Reads an error message of the new bytes as the old bytes would say it (a rename's names). */
+  normalize: (message: string) => string;
+  /** Syntax errors of a file's old bytes, when known (0: any syntax error is new). */
+  parseErrorsBefore?: (filePath: string) => number | undefined;
+  /**
+   * Every edit puts an identifier in place of an identifier (a rename): the tree keeps its
+   * shape, so as many syntax errors as the old bytes had are theirs, not new.
+   */
+  identifiersOnly?: boolean;
+  /** Cache of a long-lived host. */
+  cache?: RunCache;
+  /** Stops the gates. */
+  signal?: AbortSignal;
+}
+
+/** What the gates said. */
+export interface GateFindings {
+  /** `SPL-V-003` of each refused file. */
+  refused: Diagnostic[];
+  /** The gates' diagnostics. */
+  diagnostics: Diagnostic[];
+}
+
+/** Files and bytes a stage may copy at most. */
+const STAGE_MAX_FILES = 2_000;
+const STAGE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Every regular file of the root (state and VCS folders left out), or `undefined` when too many. */
+async function stageableFiles(root: string): Promise<string[] | undefined> {
+  const files: string[] = [];
+  let bytes = 0;
+  const walk = async (dir: string): Promise<boolean> => {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.name === ".llm" || entry.name === ".git") continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) {
+        if (!await walk(path)) return false;
+      } else if (entry.isFile) {
+        bytes += (await Deno.stat(path)).size;
+        files.push(relative(root, path));
+        if (files.length > STAGE_MAX_FILES || bytes > STAGE_MAX_BYTES) return false;
+      }
+    }
+    return true;
+  };
+  return await walk(root) ? files : undefined;
+}
+
+/** A copy of the root with the new bytes in place, or `undefined` when the root is too large. */
+async function makeStage(
+  run: GateRun,
+  changes: readonly FileChange[],
+): Promise<string | undefined> {
+  const files = await stageableFiles(run.root);
+  if (!files) return undefined;
+  const stage = join(run.root, ".llm", `stage-${run.executionId}`);
+  await Deno.mkdir(stage, { recursive: true });
+  const changed = new Map(changes.map((change) => [change.file_path, change.after]));
+  for (const file of files) {
+    const target = join(stage, file);
+    await Deno.mkdir(dirname(target), { recursive: true });
+    const after = changed.get(file.replaceAll("\\", "/"));
+    if (after === undefined) await Deno.copyFile(join(run.root, file), target);
+    else if (after !== null) await Deno.writeFile(target, after);
+  }
+  return stage;
+}
+
+async function gate(
+  run: GateRun,
+  root: string,
+  filePath: string,
+  bytes: Uint8Array,
+): Promise<GateReport> {
+  return await validateFile({
+    root,
+    filePath,
+    bytes,
+    gates: run.gates,
+    prefix: "SPL",
+    ...(run.cache ? { cache: run.cache } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+}
+
+/** Error messages of a report, counted. */
+function errorCounts(report: GateReport, normalize: (message: string) => string) {
+  const counts = new Map<string, number>();
+  for (const d of report.diagnostics) {
+    if (d.level !== "error") continue;
+    const key = `${d.tool}\0${normalize(d.message)}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The errors of `after` that `before` did not have as often. */
+function newErrors(
+  after: GateReport,
+  before: GateReport,
+  normalize: (message: string) => string,
+): Diagnostic[] {
+  const old = errorCounts(before, (message) => message);
+  const fresh: Diagnostic[] = [];
+  for (const d of after.diagnostics) {
+    if (d.level !== "error") continue;
+    const key = `${d.tool}\0${normalize(d.message)}`;
+    const left = old.get(key) ?? 0;
+    if (left > 0) old.set(key, left - 1);
+    else fresh.push(d);
+  }
+  return fresh;
+}
+
+function refusal(change: FileChange, errors: Diagnostic[]): Diagnostic {
+  const first = errors[0];
+  const where = first.line ? `:${first.line}:${(first.column ?? 0) + 1}` : "";
+  return makeDiagnostic(
+    LLM_REFACTOR,
+    "SPL-V-003",
+    `the edit would make ${change.file_path} fail validation (${errors.length} new error(s), ` +
+      `first at ${change.file_path}${where}: ${first.message}); nothing was changed`,
+    {
+      file: change.file_path,
+      ...(first.line ? { line: first.line } : {}),
+      ...(first.column !== undefined ? { column: first.column } : {}),
+    },
+  );
+}
+
+/** The 1-based line of the first byte where `after` differs from `before`. */
+function firstChangedLine(before: Uint8Array, after: Uint8Array): number {
+  let at = 0;
+  while (at < before.length && at < after.length && before[at] === after[at]) at++;
+  let line = 1;
+  for (let i = 0; i < at; i++) if (before[i] === 0x0a) line++;
+  return line;
+}
+
+/** What a file's errors are: new, the old bytes' own, or unknown without gating the old bytes. */
+type Verdict = "new" | "old" | "unknown";
+
+/**
+ * The syntax gate's errors without gating the old bytes again (a parse spared): `new` when the
+ * old bytes parsed cleanly; `old` when there are none, or when only identifiers changed and
+ * there are no more than the old bytes had (and fewer than the gate lists, so the count is
+ * exact); `unknown` otherwise.
+ */
+function syntaxVerdict(run: GateRun, change: FileChange, errors: Diagnostic[]): Verdict {
+  if (errors.length === 0) return "old";
+  const before = run.parseErrorsBefore?.(change.file_path);
+  if (before === undefined) return "unknown";
+  if (before === 0) return "new";
+  return run.identifiersOnly && errors.length < SYNTAX_ERRORS_LISTED && errors.length <= before
+    ? "old"
+    : "unknown";
+}
+
+/**
+ * A compiler's errors without compiling the old bytes: `old` when there are none, or when they
+ * all lie above the first changed line of a C file (C is compiled top down, so they come from
+ * the unchanged text before the edits: a kernel header the gate cannot find); else `unknown`.
+ */
+function compilerVerdict(change: FileChange, language: string, errors: Diagnostic[]): Verdict {
+  if (errors.length === 0) return "old";
+  if (language !== "c") return "unknown";
+  const line = firstChangedLine(change.before!, change.after!);
+  return errors.every((d) => d.line !== undefined && d.line < line) ? "old" : "unknown";
+}
+
+/** What the new bytes' errors are, from what is known of the old bytes. */
+function verdictOf(run: GateRun, change: FileChange, report: GateReport): Verdict {
+  if (!change.before) return "new";
+  const errors = report.diagnostics.filter((d) => d.level === "error");
+  const syntax = syntaxVerdict(run, change, errors.filter((d) => d.tool === SYNTAX_TOOL));
+  if (syntax === "new") return "new";
+  const compilerErrors = errors.filter((d) => d.tool !== SYNTAX_TOOL);
+  const compiler = compilerVerdict(change, report.language, compilerErrors);
+  return syntax === "old" && compiler === "old" ? "old" : "unknown";
+}
+
+/** Runs the gates on every change's new bytes; a file is refused for errors it did not have. */
+export async function gateChanges(
+  changes: readonly FileChange[],
+  run: GateRun,
+): Promise<GateFindings> {
+  const findings: GateFindings = { refused: [], diagnostics: [] };
+  // Only a compiler resolves one file against another: the syntax gate needs no stage.
+  const stage = changes.length > 1 && run.gates === "all"
+    ? await makeStage(run, changes)
+    : undefined;
+  try {
+    for (const change of changes) {
+      if (!change.after) continue;
+      const report = await gate(run, stage ?? run.root, change.file_path, change.after);
+      if (report.approved) {
+        findings.diagnostics.push(...report.diagnostics.filter((d) => d.level !== "error"));
+        continue;
+      }
+      const verdict = verdictOf(run, change, report);
+      const before = verdict === "unknown"
+        ? await gate(run, run.root, change.file_path, change.before!)
+        : undefined;
+      const fresh = verdict === "old"
+        ? []
+        : before
+        ? newErrors(report, before, run.normalize)
+        : report.diagnostics.filter((d) => d.level === "error");
+      if (fresh.length === 0) {
+        findings.diagnostics.push(makeDiagnostic(
+          LLM_REFACTOR,
+          "SPL-V-010",
+          `${change.file_path} failed validation before the edit too, with the same errors; ` +
+            "the edit was not refused",
+          { level: "warning", file: change.file_path },
+        ));
+        continue;
+      }
+      findings.diagnostics.push(...fresh);
+      findings.refused.push(refusal(change, fresh));
+    }
+  } finally {
+    if (stage) await Deno.remove(stage, { recursive: true });
+  }
+  return findings;
+}

@@ -159,6 +159,7 @@ export type {
   RecoveryOutcome,
   Relationships,
   SearchData,
+  SearchIndexUse,
   SearchMatch,
   Semantics,
   Span,

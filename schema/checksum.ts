@@ -7,14 +7,15 @@ import type { createHash as CreateHash } from "node:crypto";
 import { sha256Hex } from "./sha256.ts";
 
 /**
- * Bytes a process hashes with the TypeScript SHA-256 before it loads `node:crypto`. Loading
- * that module costs a command ≈ 22 ms of CPU at start (about as much as Deno's own start),
- * which a one-file edit or a small search never earns back; but `node:crypto` hashes ≈ 8×
- * faster (≈ 400 against ≈ 50 MB/s here), so past this budget (≈ 20 ms of TypeScript hashing)
- * every checksum goes to it.
+ * What the TypeScript SHA-256 hashes before `node:crypto` takes over: inputs under 64 KiB, while
+ * a process has hashed less than 256 KiB with it. Loading `node:crypto` costs a command ≈ 22 ms
+ * of CPU at start (about as much as Deno's own start), which ids and a small edit never earn
+ * back; but in a short-lived process the TypeScript hash runs mostly unoptimised (64 KiB ≈ 6 ms
+ * cold, 256 KiB ≈ 13 ms, 1 MiB ≈ 35 ms) and even warm it is ≈ 8× slower, so big inputs and
+ * runs that hash many files (an index) go to `node:crypto`.
  */
-const TYPESCRIPT_BUDGET = 1 << 20;
-let typescriptBytesLeft = TYPESCRIPT_BUDGET;
+const TYPESCRIPT_LIMIT = 64 * 1024;
+let typescriptBytesLeft = 256 * 1024;
 let nodeCreateHash: typeof CreateHash | undefined;
 const encoder = new TextEncoder();
 
@@ -40,7 +41,7 @@ const CHECKSUM_PATTERN = /^(?:sha256:)?([0-9a-fA-F]{64})$/;
  */
 export function sha256(data: Uint8Array | string): Checksum {
   const bytes = typeof data === "string" ? encoder.encode(data) : data;
-  if (nodeCreateHash === undefined && bytes.length <= typescriptBytesLeft) {
+  if (bytes.length < TYPESCRIPT_LIMIT && bytes.length <= typescriptBytesLeft) {
     typescriptBytesLeft -= bytes.length;
     return `sha256:${sha256Hex(bytes)}`;
   }

@@ -232,3 +232,25 @@ Deno.test("an execution id names one journal only; finished journals are pruned 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("finished journals are pruned once they pass the kept count, down to a tenth fewer", async () => {
+  const root = await makeTree({ "a.txt": "0" });
+  try {
+    const ids: string[] = [];
+    for (let i = 1; i <= 21; i++) {
+      const before = await Deno.readFile(join(root, "a.txt"));
+      const run = { ...options(root), keepJournals: 20 };
+      await commitChanges([{
+        file_path: "a.txt",
+        path: join(root, "a.txt"),
+        before,
+        after: encoder.encode(String(i)),
+      }], run);
+      ids.push(run.executionId);
+      if (i === 20) assert.equal((await journalIds(root)).length, 20, "none pruned at the count");
+    }
+    assert.deepEqual(await journalIds(root), ids.slice(3).sort(), "the newest 18 are kept");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -331,18 +331,35 @@ export async function tryLockJournal(
   return "held";
 }
 
-/** Removes finished journals beyond the newest `keep` ones. */
+/**
+ * Removes finished journals beyond the newest `keep` ones, once there are more than `keep`
+ * journals; then it keeps a tenth fewer, so that the manifests (which ordering them needs) are
+ * read once in every `keep / 10` operations instead of by every operation.
+ */
 export async function pruneJournals(
   root: string,
   keep: number,
   codes: TransactionCodes,
 ): Promise<void> {
+  if (await countJournals(root, codes) <= keep) return;
   const finished = (await listJournals(root, codes)).filter((entry) =>
     entry.manifest && FINAL_STATES.has(entry.manifest.state)
   );
-  for (const entry of finished.slice(0, Math.max(0, finished.length - keep))) {
+  const kept = keep - Math.floor(keep / 10);
+  for (const entry of finished.slice(0, Math.max(0, finished.length - kept))) {
     await Deno.remove(entry.dir, { recursive: true });
   }
+}
+
+/** How many journal directories the workspace holds (names only: no manifest is read). */
+async function countJournals(root: string, codes: TransactionCodes): Promise<number> {
+  const base = await stateDirectory(root, codes, false);
+  if (base === null) return 0;
+  let count = 0;
+  for await (const entry of Deno.readDir(base)) {
+    if (isJournalId(entry.name) && (entry.isDirectory || entry.isSymlink)) count++;
+  }
+  return count;
 }
 
 /** The journal of an operation in progress, held locked until {@linkcode Journal.release}. */

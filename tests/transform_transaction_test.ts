@@ -200,21 +200,20 @@ Deno.test("files can be created and deleted in a transaction, and the undo rever
   }
 });
 
+/** Commits `count` as the whole of `a.txt`, keeping `keep` journals; returns the execution id. */
+async function commitCount(root: string, count: number, keep: number): Promise<string> {
+  const before = await Deno.readFile(join(root, "a.txt"));
+  const run = { ...options(root), keepJournals: keep };
+  const after = encoder.encode(String(count));
+  await commitChanges([{ file_path: "a.txt", path: join(root, "a.txt"), before, after }], run);
+  return run.executionId;
+}
+
 Deno.test("an execution id names one journal only; finished journals are pruned to the newest", async () => {
   const root = await makeTree({ "a.txt": "0" });
   try {
     const ids: string[] = [];
-    for (let i = 1; i <= 4; i++) {
-      const before = await Deno.readFile(join(root, "a.txt"));
-      const run = { ...options(root), keepJournals: 2 };
-      await commitChanges([{
-        file_path: "a.txt",
-        path: join(root, "a.txt"),
-        before,
-        after: encoder.encode(String(i)),
-      }], run);
-      ids.push(run.executionId);
-    }
+    for (let i = 1; i <= 4; i++) ids.push(await commitCount(root, i, 2));
     assert.deepEqual(await journalIds(root), ids.slice(2).sort());
     const reused = options(root, ids[3]);
     await rejectsWith(
@@ -238,15 +237,7 @@ Deno.test("finished journals are pruned once they pass the kept count, down to a
   try {
     const ids: string[] = [];
     for (let i = 1; i <= 21; i++) {
-      const before = await Deno.readFile(join(root, "a.txt"));
-      const run = { ...options(root), keepJournals: 20 };
-      await commitChanges([{
-        file_path: "a.txt",
-        path: join(root, "a.txt"),
-        before,
-        after: encoder.encode(String(i)),
-      }], run);
-      ids.push(run.executionId);
+      ids.push(await commitCount(root, i, 20));
       if (i === 20) assert.equal((await journalIds(root)).length, 20, "none pruned at the count");
     }
     assert.deepEqual(await journalIds(root), ids.slice(3).sort(), "the newest 18 are kept");

@@ -16,8 +16,11 @@
  * {@linkcode runCli}), the contract's types and the error-code registry
  * ({@linkcode ERROR_CODES}, {@linkcode explainCode}). The zod schemas, ids, checksums and the
  * line index are in `@llm/search/schema`; each tool's program is its own entrypoint
- * (`@llm/search/ast-search`, `@llm/search/discover`, `@llm/search/transform`,
- * `@llm/search/mcp`).
+ * (`@llm/search/search`, `@llm/search/ast-search`, `@llm/search/discover`,
+ * `@llm/search/transform`, `@llm/search/write`, `@llm/search/validate`, `@llm/search/mcp`). The
+ * two tools built on the symbol index (SQLite) export their engines from their own entrypoints
+ * only, so that this module does not load SQLite: `@llm/search/symbols` (`indexRoot` and the
+ * queries) and `@llm/search/refactor` (`refactor`).
  *
  * @example Search a tree
  * ```ts

@@ -30,7 +30,10 @@ const SLOW_TREE = { ...FIXTURE, "slow.txt": "a".repeat(40) + "b\n" };
 async function makeStoppableTree(): Promise<string> {
   const root = await makeTree(FIXTURE);
   await Deno.mkdir(join(root, "slow"));
-  const text = ("a".repeat(12) + "b\na\n").repeat(2);
+  // (a+)+$ backtracks 2^16 ways at each start of the run of a: about 25 s of one core for the
+  // 5,000 files, so that no machine answers before the tests cancel (12 took 1.7 s on a quiet
+  // machine, and the call answered before its cancel).
+  const text = ("a".repeat(16) + "b\na\n").repeat(2);
   const names = Array.from({ length: 5_000 }, (_, i) => `${String(i).padStart(4, "0")}.txt`);
   await Promise.all(names.map((name) => Deno.writeTextFile(join(root, "slow", name), text)));
   return root;

@@ -8,12 +8,17 @@
 import { join } from "node:path";
 import { sha256 } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
-import type { JournalManifest } from "../../schema/journal.ts";
+import type { JournalManifest, UndoResult } from "../../schema/journal.ts";
 import { commitChanges, type CommitReport } from "./commit.ts";
 import { isJournalFile } from "./confine.ts";
-import { contentsAt } from "./fs.ts";
+import { checksumOf, contentsAt } from "./fs.ts";
 import { openJournal, writeManifest } from "./journal.ts";
-import type { FileChange, TransactionCodes, TransactionOptions } from "./types.ts";
+import {
+  compareText,
+  type FileChange,
+  type TransactionCodes,
+  type TransactionOptions,
+} from "./types.ts";
 
 /** What undoing an operation changes. */
 export interface UndoPlan {
@@ -23,6 +28,25 @@ export interface UndoPlan {
   dir: string;
   /** The changes that revert it: from what it wrote back to what was there. */
   changes: FileChange[];
+}
+
+/**
+ * The files of an undo's result: each path with its checksum before the undo and after it
+ * (`null` where the file is absent), by path.
+ *
+ * @example
+ * ```ts
+ * import { undoneFiles } from "./undo.ts";
+ * undoneFiles([{ file_path: "a.txt", path: "/r/a.txt", before: new Uint8Array(), after: null }])
+ *   [0].final_checksum; // null
+ * ```
+ */
+export function undoneFiles(changes: readonly FileChange[]): UndoResult["files"] {
+  return changes.map((change) => ({
+    file_path: change.file_path,
+    checksum_before: change.before ? checksumOf(change.before) : null,
+    final_checksum: change.after ? checksumOf(change.after) : null,
+  })).sort((a, b) => compareText(a.file_path, b.file_path));
 }
 
 const STATE_REASONS: Record<string, string> = {

@@ -30,6 +30,7 @@ import {
   planUndo,
   recoverJournals,
   type TransactionCodes,
+  undoneFiles,
   undoOperation,
 } from "../../core/transaction/mod.ts";
 import { Workspace } from "../transform/workspace.ts";
@@ -442,11 +443,7 @@ async function undo(
     dry_run: dryRun,
     undone_execution_id: id,
     count: plan.changes.length,
-    files: plan.changes.map((change) => ({
-      file_path: change.file_path,
-      checksum_before: change.before ? checksumOf(change.before) : null,
-      final_checksum: change.after ? checksumOf(change.after) : null,
-    })).sort((a, b) => compareText(a.file_path, b.file_path)),
+    files: undoneFiles(plan.changes),
   };
   if (dryRun) result.diff = diffOf(plan.changes);
   if (report) result.journal = workspace.display(report.journal);

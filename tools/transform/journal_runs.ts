@@ -8,12 +8,10 @@ import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { RecoverResult, UndoResult } from "../../schema/journal.ts";
 import { requirePermission } from "../../core/permissions.ts";
 import {
-  checksumOf,
-  compareText,
-  type FileChange,
   journalBase,
   planUndo,
   recoverJournals,
+  undoneFiles,
   undoOperation,
 } from "../../core/transaction/mod.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -143,12 +141,4 @@ export async function undo(
     diagnostics: warnings,
     exitCode: options.dryRun && result.count ? 1 : 0,
   };
-}
-
-function undoneFiles(changes: FileChange[]): UndoResult["files"] {
-  return changes.map((change) => ({
-    file_path: change.file_path,
-    checksum_before: change.before ? checksumOf(change.before) : null,
-    final_checksum: change.after ? checksumOf(change.after) : null,
-  })).sort((a, b) => compareText(a.file_path, b.file_path));
 }

@@ -26,6 +26,7 @@ import {
   contentsAt,
   type FileChange,
   type TransactionCodes,
+  undoneFiles,
   undoOperation,
 } from "../../core/transaction/mod.ts";
 import { Workspace } from "../transform/workspace.ts";
@@ -391,11 +392,7 @@ async function undone(
     dry_run: false,
     undone_execution_id: id,
     count: plan.changes.length,
-    files: plan.changes.map((change) => ({
-      file_path: change.file_path,
-      checksum_before: change.before ? checksumOf(change.before) : null,
-      final_checksum: change.after ? checksumOf(change.after) : null,
-    })).sort((a, b) => compareText(a.file_path, b.file_path)),
+    files: undoneFiles(plan.changes),
     journal: workspace.display(report.journal),
   };
   return {

@@ -20,7 +20,7 @@ import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalFile } from "../../schema/journal.ts";
 import { isPermissionRefusal, requirePermission } from "../permissions.ts";
 import {
-  checksumOf,
+  checksumOfAsync,
   contentsAt,
   fileMode,
   removeFileIfPresent,
@@ -188,8 +188,8 @@ async function describe(
       file_path: change.file_path,
       path: change.path,
       temp: tempPathFor(change.path, options.executionId, index),
-      checksum_before: change.before ? checksumOf(change.before) : null,
-      checksum_after: change.after ? checksumOf(change.after) : null,
+      checksum_before: change.before ? await checksumOfAsync(change.before) : null,
+      checksum_after: change.after ? await checksumOfAsync(change.after) : null,
     };
     if (change.before) {
       file.backup = `backup-${index}`;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { sha256 } from "../../schema/checksum.ts";
+import { sha256, sha256Async } from "../../schema/checksum.ts";
 
 const checksums = new WeakMap<Uint8Array, string>();
 
@@ -24,6 +24,26 @@ export function checksumOf(bytes: Uint8Array): string {
   let checksum = checksums.get(bytes);
   if (checksum === undefined) {
     checksum = sha256(bytes);
+    checksums.set(bytes, checksum);
+  }
+  return checksum;
+}
+
+/**
+ * {@linkcode checksumOf} by Web Crypto, for callers that can wait: a whole file's checksum then
+ * loads neither `node:crypto` nor the TypeScript hash, and later {@linkcode checksumOf} calls on
+ * the same array are answered from the memo.
+ *
+ * @example
+ * ```ts
+ * import { checksumOfAsync } from "./fs.ts";
+ * await checksumOfAsync(new TextEncoder().encode("")); // "sha256:e3b0c442…"
+ * ```
+ */
+export async function checksumOfAsync(bytes: Uint8Array): Promise<string> {
+  let checksum = checksums.get(bytes);
+  if (checksum === undefined) {
+    checksum = await sha256Async(bytes);
     checksums.set(bytes, checksum);
   }
   return checksum;
@@ -85,7 +105,7 @@ export interface Contents {
 export async function contentsAt(path: string): Promise<Contents | undefined> {
   try {
     const bytes = await readIfExists(path);
-    return { bytes, checksum: bytes ? checksumOf(bytes) : null };
+    return { bytes, checksum: bytes ? await checksumOfAsync(bytes) : null };
   } catch (error) {
     if (error instanceof NotRegularFileError) return undefined;
     throw error;

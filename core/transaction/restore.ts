@@ -4,7 +4,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { sha256 } from "../../schema/checksum.ts";
+import { sha256Async } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalFile } from "../../schema/journal.ts";
 import { isJournalFile } from "./confine.ts";
@@ -45,7 +45,7 @@ export async function restoreFile(
     );
   if (!(await isJournalFile(backup, codes))) throw unusable("missing");
   const bytes = await Deno.readFile(backup);
-  if (sha256(bytes) !== file.checksum_before) throw unusable("damaged");
+  if (await sha256Async(bytes) !== file.checksum_before) throw unusable("damaged");
   const temp = `${file.temp}.restore`;
   await removeFileIfPresent(temp);
   await writeNewFile(temp, bytes, file.mode);

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { sha256 } from "../../schema/checksum.ts";
+import { sha256Async } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalManifest, UndoResult } from "../../schema/journal.ts";
 import { commitChanges, type CommitReport } from "./commit.ts";
@@ -102,7 +102,7 @@ export async function planUndo(
     if (file.backup) {
       const backup = join(dir, file.backup);
       prior = (await isJournalFile(backup, codes)) ? await Deno.readFile(backup) : null;
-      if (prior === null || sha256(prior) !== file.checksum_before) {
+      if (prior === null || await sha256Async(prior) !== file.checksum_before) {
         throw new ToolError(
           codes.journalUnusable,
           `the journal's backup of ${file.file_path} is damaged; nothing was undone`,

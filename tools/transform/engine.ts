@@ -12,6 +12,7 @@ import { makeSpan, type Span } from "../../schema/span_build.ts";
 import type { EditOutcome, FileOutcome, TransformResult } from "../../schema/transform.ts";
 import {
   checksumOf,
+  checksumOfAsync,
   commitChanges,
   compareText,
   contentsAt,
@@ -345,17 +346,17 @@ function applyInMemory(files: FileState[]): InMemory {
 }
 
 /** The bytes each file would hold once edited, and the changes of the files that differ. */
-function changesOf(files: FileState[]): {
+async function changesOf(files: FileState[]): Promise<{
   changes: FileChange[];
   newBytes: Map<FileState, Uint8Array>;
-} {
+}> {
   const changes: FileChange[] = [];
   const newBytes = new Map<FileState, Uint8Array>();
   for (const file of files) {
     const after = file.applied!.bytes;
     newBytes.set(file, after);
     // Equal checksums mean equal bytes (the contract's premise); both are needed anyway.
-    if (checksumOf(after) !== file.checksum) {
+    if (await checksumOfAsync(after) !== file.checksum) {
       changes.push({ file_path: file.display, path: file.path, before: file.bytes!, after });
     }
   }
@@ -490,7 +491,7 @@ async function finish(
   let failure: Diagnostic | undefined = diagnostics[0];
   let { changes, newBytes } = failure
     ? { changes: [], newBytes: new Map<FileState, Uint8Array>() }
-    : changesOf(files);
+    : await changesOf(files);
   if (!failure && changes.length) {
     failure = await refuseInvalid(workspace, files, changes, options, diagnostics);
     if (failure) ({ changes, newBytes } = { changes: [], newBytes: new Map() });

@@ -200,6 +200,28 @@ Deno.test("files can be created and deleted in a transaction, and the undo rever
   }
 });
 
+Deno.test("a finished journal (committed, undone, rolled back) keeps no lock file", async () => {
+  const root = await makeTree(FILES);
+  try {
+    const lockOf = (id: string) => join(journalBase(root), id, "lock");
+    const committed = options(root);
+    await commitChanges(await upperCase(root, ["a.txt"]), committed);
+    const undo = { ...options(root), operationType: "undo", undoOf: committed.executionId };
+    await undoOperation(undo);
+    const rolledBack = options(root);
+    const changes = await upperCase(root, ["sub/b.txt"]);
+    await Deno.writeTextFile(join(root, "sub/b.txt"), "beta, edited meanwhile\n");
+    await rejectsWith(commitChanges(changes, rolledBack), "LMT-V-009");
+    for (const run of [committed, undo, rolledBack]) {
+      assert.equal(await exists(lockOf(run.executionId)), false, run.executionId);
+    }
+    assert.equal((await manifestOf(root, rolledBack.executionId)).state, "rolled_back");
+    assert.deepEqual(await findInterrupted(root, TRANSACTION_CODES), []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 /** Commits `count` as the whole of `a.txt`, keeping `keep` journals; returns the execution id. */
 async function commitCount(root: string, count: number, keep: number): Promise<string> {
   const before = await Deno.readFile(join(root, "a.txt"));

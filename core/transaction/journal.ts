@@ -25,7 +25,7 @@ import {
   requireJournalDirectory,
   stateDirectory,
 } from "./confine.ts";
-import { syncDirectory, writeNewFile } from "./fs.ts";
+import { lstatIfPresent, removeFileIfPresent, syncDirectory, writeNewFile } from "./fs.ts";
 import { compareText, type TransactionCodes, type TransactionOptions } from "./types.ts";
 
 const ID_PATTERN = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
@@ -149,11 +149,15 @@ export interface JournalEntry {
 
 /**
  * Every journal of a workspace, oldest first (directories without a manifest first of all).
- * Throws `unsafeState` when the state folder, a journal directory or a manifest is a link.
+ * With `lockedOnly`, only the journals that still have a lock file (see
+ * {@linkcode Journal.setState}): the candidates for recovery, found without reading the
+ * manifests of finished operations. Throws `unsafeState` when the state folder, a journal
+ * directory or a manifest is a link.
  */
 export async function listJournals(
   root: string,
   codes: TransactionCodes,
+  { lockedOnly = false }: { lockedOnly?: boolean } = {},
 ): Promise<JournalEntry[]> {
   const base = await stateDirectory(root, codes, false);
   if (base === null) return [];
@@ -163,6 +167,7 @@ export async function listJournals(
     const dir = join(base, entry.name);
     if (entry.isSymlink) await requireJournalDirectory(dir, codes);
     if (!entry.isDirectory) continue;
+    if (lockedOnly && !(await lstatIfPresent(join(dir, LOCK)))) continue;
     entries.push(await loadEntry(dir, entry.name, codes));
   }
   const time = (entry: JournalEntry) => entry.manifest?.created_at ?? "";
@@ -451,10 +456,16 @@ export class Journal {
     }
   }
 
-  /** Records a new state (durably for `committing`, see {@linkcode writeManifest}). */
+  /**
+   * Records a new state (durably for `committing`, see {@linkcode writeManifest}). A final state
+   * also removes the lock file (the lock stays held until {@linkcode Journal.release}): a journal
+   * with no lock file has nothing to recover, so looking for interrupted operations reads only
+   * the manifests of journals that still have one.
+   */
   async setState(state: JournalState): Promise<void> {
     this.manifest = { ...this.manifest, state, updated_at: new Date().toISOString() };
     await writeManifest(this.dir, this.manifest, state === "committing");
+    if (FINAL_STATES.has(state)) await removeFileIfPresent(join(this.dir, LOCK));
   }
 
   /** Appends one line to the progress log: file `index` was put in place. */

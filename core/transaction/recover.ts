@@ -95,7 +95,8 @@ export async function recoverJournals(
 
 /**
  * The interrupted operations of a workspace, without touching anything: those whose journal
- * is not final and whose process is gone. Cheap enough to run before every operation.
+ * is not final and whose process is gone. Cheap enough to run before every operation: only the
+ * journals that still have a lock file are read (a final state removes it).
  *
  * @example
  * ```ts
@@ -109,7 +110,7 @@ export async function findInterrupted(
   codes: TransactionCodes,
 ): Promise<JournalManifest[]> {
   const found: JournalManifest[] = [];
-  for (const entry of await listJournals(root, codes)) {
+  for (const entry of await listJournals(root, codes, { lockedOnly: true })) {
     if (!entry.manifest || FINAL_STATES.has(entry.manifest.state)) continue;
     const lock = await tryLockJournal(entry.dir, codes);
     if (lock === "held") continue;

@@ -396,6 +396,15 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Run `llm-symbols index` in the root to rebuild it; results are correct meanwhile.",
     exit: EXIT.ok,
   },
+  "LMS-IO-011": {
+    meaning:
+      "A long-lived host (the MCP server) kept the repository index fresh by a stat of every indexed file at this search, not by a file watcher.",
+    cause:
+      "No file watcher could start on the root (no inotify watches or instances left, or a file system without them), or the index lists hidden files or follows links (the watcher cannot vouch for those).",
+    remediation:
+      "Results are correct; for faster warm searches raise fs.inotify.max_user_watches (or max_user_instances) and restart the server.",
+    exit: EXIT.ok,
+  },
   // llm-ast-search
   "LMA-QRY-001": {
     meaning: "The tree-sitter query does not compile for the language.",

@@ -66,6 +66,11 @@ export interface SearchIndexUse {
   files_ruled_out: number;
   /** Indexed files whose size or mtime changed since indexing (searched directly). */
   files_changed: number;
+  /**
+   * How unchanged files were told from changed ones: a stat of each file (`stamps`), or the
+   * file watcher of a long-lived host (`watcher`: the MCP server stats only what it reported).
+   */
+  freshness: "stamps" | "watcher";
 }
 
 /** zod schema of {@linkcode SearchIndexUse}. */
@@ -76,6 +81,7 @@ export const SearchIndexUseSchema: z.ZodType<SearchIndexUse> = z.object({
   files_verified: z.number().int().nonnegative(),
   files_ruled_out: z.number().int().nonnegative(),
   files_changed: z.number().int().nonnegative(),
+  freshness: z.enum(["stamps", "watcher"]),
 });
 
 /** `data` of an `llm-search` envelope. */

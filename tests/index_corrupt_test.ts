@@ -48,6 +48,7 @@ Deno.test("a sound index rules files out and says so", async () => {
       files_verified: 1,
       files_ruled_out: 2,
       files_changed: 0,
+      freshness: "stamps",
     });
     assert.deepEqual(matches, (await run(root, false)).matches);
     assert.equal(result.data.files_searched, 3);

@@ -10,6 +10,7 @@
  */
 import { failureOutcome } from "../../core/failure.ts";
 import type { Envelope } from "../../schema/envelope.ts";
+import { markChanged } from "../../core/trigram/live.ts";
 import { TOOLS } from "../registry.ts";
 import { type CallMessage, type CallReply, flagSignal, warmCache } from "./call_protocol.ts";
 
@@ -50,6 +51,8 @@ scope.onmessage = async (event: MessageEvent<CallMessage>) => {
   if (message.type === "invalidate") {
     if (!message.paths.length) cache.invalidate();
     for (const path of message.paths) cache.invalidate(path);
+    // The repository index marks them changed before its watcher reports them.
+    markChanged(message.paths);
     return;
   }
   scope.postMessage({ envelope: await runCall(message) });

@@ -10,6 +10,7 @@
  * @module
  */
 import type { RunCache } from "../../core/cache.ts";
+import { markChanged } from "../../core/trigram/live.ts";
 import { failureOutcome } from "../../core/failure.ts";
 import type { Tool } from "../../core/tool.ts";
 import type { Envelope } from "../../schema/envelope.ts";
@@ -85,6 +86,8 @@ export class InProcessRunner implements ToolRunner {
     if (!this.#cache) return;
     if (!paths.length) this.#cache.invalidate();
     for (const path of paths) this.#cache.invalidate(path);
+    // The repository index marks them changed before its watcher reports them.
+    markChanged(paths);
   }
 
   close(): void {

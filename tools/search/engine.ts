@@ -344,11 +344,10 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
   const indexDiagnostics: Diagnostic[] = [];
   const index = options.useIndex === false
     ? undefined
-    : await openSearchIndex(options.cwd, spec, indexDiagnostics);
+    : await openSearchIndex(options.cwd, spec, indexDiagnostics, options.walk?.cache);
   const walker = new Walker({
     ...options.walk,
-    // A host's own cache keeps walks fresher than the index can; without one, the index's.
-    cache: options.walk?.cache ?? index?.walkSource,
+    cache: index ? index.walkCache(options.walk?.cache) : options.walk?.cache,
     tool: LLM_SEARCH,
     prefix: "LMS",
     cwd: options.cwd,

@@ -11,7 +11,7 @@
  */
 import type { RunCache } from "../../core/cache.ts";
 import type { WalkEntry } from "../../core/walk/walk_entry.ts";
-import type { Diagnostic } from "../../schema/diagnostic.ts";
+import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import { ignoredIndex, openCheckedIndex } from "../../core/trigram/open.ts";
 import type { SearchIndexUse } from "../../schema/search.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
@@ -21,8 +21,11 @@ import type { MatcherSpec } from "./matcher.ts";
 
 /** The index as a search uses it: a walk source and a per-file filter. */
 export interface SearchIndex {
-  /** A walk cache serving the indexed walk (when the walker has no host cache). */
-  walkSource?: RunCache;
+  /**
+   * The walk cache for the walker given the host's cache (if any): the host's, the index's
+   * walk when there is no host, or the host's kept fresh by the live index's watcher.
+   */
+  walkCache(host: RunCache | undefined): RunCache | undefined;
   /** Keeps the files to read; counts the files ruled out. */
   filter(entries: Iterator<WalkEntry>): Generator<WalkEntry>;
   /** Text files ruled out by the index (searched, no match). */
@@ -33,17 +36,19 @@ export interface SearchIndex {
 
 /**
  * The index of `cwd` prepared for `spec`, or undefined when there is none; a corrupt or stale
- * index adds an `LMS-IO-010` warning to `diagnostics` and is not used.
+ * index adds an `LMS-IO-010` warning to `diagnostics` and is not used. A long-lived host's
+ * cache (`host`) keeps the index live: a file watcher tells which files changed, so no file is
+ * stat'ed unless it did (`core/trigram/live.ts`); where no watcher can run, every indexed file
+ * is stat'ed, with an `LMS-IO-011` note.
  */
 export async function openSearchIndex(
   cwd: string,
   spec: MatcherSpec,
   diagnostics: Diagnostic[],
+  host?: RunCache,
 ): Promise<SearchIndex | undefined> {
   const index = await openCheckedIndex(cwd, LLM_SEARCH, "LMS", diagnostics);
   if (!index) return undefined;
-  const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
-  const { FileStamps } = await import("../../core/trigram/stamps.ts");
   let candidates: Uint8Array | undefined;
   try {
     candidates = spec.literals.length > 0
@@ -56,10 +61,60 @@ export async function openSearchIndex(
     diagnostics.push(ignoredIndex(LLM_SEARCH, "LMS", reason));
     return undefined;
   }
+  if (host) {
+    const { liveTrigramIndex } = await import("../../core/trigram/live.ts");
+    const view = await liveTrigramIndex(host, index.meta.root).view(index);
+    if (typeof view !== "string") {
+      const walkCache = view.walkCache(host, LLM_SEARCH, "LMS");
+      return new IndexFilter(index, candidates, walkCache, liveFreshness(view.states), true);
+    }
+    diagnostics.push(unwatchedNote(view));
+  }
+  const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
+  const { FileStamps } = await import("../../core/trigram/stamps.ts");
   const walkSource = new IndexWalkSource(index, LLM_SEARCH, "LMS");
   // Only a search that rules files out needs their stamps.
   const stamps = new FileStamps(index, cwd, candidates !== undefined && workersAvailable());
-  return new IndexFilter(index, candidates, walkSource, stamps);
+  return new IndexFilter(index, candidates, walkSource, stampFreshness(index, stamps), false);
+}
+
+/** The `LMS-IO-011` note of a host whose index is not watched. */
+function unwatchedNote(reason: string): Diagnostic {
+  return makeDiagnostic(
+    LLM_SEARCH,
+    "LMS-IO-011",
+    `the repository index is kept fresh by a stat of every indexed file at each search: ${reason}`,
+    { level: "note" },
+  );
+}
+
+/** Where an indexed file stands against the index. */
+type Freshness = "fresh" | "changed" | "unknown";
+
+/** Tells whether indexed files are unchanged. */
+interface FreshnessSource {
+  /** The state of entry `id`, the file at `absPath`. */
+  of(id: number, absPath: string): Freshness;
+  /** Releases what it holds. */
+  close(): void;
+}
+
+/** Freshness from a stat of each file, taken when the filter reaches it. */
+function stampFreshness(index: IndexView, stamps: StampSource): FreshnessSource {
+  return {
+    of(id, absPath) {
+      const stamp = stamps.of(id, absPath);
+      if (stamp === undefined) return "unknown";
+      return index.trusted(id, stamp[0], stamp[1]) ? "fresh" : "changed";
+    },
+    close: () => stamps.close(),
+  };
+}
+
+/** Freshness from the live index's entry states (no stat). */
+function liveFreshness(states: Uint8Array): FreshnessSource {
+  const names: Freshness[] = ["changed", "fresh", "unknown"];
+  return { of: (id) => names[states[id]], close() {} };
 }
 
 /** Where the filter takes file stamps from. */
@@ -76,10 +131,11 @@ interface IndexView {
 }
 
 class IndexFilter implements SearchIndex {
-  readonly walkSource: RunCache & { served: boolean };
+  readonly #walkSource: RunCache & { served: boolean };
   readonly #index: IndexView;
   readonly #candidates: Uint8Array | undefined;
-  readonly #stamps: StampSource;
+  readonly #freshness: FreshnessSource;
+  readonly #live: boolean;
   ruledOut = 0;
   #verified = 0;
   #changed = 0;
@@ -88,19 +144,26 @@ class IndexFilter implements SearchIndex {
     index: IndexView,
     candidates: Uint8Array | undefined,
     walkSource: RunCache & { served: boolean },
-    stamps: StampSource,
+    freshness: FreshnessSource,
+    live: boolean,
   ) {
     this.#index = index;
-    this.#stamps = stamps;
+    this.#freshness = freshness;
     this.#candidates = candidates;
-    this.walkSource = walkSource;
+    this.#walkSource = walkSource;
+    this.#live = live;
+  }
+
+  walkCache(host: RunCache | undefined): RunCache | undefined {
+    // A host's own cache keeps walks fresher than the index file can; the live index wraps it.
+    return this.#live ? this.#walkSource : host ?? this.#walkSource;
   }
 
   *filter(entries: Iterator<WalkEntry>): Generator<WalkEntry> {
     try {
       yield* this.#kept(entries);
     } finally {
-      this.#stamps.close();
+      this.#freshness.close();
     }
   }
 
@@ -130,21 +193,21 @@ class IndexFilter implements SearchIndex {
   #fresh(entry: WalkEntry): number | undefined {
     const id = this.#index.idOf(entry.filePath);
     if (id === undefined) return undefined;
-    const stamp = this.#stamps.of(id, entry.absPath);
-    if (stamp === undefined) return undefined;
-    if (this.#index.trusted(id, stamp[0], stamp[1])) return id;
-    this.#changed++;
+    const freshness = this.#freshness.of(id, entry.absPath);
+    if (freshness === "fresh") return id;
+    if (freshness === "changed") this.#changed++;
     return undefined;
   }
 
   use(): SearchIndexUse {
     return {
-      used: this.#candidates !== undefined || this.walkSource.served,
-      walk: this.walkSource.served,
+      used: this.#candidates !== undefined || this.#walkSource.served,
+      walk: this.#walkSource.served,
       postings: this.#candidates !== undefined,
       files_verified: this.#verified,
       files_ruled_out: this.ruledOut,
       files_changed: this.#changed,
+      freshness: this.#live ? "watcher" : "stamps",
     };
   }
 }

@@ -1,0 +1,473 @@
+/**
+ * The repository index as a long-lived host (the MCP server) keeps it: in memory, with a file
+ * watcher on the root, so a warm search pays neither a stat per file (78,000 on the Linux tree)
+ * nor a stat per directory to know which indexed files it may rule out.
+ *
+ * The first use starts the watcher, then stats every indexed file once (the full stamp check):
+ * an entry is fresh when its size and mtime are those it was indexed with. Later uses read the
+ * events the watcher collected meanwhile and stat only the paths they name: an indexed file's
+ * own stamp decides again; an indexed folder's event (a rename, a removal) stats every entry
+ * under it. A change that can alter the list of files (a creation, removal or rename, an ignore
+ * file, a folder's attributes) makes the walk be checked again (the walk cache's stamps) rather
+ * than trusted. An overflowed queue (`rescan`), a watcher that fails or ends, a rebuilt index
+ * and a mutation the host could not name redo the full stamp check. Files not fresh are
+ * searched directly, as without the watcher. Events under `.llm/` (the index itself, logs,
+ * the symbol index's writes) are not the files' business; walks that list hidden entries or
+ * follow links (which may leave the watched tree) are checked by their stamps, not trusted.
+ *
+ * Draining the watcher before an answer. inotify queues an event before the write that causes
+ * it returns, but the watcher thread hands it to JavaScript later (under load, tens of ms).
+ * A host that may write `<root>/.llm` touches it (the fence) and waits for that event: events
+ * arrive in order, so every change completed before the call began has then been read. A
+ * read-only host cannot write a fence: it reads events until none arrived for
+ * {@linkcode QUIET_MS} (at most {@linkcode SETTLE_LIMIT_MS}); a change made within the
+ * watcher's delivery latency before the call may then be answered from the index as it was
+ * (the next call sees it). Where the watcher cannot start (no inotify watches left, a file
+ * system without them), every call makes the full stamp check, with a note.
+ *
+ * @module
+ */
+import { basename, join } from "node:path";
+import type { FileStamp, RunCache } from "../cache.ts";
+import type { CodePrefix } from "../../schema/error_codes.ts";
+import { IGNORE_FILES } from "../walk/ignore_rules.ts";
+import { cachedWalk, mtimeOf, type WalkRecord } from "../walk/walk_cache.ts";
+import { workersAvailable } from "../workers.ts";
+import { ENTRY_FLAGS } from "./format.ts";
+import type { TrigramIndex } from "./reader.ts";
+import { FileStamps } from "./stamps.ts";
+import { IndexWalkSource } from "./walk_source.ts";
+
+/** How long a drain waits for the fence's event before answering anyway. */
+const FENCE_TIMEOUT_MS = 250;
+/** A read-only drain ends once no event arrived for this long. */
+export const QUIET_MS = 2;
+/** Longest read-only drain (a tree changing all the time would never be quiet). */
+export const SETTLE_LIMIT_MS = 50;
+/** Folder of the index, logs and symbol index: its events concern no searched file. */
+const INDEX_FOLDER = ".llm";
+/** Event kinds that may change the list of files (a `modify` changes a file's content). */
+const CONTENT_KINDS: ReadonlySet<Deno.FsEvent["kind"]> = new Set(["modify", "access"]);
+
+/** Per entry: its file matched its indexed stamp at the last check. */
+export const ENTRY_STATE = { changed: 0, fresh: 1, unreadable: 2 } as const;
+
+/** Opens a watcher on a folder (tests pass one that fails). */
+export type WatchFactory = (root: string) => Deno.FsWatcher;
+
+/** What a search learns from the live index. */
+export interface LiveView {
+  /** Per entry id, an {@linkcode ENTRY_STATE}. */
+  states: Uint8Array;
+  /**
+   * The host's walk cache, with walks trusted while the watcher saw no change to them, for the
+   * walker of `tool` (the index's walk is reported with that tool's name and code prefix).
+   */
+  walkCache(
+    host: RunCache | undefined,
+    tool: string,
+    prefix: CodePrefix,
+  ): RunCache & { served: boolean };
+}
+
+/** A walk known to hold from a generation of the watched tree on. */
+interface TrustedWalk {
+  record: WalkRecord;
+  generation: number;
+}
+
+/** Live indexes of this thread, so a host's mutations reach them (see {@linkcode markChanged}). */
+const opened = new Set<LiveTrigramIndex>();
+
+/**
+ * Marks `paths` (absolute) changed in every live index of this thread: a host's own mutating
+ * tools call it as soon as they wrote, before the watcher reports it. No path: everything.
+ *
+ * @example
+ * ```ts
+ * import { markChanged } from "./live.ts";
+ * markChanged(["/repo/src/a.c"]);
+ * ```
+ */
+export function markChanged(paths: readonly string[]): void {
+  for (const live of opened) live.mark(paths);
+}
+
+/**
+ * One root's index kept fresh by a watcher (see the module). Dispose it to stop the watcher.
+ *
+ * @example
+ * ```ts
+ * import { LiveTrigramIndex } from "./live.ts";
+ * using live = new LiveTrigramIndex(Deno.makeTempDirSync());
+ * live.watching; // false until the first view
+ * ```
+ */
+export class LiveTrigramIndex implements Disposable {
+  readonly #root: string;
+  readonly #watch: WatchFactory;
+  readonly #fencePath: string;
+  #watcher: Deno.FsWatcher | undefined;
+  /** Why watching is not possible; then every view is undefined. */
+  #unwatchable: string | undefined;
+  /** Paths named by events since the last view, with whether an event may change listings. */
+  readonly #pending = new Map<string, boolean>();
+  #fullCheck = true;
+  #events = 0;
+  #fence: (() => void) | undefined;
+  #index: TrigramIndex | undefined;
+  #ids: Map<string, number> | undefined;
+  #states: Uint8Array | undefined;
+  /** Bumped by every change that may alter a walk's list. */
+  #generation = 0;
+  readonly #walks = new Map<string, TrustedWalk>();
+
+  /** A live index of `root` (its real path); `watch` opens the watcher. */
+  constructor(root: string, watch: WatchFactory = (path) => Deno.watchFs(path)) {
+    this.#root = root;
+    this.#watch = watch;
+    this.#fencePath = join(root, INDEX_FOLDER);
+    opened.add(this);
+  }
+
+  /** Whether a watcher runs. */
+  get watching(): boolean {
+    return this.#watcher !== undefined;
+  }
+
+  /** Why the watcher could not start, when it could not. */
+  get unwatchable(): string | undefined {
+    return this.#unwatchable;
+  }
+
+  /**
+   * The freshness of `index`'s entries now, or why the watcher cannot vouch for them (the
+   * caller then checks stamps itself). Drains the watcher first (see the module).
+   */
+  async view(index: TrigramIndex): Promise<LiveView | string> {
+    const shape = index.meta.walk.shape;
+    // Hidden entries include `.llm/`, whose events are dropped; links may leave the tree.
+    if (shape.hidden || shape.follow) return "the index lists hidden files or follows links";
+    if (!this.#watcher && !this.#startWatching()) {
+      return `the file watcher could not start (${this.#unwatchable})`;
+    }
+    await this.#drain();
+    if (this.#fullCheck || index !== this.#index || !this.#states) this.#checkAll(index);
+    else this.#applyEvents(index, this.#states);
+    const states = this.#states!;
+    return {
+      states,
+      walkCache: (host, tool, prefix) => new LiveWalkCache(this, index, host, tool, prefix),
+    };
+  }
+
+  /** Marks paths changed (a host's mutation); none: everything. */
+  mark(paths: readonly string[]): void {
+    if (!paths.length) this.#fullCheck = true;
+    for (const path of paths) this.#pending.set(path, true);
+  }
+
+  /** The current generation of the watched tree's listings. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The walk kept for `key`, when no change since may have altered it. */
+  trustedWalk(key: string): WalkRecord | undefined {
+    const kept = this.#walks.get(key);
+    return kept?.generation === this.#generation ? kept.record : undefined;
+  }
+
+  /** Forgets the walk kept for `key`. */
+  dropWalk(key: string): void {
+    this.#walks.delete(key);
+  }
+
+  /** Keeps `record` as true from `generation` on. */
+  keepWalk(key: string, record: WalkRecord, generation: number): void {
+    this.#walks.set(key, { record, generation });
+  }
+
+  /** Stops the watcher. */
+  [Symbol.dispose](): void {
+    opened.delete(this);
+    this.#stopWatching();
+  }
+
+  #startWatching(): boolean {
+    if (this.#unwatchable !== undefined) return false;
+    try {
+      this.#watcher = this.#watch(this.#root);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) throw error;
+      this.#unwatchable = error instanceof Error ? error.message : String(error);
+      return false;
+    }
+    this.#fullCheck = true;
+    this.#listen(this.#watcher);
+    return true;
+  }
+
+  #stopWatching(): void {
+    const watcher = this.#watcher;
+    this.#watcher = undefined;
+    watcher?.close();
+  }
+
+  async #listen(watcher: Deno.FsWatcher): Promise<void> {
+    try {
+      for await (const event of watcher) this.#record(event);
+    } catch {
+      // The watcher failed: below, the next view starts another and checks every stamp.
+    }
+    if (this.#watcher === watcher) {
+      this.#watcher = undefined;
+      this.#fullCheck = true;
+    }
+  }
+
+  #record(event: Deno.FsEvent): void {
+    this.#events++;
+    if (event.flag === "rescan") this.#fullCheck = true;
+    if (event.paths.includes(this.#fencePath)) this.#fence?.();
+    if (event.kind === "access") return;
+    const listing = !CONTENT_KINDS.has(event.kind);
+    for (const path of event.paths) {
+      const relative = path.slice(this.#root.length + 1);
+      if (!path.startsWith(this.#root + "/") || relative === INDEX_FOLDER) continue;
+      if (relative.startsWith(INDEX_FOLDER + "/")) continue;
+      this.#pending.set(path, listing || this.#pending.get(path) === true);
+    }
+  }
+
+  /** Waits until the events of changes made before now have been read (see the module). */
+  async #drain(): Promise<void> {
+    const writable = Deno.permissions.querySync({ name: "write", path: this.#fencePath })
+      .state === "granted";
+    if (writable && this.#touchFence()) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        this.#fence = resolve;
+        timer = setTimeout(resolve, FENCE_TIMEOUT_MS);
+      });
+      clearTimeout(timer);
+      this.#fence = undefined;
+      return;
+    }
+    const started = performance.now();
+    let seen: number;
+    do {
+      seen = this.#events;
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    } while (seen !== this.#events && performance.now() - started < SETTLE_LIMIT_MS);
+  }
+
+  /** Touches `.llm` (the fence); false when it cannot be (absent, refused). */
+  #touchFence(): boolean {
+    try {
+      const now = new Date();
+      Deno.utimeSync(this.#fencePath, now, now);
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotCapable) {
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  /** The full stamp check: every entry's state from a stat made now. */
+  #checkAll(index: TrigramIndex): void {
+    this.#pending.clear();
+    this.#fullCheck = false;
+    this.#generation++;
+    this.#walks.clear();
+    const states = new Uint8Array(index.paths.length);
+    const stamps = new FileStamps(index, this.#root, workersAvailable());
+    try {
+      for (let id = 0; id < states.length; id++) {
+        if (index.arrays.flags[id] & ENTRY_FLAGS.dir) continue;
+        states[id] = stateOf(index, id, stamps.of(id, `${this.#root}/${index.paths[id]}`));
+      }
+    } finally {
+      stamps.close();
+    }
+    if (index !== this.#index) this.#ids = undefined;
+    this.#index = index;
+    this.#states = states;
+  }
+
+  /** Stats what the events since the last view name (see the module). */
+  #applyEvents(index: TrigramIndex, states: Uint8Array): void {
+    const pending = [...this.#pending];
+    this.#pending.clear();
+    this.#ids ??= new Map(index.paths.map((path, id) => [path, id]));
+    for (const [path, listing] of pending) {
+      const relative = path.slice(this.#root.length + 1);
+      const id = this.#ids.get(relative);
+      const dir = id !== undefined && (index.arrays.flags[id] & ENTRY_FLAGS.dir) !== 0;
+      // Git's own files change with every git command; a walk reads only these two of them.
+      const gitInternal = relative.startsWith(".git/") && relative !== ".git/info/exclude";
+      const ignoreFile = IGNORE_FILES.includes(basename(path));
+      if (!gitInternal && (listing || dir || ignoreFile || isFolder(path, id))) this.#generation++;
+      if (id === undefined) continue;
+      const end = dir ? subtreeEnd(index, id) : id + 1;
+      for (let entry = dir ? id + 1 : id; entry < end; entry++) {
+        if (index.arrays.flags[entry] & ENTRY_FLAGS.dir) continue;
+        states[entry] = stateOf(index, entry, statNow(`${this.#root}/${index.paths[entry]}`));
+      }
+    }
+  }
+}
+
+/** Whether an unindexed path that changed is a folder now (its attributes changed a listing). */
+function isFolder(path: string, id: number | undefined): boolean {
+  if (id !== undefined) return false;
+  try {
+    return Deno.lstatSync(path).isDirectory;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    return false;
+  }
+}
+
+/** The id after the last entry under folder entry `id` (walks list a folder's tree after it). */
+function subtreeEnd(index: TrigramIndex, id: number): number {
+  const prefix = index.paths[id] === "." ? "" : `${index.paths[id]}/`;
+  let end = id + 1;
+  while (end < index.paths.length && index.paths[end].startsWith(prefix)) end++;
+  return end;
+}
+
+function statNow(absPath: string): [number, number] | undefined {
+  try {
+    const info = Deno.statSync(absPath);
+    return [info.size, info.mtime?.getTime() ?? NaN];
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw error;
+    return undefined;
+  }
+}
+
+function stateOf(index: TrigramIndex, id: number, stamp: [number, number] | undefined): number {
+  if (stamp === undefined) return ENTRY_STATE.unreadable;
+  return index.trusted(id, stamp[0], stamp[1]) ? ENTRY_STATE.fresh : ENTRY_STATE.changed;
+}
+
+/** Cache namespace of walk records (the walker's). */
+const WALK = "walk";
+/** The walker's cache key prefix. */
+const KEY_PREFIX = "walk\0";
+
+/**
+ * A host's walk cache in which a walk checked once stays trusted, without a stat per folder,
+ * while the watcher reports no change that may alter it; a walk the host does not hold is
+ * taken from the index when its stamps hold.
+ */
+class LiveWalkCache implements RunCache {
+  readonly #live: LiveTrigramIndex;
+  readonly #index: TrigramIndex;
+  readonly #host: RunCache | undefined;
+  readonly #tool: string;
+  readonly #prefix: CodePrefix;
+  readonly #missed = new Map<string, number>();
+  served = false;
+
+  constructor(
+    live: LiveTrigramIndex,
+    index: TrigramIndex,
+    host: RunCache | undefined,
+    tool: string,
+    prefix: CodePrefix,
+  ) {
+    this.#live = live;
+    this.#index = index;
+    this.#host = host;
+    this.#tool = tool;
+    this.#prefix = prefix;
+  }
+
+  get<T>(namespace: string, key: string, stamp: FileStamp): T | undefined {
+    if (namespace !== WALK || !key.startsWith(KEY_PREFIX) || !watchedWalk(key)) {
+      return this.#host?.get<T>(namespace, key, stamp);
+    }
+    const generation = this.#live.generation;
+    const record = this.#live.trustedWalk(key) ?? this.#checked(key);
+    if (!record) {
+      this.#missed.set(key, generation);
+      return undefined;
+    }
+    this.#live.keepWalk(key, record, generation);
+    this.served = true;
+    // The watcher vouches for the tree; the roots' ancestors (outside it) are still checked.
+    return { ...record, stamps: new Map() } as T;
+  }
+
+  set<T>(namespace: string, key: string, stamp: FileStamp, value: T): void {
+    this.#host?.set(namespace, key, stamp, value);
+    const generation = this.#missed.get(key);
+    if (namespace === WALK && generation !== undefined) {
+      this.#live.keepWalk(key, value as WalkRecord, generation);
+    }
+  }
+
+  invalidate(key?: string): void {
+    // The walker drops a walk whose ancestors' stamps no longer hold.
+    if (key !== undefined) this.#live.dropWalk(key);
+    this.#host?.invalidate(key);
+  }
+
+  resource<T extends Disposable>(key: string, open: () => T): T {
+    return this.#host ? this.#host.resource(key, open) : open();
+  }
+
+  close(): void {}
+
+  /** The host's walk or the index's, when its stamps hold now. */
+  #checked(key: string): WalkRecord | undefined {
+    if (this.#host) {
+      const hosted = cachedWalk(this.#host, key);
+      if (hosted) return hosted;
+    }
+    const source = new IndexWalkSource(this.#index, this.#tool, this.#prefix);
+    const indexed = source.get<WalkRecord>(WALK, key, { size: 0, mtimeMs: 0 });
+    if (!indexed) return undefined;
+    return stampsHold(indexed) ? indexed : undefined;
+  }
+}
+
+/**
+ * Whether every stamp of a walk the index recorded holds now. One this host may not read (the
+ * index was built with wider permissions, its ancestors' ignore files included) does not.
+ */
+function stampsHold(record: WalkRecord): boolean {
+  try {
+    for (const stamps of [record.stamps, record.ancestorStamps]) {
+      for (const [path, mtime] of stamps) if (mtimeOf(path) !== mtime) return false;
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return false;
+    throw error;
+  }
+}
+
+/** Whether the watcher covers every entry the walk of `key` may list (see the module). */
+function watchedWalk(key: string): boolean {
+  const shape = JSON.parse(key.slice(KEY_PREFIX.length)) as { hidden?: boolean; follow?: boolean };
+  return !shape.hidden && !shape.follow;
+}
+
+/**
+ * The live index of `root` kept in a host's cache (opened on first use).
+ *
+ * @example
+ * ```ts
+ * import { MemoryCache } from "../cache.ts";
+ * import { liveTrigramIndex } from "./live.ts";
+ * liveTrigramIndex(new MemoryCache(), Deno.makeTempDirSync()).watching; // false
+ * ```
+ */
+export function liveTrigramIndex(cache: RunCache, root: string): LiveTrigramIndex {
+  return cache.resource(`trigram-index\0${root}`, () => new LiveTrigramIndex(root));
+}

@@ -17,6 +17,7 @@ import { queryScope } from "../tools/mcp/scope.ts";
 import { ToolServer } from "../tools/mcp/server.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { search } from "../tools/search/engine.ts";
+import { discover } from "../tools/discover/engine.ts";
 import type { Diagnostic } from "../schema/diagnostic.ts";
 import type { SearchData } from "../schema/search.ts";
 import { Random } from "./search_regex_gen.ts";
@@ -209,6 +210,15 @@ Deno.test("mcp index: with the watcher, searches equal unindexed ones across cha
         ruledOut += data.index?.files_ruled_out ?? 0;
         if (round > 0 && data.index?.walk) trustedWalks++;
       }
+      // Discover takes the same kept walk.
+      const listed = await server.callTool("discover", { query: "f1", detail: "full" });
+      const plain = await discover({ query: "f1", cwd: root, useIndex: false });
+      const listedData = (listed.structuredContent as { data: unknown }).data;
+      assert.deepEqual(
+        listedData,
+        plain.data,
+        `round ${round}, discover, after: ${history.join("; ")}`,
+      );
     }
   } finally {
     server.close();

@@ -86,6 +86,34 @@ export async function openCheckedIndex(
 }
 
 /**
+ * The walk cache for a walker of `tool` under `root`, given a long-lived host's cache (`host`):
+ * with a usable index, the host's cache kept fresh by the index's file watcher (a walk checked
+ * once is trusted until the watcher reports a change that may alter it); else `host` itself.
+ * Without a host, {@linkcode indexWalkSource}.
+ *
+ * @example
+ * ```ts
+ * import { indexWalkCache } from "./open.ts";
+ * await indexWalkCache(Deno.makeTempDirSync(), "llm-discover", "LMD", [], undefined); // undefined
+ * ```
+ */
+export async function indexWalkCache(
+  root: string,
+  tool: string,
+  prefix: IndexReaderPrefix,
+  diagnostics: Diagnostic[],
+  host: RunCache | undefined,
+): Promise<RunCache | undefined> {
+  if (!host) return await indexWalkSource(root, tool, prefix, diagnostics);
+  const index = await openCheckedIndex(root, tool, prefix, diagnostics);
+  if (!index) return host;
+  const { liveTrigramIndex } = await import("./live.ts");
+  const view = await liveTrigramIndex(host, index.meta.root).view(index);
+  // Where no watcher can run, the host's cache checks a walk's stamps itself.
+  return typeof view === "string" ? host : view.walkCache(host, tool, prefix);
+}
+
+/**
  * A walk cache serving the indexed walk of `root` to a walker of `tool`, or undefined when
  * there is no usable index (a refused one adds a warning to `diagnostics`).
  *

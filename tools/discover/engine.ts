@@ -15,7 +15,7 @@ import { PathScorer } from "./scorer.ts";
 import { TopN } from "./top.ts";
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
 import { DISCOVER_DEFAULTS } from "./defaults.ts";
-import { indexWalkSource } from "../../core/trigram/open.ts";
+import { indexWalkCache } from "../../core/trigram/open.ts";
 
 /** Walk settings discover passes through to the walker. */
 export type DiscoverWalkOptions = EngineWalkOptions;
@@ -237,11 +237,11 @@ export async function discover(options: DiscoverOptions): Promise<DiscoverOutcom
   const limit = options.limit ?? DISCOVER_DEFAULTS.limit;
   const scorer = new PathScorer(parseQuery(options.query, options.caseMode));
   const indexDiagnostics: Diagnostic[] = [];
-  // Without a host's cache, the repository index's walk (while its directory stamps hold).
-  const cache = options.walk?.cache ??
-    (options.useIndex === false
-      ? undefined
-      : await indexWalkSource(options.cwd, TOOL, "LMD", indexDiagnostics));
+  // The repository index's walk (while its directory stamps hold), or a host's cache kept
+  // fresh by the index's file watcher.
+  const cache = options.useIndex === false
+    ? options.walk?.cache
+    : await indexWalkCache(options.cwd, TOOL, "LMD", indexDiagnostics, options.walk?.cache);
   const walker = new Walker({
     ...options.walk,
     cache,

@@ -10,7 +10,10 @@
  *    server, against ripgrep and `csearch`, for the cases of `search_bench.ts`, with a check
  *    that the CLI finds ripgrep's match set;
  * 4. indexed discover against `fd | fzf`;
- * 5. a chart of the times (`bench/index_bench.svg`).
+ * 5. the warm MCP server (index in memory, kept fresh by a file watcher) against ripgrep for the
+ *    literal cases (target ≤ 0.05×) and against `fd | fzf` for discover (target ≤ 0.5×), each
+ *    call interleaved with one peer run (`--server-only` runs this section alone);
+ * 6. a chart of the times (`bench/index_bench.svg`).
  *
  * The index is written into the Linux tree's `.llm/`; `cindex`'s into the bench cache. Run:
  * `deno run -A bench/index_bench.ts [--runs N]`. Exits 1 when a match set differs.
@@ -276,6 +279,81 @@ async function compareDiscover(runs: number, bars: Bar[]): Promise<void> {
   }
 }
 
+/** Literal cases of the warm-server target (item 4 of issue 17). */
+const WARM_CASES: SearchCase[] = (CASES as SearchCase[]).filter((entry) =>
+  ["literal PM_RESUME", "fixed string -F 'spin_lock_irqsave('"].includes(entry.name)
+);
+/** Discover queries of the bench. */
+const DISCOVER_QUERIES = ["sched core", "Kconfig"];
+
+/** Wall time of one MCP call. */
+async function callMs(client: Client, name: string, args: Record<string, unknown>) {
+  const start = performance.now();
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(JSON.stringify(result.structuredContent));
+  return performance.now() - start;
+}
+
+/** `held`/`MISSED` for a ratio against its target. */
+function verdict(ratio: number, target: number): string {
+  return `${ratio.toFixed(3)}× (target ≤ ${target}×: ${ratio <= target ? "held" : "MISSED"})`;
+}
+
+/**
+ * Section 5: the warm MCP server (index in memory, kept fresh by its file watcher) against
+ * ripgrep and `fd | fzf`, each MCP call interleaved with one peer run, after one warm-up call.
+ */
+async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
+  console.log("\n## Warm MCP server on Linux 6.1 (interleaved call by call with the peer)");
+  console.log("| case | llm-mcp warm | peer | ratio |");
+  console.log("| --- | --- | --- | --- |");
+  const client = await connectServer(LINUX, "-R");
+  try {
+    for (const { name, args } of WARM_CASES) {
+      await callMs(client, "search", mcpArguments(args));
+      const ours: number[] = [];
+      const theirs: Sample[] = [];
+      for (let round = 0; round < runs; round++) {
+        theirs.push(await runOnce("rg", ["--json", "--encoding", "none", ...args], LINUX));
+        ours.push(await callMs(client, "search", mcpArguments(args)));
+      }
+      const ratio = median(ours) / wall(theirs);
+      console.log(
+        `| ${name} | ${ms(median(ours))} | rg ${ms(wall(theirs))} | ${verdict(ratio, 0.05)} |`,
+      );
+      bars.push(
+        { group: `warm server: ${name}`, tool: "llm-mcp warm (index)", ms: median(ours) },
+        { group: `warm server: ${name}`, tool: "ripgrep", ms: wall(theirs) },
+      );
+    }
+    for (const query of DISCOVER_QUERIES) {
+      await callMs(client, "discover", { query });
+      const ours: number[] = [];
+      const theirs: Sample[] = [];
+      for (let round = 0; round < runs; round++) {
+        theirs.push(await runOnce("sh", ["-c", `fdfind -t f . | fzf --filter '${query}'`], LINUX));
+        ours.push(await callMs(client, "discover", { query }));
+      }
+      const ratio = median(ours) / wall(theirs);
+      console.log(
+        `| discover '${query}' | ${ms(median(ours))} | fd \\| fzf ${ms(wall(theirs))} | ${
+          verdict(ratio, 0.5)
+        } |`,
+      );
+      bars.push(
+        {
+          group: `warm server: discover '${query}'`,
+          tool: "llm-mcp warm (index)",
+          ms: median(ours),
+        },
+        { group: `warm server: discover '${query}'`, tool: "fd | fzf", ms: wall(theirs) },
+      );
+    }
+  } finally {
+    await client.close();
+  }
+}
+
 const COLORS: Record<string, string> = {
   "llm-search CLI (index)": "#1f77b4",
   "llm-mcp warm (index)": "#17becf",
@@ -332,11 +410,16 @@ if (import.meta.main) {
   }
   const runs = runsOption(3);
   await prepare();
+  if (Deno.args.includes("--server-only")) {
+    await compareWarmServer(Math.max(runs, 5), []);
+    Deno.exit(0);
+  }
   compareWithFts5();
   await compareBuilds(Math.min(runs, 2));
   const bars: Bar[] = [];
   const agreed = await compareSearches(runs, bars);
   await compareDiscover(runs, bars);
+  await compareWarmServer(Math.max(runs, 5), bars);
   Deno.writeTextFileSync(
     CHART,
     chartSvg(

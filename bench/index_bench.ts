@@ -210,7 +210,7 @@ async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
     "| case | llm-search CLI | llm-mcp warm | ripgrep | csearch | CLI/rg | MCP/rg | targets | same matches as rg |",
   );
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-  const client = await connectServer(LINUX, "-R");
+  const client = await connectServer(LINUX, "-R", `--allow-write=${join(LINUX, ".llm")}`);
   let agreed = true;
   try {
     for (const { name, args } of CASES as SearchCase[]) {
@@ -307,7 +307,8 @@ async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
   console.log("\n## Warm MCP server on Linux 6.1 (interleaved call by call with the peer)");
   console.log("| case | llm-mcp warm | peer | ratio |");
   console.log("| --- | --- | --- | --- |");
-  const client = await connectServer(LINUX, "-R");
+  // Write permission for `.llm` only: the server fences its file watcher there.
+  const client = await connectServer(LINUX, "-R", `--allow-write=${join(LINUX, ".llm")}`);
   try {
     for (const { name, args } of WARM_CASES) {
       await callMs(client, "search", mcpArguments(args));

@@ -47,8 +47,15 @@ function names(outcome: CallOutcome): string[] {
 /** A small call: one file, warm after the first time. */
 const SMALL_CALL = { name: "search", arguments: { patterns: ["copy_process"], paths: ["fork.c"] } };
 
-/** Connects the SDK client to a server started with `read` as its read permission. */
-export async function connectServer(root: string, read: string): Promise<Client> {
+/**
+ * Connects the SDK client to a server started with `read` as its read permission, and the
+ * other permission flags `more`.
+ */
+export async function connectServer(
+  root: string,
+  read: string,
+  ...more: string[]
+): Promise<Client> {
   const transport = new StdioClientTransport({
     command: "deno",
     args: [
@@ -56,6 +63,7 @@ export async function connectServer(root: string, read: string): Promise<Client>
       "--quiet",
       `--config=${CONFIG}`,
       read,
+      ...more,
       join(REPO, "tools/mcp/main.ts"),
       "--root",
       root,

@@ -309,3 +309,26 @@ Deno.test("mcp index: a search on the server's thread drains the watcher before 
     Deno.removeSync(root, { recursive: true });
   }
 });
+
+Deno.test("mcp index: a server that may not write .llm cannot fence a watcher, so it stats every file", async () => {
+  const root = indexedRoot(new Random(17_2030));
+  const server = await connect({ root, permissions: ["--allow-read"] });
+  try {
+    const result = await server.client.callTool({
+      name: "search",
+      arguments: { patterns: ["PM_RESUME"], detail: "full" },
+    });
+    const { data, diagnostics } = result.structuredContent as {
+      data: SearchData;
+      diagnostics: Diagnostic[];
+    };
+    assert.equal(data.index?.freshness, "stamps");
+    const note = diagnostics.find((diagnostic) => diagnostic.code === "LMS-IO-011");
+    assert.match(note?.message ?? "", /--allow-write=.*\.llm/, JSON.stringify(diagnostics));
+    const others = diagnostics.filter((diagnostic) => diagnostic.code !== "LMS-IO-011");
+    assert.equal(comparable(data, others), await unindexed(root, "PM_RESUME"));
+  } finally {
+    await server.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});

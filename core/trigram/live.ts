@@ -16,14 +16,15 @@
  * follow links (which may leave the watched tree) are checked by their stamps, not trusted.
  *
  * Draining the watcher before an answer. inotify queues an event before the write that causes
- * it returns, but the watcher thread hands it to JavaScript later (under load, tens of ms).
- * A host that may write `<root>/.llm` touches it (the fence) and waits for that event: events
- * arrive in order, so every change completed before the call began has then been read. A
- * read-only host cannot write a fence: it reads events until none arrived for
- * {@linkcode QUIET_MS} (at most {@linkcode SETTLE_LIMIT_MS}); a change made within the
- * watcher's delivery latency before the call may then be answered from the index as it was
- * (the next call sees it). Where the watcher cannot start (no inotify watches left, a file
- * system without them), every call makes the full stamp check, with a note.
+ * it returns, but the watcher thread hands it to JavaScript later (under load, tens of ms; 50 ms
+ * was seen here). So before each answer the host touches `<root>/.llm` (the fence) and waits for
+ * that event: events arrive in order, so once it has arrived every change completed before the
+ * call began has been read — the guarantee. Its limit: a fence that has not arrived within
+ * {@linkcode FENCE_TIMEOUT_MS} makes that call check every stamp instead, so an answer is never
+ * based on events that may be incomplete. A host that may not write `<root>/.llm` cannot fence
+ * (nothing it may do produces an event to wait for), and where the watcher cannot start (no
+ * inotify watches left, a file system without them), every call checks every stamp: the
+ * caller's `LMS-IO-011` note says so.
  *
  * @module
  */
@@ -38,12 +39,8 @@ import type { TrigramIndex } from "./reader.ts";
 import { FileStamps } from "./stamps.ts";
 import { IndexWalkSource } from "./walk_source.ts";
 
-/** How long a drain waits for the fence's event before answering anyway. */
-const FENCE_TIMEOUT_MS = 250;
-/** A read-only drain ends once no event arrived for this long. */
-export const QUIET_MS = 2;
-/** Longest read-only drain (a tree changing all the time would never be quiet). */
-export const SETTLE_LIMIT_MS = 50;
+/** How long a drain waits for the fence's event before checking every stamp instead. */
+export const FENCE_TIMEOUT_MS = 250;
 /** Folder of the index, logs and symbol index: its events concern no searched file. */
 const INDEX_FOLDER = ".llm";
 /** Event kinds that may change the list of files (a `modify` changes a file's content). */
@@ -113,7 +110,6 @@ export class LiveTrigramIndex implements Disposable {
   /** Paths named by events since the last view, with whether an event may change listings. */
   readonly #pending = new Map<string, boolean>();
   #fullCheck = true;
-  #events = 0;
   #fence: (() => void) | undefined;
   #index: TrigramIndex | undefined;
   #ids: Map<string, number> | undefined;
@@ -148,10 +144,14 @@ export class LiveTrigramIndex implements Disposable {
     const shape = index.meta.walk.shape;
     // Hidden entries include `.llm/`, whose events are dropped; links may leave the tree.
     if (shape.hidden || shape.follow) return "the index lists hidden files or follows links";
+    if (!this.#canFence()) {
+      return `the server may not write ${this.#fencePath}, so it cannot make sure its file ` +
+        `watcher has reported every change before it answers (grant --allow-write=${this.#fencePath})`;
+    }
     if (!this.#watcher && !this.#startWatching()) {
       return `the file watcher could not start (${this.#unwatchable})`;
     }
-    await this.#drain();
+    if (!await this.#drain()) this.#fullCheck = true;
     if (this.#fullCheck || index !== this.#index || !this.#states) this.#checkAll(index);
     else this.#applyEvents(index, this.#states);
     const states = this.#states!;
@@ -227,7 +227,6 @@ export class LiveTrigramIndex implements Disposable {
   }
 
   #record(event: Deno.FsEvent): void {
-    this.#events++;
     if (event.flag === "rescan") this.#fullCheck = true;
     if (event.paths.includes(this.#fencePath)) this.#fence?.();
     if (event.kind === "access") return;
@@ -240,29 +239,36 @@ export class LiveTrigramIndex implements Disposable {
     }
   }
 
-  /** Waits until the events of changes made before now have been read (see the module). */
-  async #drain(): Promise<void> {
-    const writable = Deno.permissions.querySync({ name: "write", path: this.#fencePath })
-      .state === "granted";
-    if (writable && this.#touchFence()) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await new Promise<void>((resolve) => {
-        this.#fence = resolve;
-        timer = setTimeout(resolve, FENCE_TIMEOUT_MS);
-      });
-      clearTimeout(timer);
-      this.#fence = undefined;
-      return;
+  /** Whether the fence (`<root>/.llm`) exists and this host may touch it. */
+  #canFence(): boolean {
+    if (Deno.permissions.querySync({ name: "write", path: this.#fencePath }).state !== "granted") {
+      return false;
     }
-    const started = performance.now();
-    let seen: number;
-    do {
-      seen = this.#events;
-      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-    } while (seen !== this.#events && performance.now() - started < SETTLE_LIMIT_MS);
+    try {
+      return Deno.lstatSync(this.#fencePath).isDirectory;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    }
   }
 
-  /** Touches `.llm` (the fence); false when it cannot be (absent, refused). */
+  /**
+   * Touches the fence and waits for its event (see the module); false when it did not arrive
+   * in time (or the fence could not be touched), so the events read may be incomplete.
+   */
+  async #drain(): Promise<boolean> {
+    if (!this.#touchFence()) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arrived = await new Promise<boolean>((resolve) => {
+      this.#fence = () => resolve(true);
+      timer = setTimeout(() => resolve(false), FENCE_TIMEOUT_MS);
+    });
+    clearTimeout(timer);
+    this.#fence = undefined;
+    return arrived;
+  }
+
+  /** Touches `.llm` (the fence); false when it cannot be (gone, refused). */
   #touchFence(): boolean {
     try {
       const now = new Date();

@@ -17,11 +17,15 @@
  *
  * Draining the watcher before an answer. inotify queues an event before the write that causes
  * it returns, but the watcher thread hands it to JavaScript later (under load, tens of ms; 50 ms
- * was seen here). So before each answer the host touches `<root>/.llm` (the fence) and waits for
- * that event: events arrive in order, so once it has arrived every change completed before the
- * call began has been read — the guarantee. Its limit: a fence that has not arrived within
+ * was seen here). So before each answer the host writes a fence file of its own in `<root>/.llm`
+ * (a unique name, removed once its event came: other drains, other call workers and the symbol
+ * index's fence never stand in for it) and waits for that event: events arrive in order, so once
+ * it has arrived every change completed before the call began has been read — the guarantee. Its limit: a fence that has not arrived within
  * {@linkcode FENCE_TIMEOUT_MS} makes that call check every stamp instead, so an answer is never
- * based on events that may be incomplete. A host that may not write `<root>/.llm` cannot fence
+ * based on events that may be incomplete. inotify does not see a change made through a hard link
+ * from outside the root, nor one made by another machine on a network file system: a host
+ * serving such a tree should not be given write permission for `.llm` (it then stats every
+ * file). A host that may not write `<root>/.llm` cannot fence
  * (nothing it may do produces an event to wait for), and where the watcher cannot start (no
  * inotify watches left, a file system without them), every call checks every stamp: the
  * caller's `LMS-IO-011` note says so.
@@ -45,6 +49,8 @@ import type { TrigramIndex } from "./reader.ts";
 import { FileStamps } from "./stamps.ts";
 import { IndexWalkSource } from "./walk_source.ts";
 
+/** Name prefix of the fence files written in `<root>/.llm` (each removed once its event came). */
+const FENCE_PREFIX = ".watch-fence-";
 /** How long a drain waits for the fence's event before checking every stamp instead. */
 export const FENCE_TIMEOUT_MS = 250;
 /** Folder of the index, logs and symbol index: its events concern no searched file. */
@@ -109,14 +115,15 @@ export function markChanged(paths: readonly string[]): void {
 export class LiveTrigramIndex implements Disposable {
   readonly #root: string;
   readonly #watch: WatchFactory;
-  readonly #fencePath: string;
+  readonly #indexFolder: string;
   #watcher: Deno.FsWatcher | undefined;
   /** Why watching is not possible; then every view is undefined. */
   #unwatchable: string | undefined;
   /** Paths named by events since the last view, with whether an event may change listings. */
   readonly #pending = new Map<string, boolean>();
   #fullCheck = true;
-  #fence: (() => void) | undefined;
+  /** Fence files of the drains under way, each with what its event settles. */
+  readonly #fences = new Map<string, () => void>();
   #index: TrigramIndex | undefined;
   #ids: Map<string, number> | undefined;
   #states: Uint8Array | undefined;
@@ -128,7 +135,7 @@ export class LiveTrigramIndex implements Disposable {
   constructor(root: string, watch: WatchFactory = (path) => Deno.watchFs(path)) {
     this.#root = root;
     this.#watch = watch;
-    this.#fencePath = join(root, INDEX_FOLDER);
+    this.#indexFolder = join(root, INDEX_FOLDER);
     opened.add(this);
   }
 
@@ -151,8 +158,8 @@ export class LiveTrigramIndex implements Disposable {
     // Hidden entries include `.llm/`, whose events are dropped; links may leave the tree.
     if (shape.hidden || shape.follow) return "the index lists hidden files or follows links";
     if (!this.#canFence()) {
-      return `the server may not write ${this.#fencePath}, so it cannot make sure its file ` +
-        `watcher has reported every change before it answers (grant --allow-write=${this.#fencePath})`;
+      return `the server may not write ${this.#indexFolder}, so it cannot make sure its file ` +
+        `watcher has reported every change before it answers (grant --allow-write=${this.#indexFolder})`;
     }
     if (!this.#watcher && !this.#startWatching()) {
       return `the file watcher could not start (${this.#unwatchable})`;
@@ -236,7 +243,7 @@ export class LiveTrigramIndex implements Disposable {
 
   #record(event: Deno.FsEvent): void {
     if (event.flag === "rescan") this.#fullCheck = true;
-    if (event.paths.includes(this.#fencePath)) this.#fence?.();
+    for (const path of event.paths) this.#fences.get(path)?.();
     if (event.kind === "access") return;
     const listing = !CONTENT_KINDS.has(event.kind);
     for (const path of event.paths) {
@@ -249,11 +256,13 @@ export class LiveTrigramIndex implements Disposable {
 
   /** Whether the fence (`<root>/.llm`) exists and this host may touch it. */
   #canFence(): boolean {
-    if (Deno.permissions.querySync({ name: "write", path: this.#fencePath }).state !== "granted") {
+    if (
+      Deno.permissions.querySync({ name: "write", path: this.#indexFolder }).state !== "granted"
+    ) {
       return false;
     }
     try {
-      return Deno.lstatSync(this.#fencePath).isDirectory;
+      return Deno.lstatSync(this.#indexFolder).isDirectory;
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return false;
       throw error;
@@ -261,32 +270,23 @@ export class LiveTrigramIndex implements Disposable {
   }
 
   /**
-   * Touches the fence and waits for its event (see the module); false when it did not arrive
-   * in time (or the fence could not be touched), so the events read may be incomplete.
+   * Writes a fence file of its own and waits for its event (see the module); false when it did
+   * not arrive in time (or the file could not be written), so the events read may be incomplete.
    */
   async #drain(): Promise<boolean> {
-    if (!this.#touchFence()) return false;
+    const fence = join(this.#indexFolder, `${FENCE_PREFIX}${crypto.randomUUID()}`);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const arrived = await new Promise<boolean>((resolve) => {
-      this.#fence = () => resolve(true);
+    const arrived = new Promise<boolean>((resolve) => {
+      this.#fences.set(fence, () => resolve(true));
       timer = setTimeout(() => resolve(false), FENCE_TIMEOUT_MS);
     });
-    clearTimeout(timer);
-    this.#fence = undefined;
-    return arrived;
-  }
-
-  /** Touches `.llm` (the fence); false when it cannot be (gone, refused). */
-  #touchFence(): boolean {
     try {
-      const now = new Date();
-      Deno.utimeSync(this.#fencePath, now, now);
-      return true;
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotCapable) {
-        return false;
-      }
-      throw error;
+      if (!writeFence(fence)) return false;
+      return await arrived;
+    } finally {
+      clearTimeout(timer);
+      this.#fences.delete(fence);
+      removeFence(fence);
     }
   }
 
@@ -331,6 +331,28 @@ export class LiveTrigramIndex implements Disposable {
         states[entry] = stateOf(index, entry, statNow(`${this.#root}/${index.paths[entry]}`));
       }
     }
+  }
+}
+
+/** Writes an empty fence file; false when it cannot be (the folder gone, permission refused). */
+function writeFence(path: string): boolean {
+  try {
+    Deno.writeFileSync(path, new Uint8Array(0), { createNew: true });
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotCapable) {
+      return false;
+    }
+    throw error;
+  }
+}
+
+/** Removes a fence file (already gone: nothing to do). */
+function removeFence(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
 }
 

@@ -400,7 +400,7 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     meaning:
       "A long-lived host (the MCP server) kept the repository index fresh by a stat of every indexed file at this search, not by a file watcher.",
     cause:
-      "The server may not write <root>/.llm (it touches that folder before each answer to make sure its file watcher has reported every change), no file watcher could start on the root (no inotify watches or instances left, or a file system without them), or the index lists hidden files or follows links (the watcher cannot vouch for those).",
+      "The server may not write <root>/.llm (before each answer it writes a fence file there and waits for its event, to make sure its file watcher has reported every change), no file watcher could start on the root (no inotify watches or instances left, or a file system without them), or the index lists hidden files or follows links (the watcher cannot vouch for those).",
     remediation:
       "Results are correct; for faster warm searches start the server with --allow-write=<root>/.llm, or raise fs.inotify.max_user_watches (or max_user_instances) and restart it.",
     exit: EXIT.ok,

@@ -332,3 +332,24 @@ Deno.test("mcp index: a server that may not write .llm cannot fence a watcher, s
     Deno.removeSync(root, { recursive: true });
   }
 });
+
+Deno.test("mcp index: a transform keeps the walk trusted (a save changes no listing)", async () => {
+  const root = indexedRoot(new Random(17_2031), { "c/saved.c": "nothing here\n" });
+  const server = inProcessServer(root);
+  try {
+    assert.equal((await served(server, "PM_RESUME")).data.index?.walk, true);
+    const result = await server.callTool("transform", {
+      file: "c/saved.c",
+      old: "nothing",
+      new: "PM_RESUME",
+    });
+    assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+    const { data, diagnostics } = await served(server, "PM_RESUME");
+    assert.equal(data.index?.walk, true, "the kept walk is still trusted");
+    assert.equal(comparable(data, diagnostics), await unindexed(root, "PM_RESUME"));
+    assert.ok(data.matches.some((match) => match.span.file_path === "c/saved.c"));
+  } finally {
+    server.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});

@@ -55,6 +55,8 @@ const FENCE_PREFIX = ".watch-fence-";
 export const FENCE_TIMEOUT_MS = 250;
 /** Folder of the index, logs and symbol index: its events concern no searched file. */
 const INDEX_FOLDER = ".llm";
+/** More creations, removals and renames than this between two calls: walks are checked again. */
+const MAX_LISTING_EVENTS = 64;
 /** Event kinds that may change the list of files (a `modify` changes a file's content). */
 const CONTENT_KINDS: ReadonlySet<Deno.FsEvent["kind"]> = new Set(["modify", "access"]);
 
@@ -316,14 +318,18 @@ export class LiveTrigramIndex implements Disposable {
     const pending = [...this.#pending];
     this.#pending.clear();
     this.#ids ??= new Map(index.paths.map((path, id) => [path, id]));
+    let listingChanged = false;
     for (const [path, listing] of pending) {
       const relative = path.slice(this.#root.length + 1);
       const id = this.#ids.get(relative);
       const dir = id !== undefined && (index.arrays.flags[id] & ENTRY_FLAGS.dir) !== 0;
       // Git's own files change with every git command; a walk reads only these two of them.
       const gitInternal = relative.startsWith(".git/") && relative !== ".git/info/exclude";
-      const ignoreFile = IGNORE_FILES.includes(basename(path));
-      if (!gitInternal && (listing || dir || ignoreFile || isFolder(path, id))) this.#generation++;
+      const rules = IGNORE_FILES.includes(basename(path)) || basename(path) === ".git";
+      if (!gitInternal && !listingChanged) {
+        listingChanged = dir || rules || isFolder(path, id) ||
+          (listing && (pending.length > MAX_LISTING_EVENTS || !this.#listed(relative, path)));
+      }
       if (id === undefined) continue;
       const end = dir ? subtreeEnd(index, id) : id + 1;
       for (let entry = dir ? id + 1 : id; entry < end; entry++) {
@@ -331,6 +337,35 @@ export class LiveTrigramIndex implements Disposable {
         states[entry] = stateOf(index, entry, statNow(`${this.#root}/${index.paths[entry]}`));
       }
     }
+    if (listingChanged) this.#generation++;
+  }
+
+  /**
+   * Whether every walk kept now still lists the file `relative` (at `path`) as it is: listed
+   * and there, or neither listed, nor anything under it, nor there. A file written through a
+   * temporary one renamed over it (an editor's, a transform's save) keeps every listing; a new
+   * file may be ignored or not, which only a walk can tell.
+   */
+  #listed(relative: string, path: string): boolean {
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = Deno.lstatSync(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) {
+        throw error;
+      }
+    }
+    if (info && !info.isFile) return false;
+    for (const kept of this.#walks.values()) {
+      if (kept.generation !== this.#generation) continue;
+      const listed = listedPaths(kept.record);
+      if (
+        info ? !listed.has(relative) : listed.has(relative) || holdsUnder(kept.record, relative)
+      ) {
+        return false;
+      }
+    }
+    return true;
   }
 }
 
@@ -354,6 +389,24 @@ function removeFence(path: string): void {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
+}
+
+/** The `file_path`s a walk lists, built once per walk. */
+const listedOf = new WeakMap<WalkRecord, Set<string>>();
+
+function listedPaths(record: WalkRecord): Set<string> {
+  let listed = listedOf.get(record);
+  if (!listed) {
+    listed = new Set(record.entries.map((entry) => entry.filePath));
+    listedOf.set(record, listed);
+  }
+  return listed;
+}
+
+/** Whether a walk lists something under the folder `relative`. */
+function holdsUnder(record: WalkRecord, relative: string): boolean {
+  const prefix = `${relative}/`;
+  return record.entries.some((entry) => entry.filePath.startsWith(prefix));
 }
 
 /** Whether an unindexed path that changed is a folder now (its attributes changed a listing). */

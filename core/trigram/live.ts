@@ -7,9 +7,10 @@
  * an entry is fresh when its size and mtime are those it was indexed with. Later uses read the
  * events the watcher collected meanwhile and stat only the paths they name: an indexed file's
  * own stamp decides again; an indexed folder's event (a rename, a removal) stats every entry
- * under it. A change that can alter the list of files (a creation, removal or rename, an ignore
- * file, a folder's attributes) makes the walk be checked again (the walk cache's stamps) rather
- * than trusted. An overflowed queue (`rescan`), a watcher that fails or ends, a rebuilt index
+ * under it. A change that may alter the list of files makes the walk be checked again (the walk
+ * cache's stamps) rather than trusted: a folder's event, an ignore file or `.git`, a new file (only
+ * a walk knows whether its rules keep it), a listed file gone; a creation, removal or rename that
+ * leaves every kept walk's list as it was (a save through a temporary file) does not. An overflowed queue (`rescan`), a watcher that fails or ends, a rebuilt index
  * and a mutation the host could not name redo the full stamp check. Files not fresh are
  * searched directly, as without the watcher. Events under `.llm/` (the index itself, logs,
  * the symbol index's writes) are not the files' business; walks that list hidden entries or

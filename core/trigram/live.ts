@@ -10,11 +10,12 @@
  * under it. A change that may alter the list of files makes the walk be checked again (the walk
  * cache's stamps) rather than trusted: a folder's event, an ignore file or `.git`, a new file (only
  * a walk knows whether its rules keep it), a listed file gone; a creation, removal or rename that
- * leaves every kept walk's list as it was (a save through a temporary file) does not. An overflowed queue (`rescan`), a watcher that fails or ends, a rebuilt index
- * and a mutation the host could not name redo the full stamp check. Files not fresh are
- * searched directly, as without the watcher. Events under `.llm/` (the index itself, logs,
- * the symbol index's writes) are not the files' business; walks that list hidden entries or
- * follow links (which may leave the watched tree) are checked by their stamps, not trusted.
+ * leaves every kept walk's list as it was (a save through a temporary file) does not. An
+ * overflowed queue (`rescan`), an event of an unknown kind, a watcher that fails or ends, a
+ * rebuilt index and a mutation the host could not name redo the full stamp check. Files not
+ * fresh are searched directly, as without the watcher. Events under `.llm/` (the index itself,
+ * logs, the symbol index's writes) are not the files' business; walks that list hidden entries
+ * or follow links (which may leave the watched tree) are checked by their stamps, not trusted.
  *
  * Draining the watcher before an answer. inotify queues an event before the write that causes
  * it returns, but the watcher thread hands it to JavaScript later (under load, tens of ms; 50 ms
@@ -245,7 +246,10 @@ export class LiveTrigramIndex implements Disposable {
   }
 
   #record(event: Deno.FsEvent): void {
-    if (event.flag === "rescan") this.#fullCheck = true;
+    // An overflowed queue, or an event the watcher could not classify: check everything.
+    if (event.flag === "rescan" || event.kind === "any" || event.kind === "other") {
+      this.#fullCheck = true;
+    }
     for (const path of event.paths) this.#fences.get(path)?.();
     if (event.kind === "access") return;
     const listing = !CONTENT_KINDS.has(event.kind);

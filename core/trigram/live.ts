@@ -22,15 +22,15 @@
  * was seen here). So before each answer the host writes a fence file of its own in `<root>/.llm`
  * (a unique name, removed once its event came: other drains, other call workers and the symbol
  * index's fence never stand in for it) and waits for that event: events arrive in order, so once
- * it has arrived every change completed before the call began has been read — the guarantee. Its limit: a fence that has not arrived within
- * {@linkcode FENCE_TIMEOUT_MS} makes that call check every stamp instead, so an answer is never
- * based on events that may be incomplete. inotify does not see a change made through a hard link
- * from outside the root, nor one made by another machine on a network file system: a host
- * serving such a tree should not be given write permission for `.llm` (it then stats every
- * file). A host that may not write `<root>/.llm` cannot fence
- * (nothing it may do produces an event to wait for), and where the watcher cannot start (no
- * inotify watches left, a file system without them), every call checks every stamp: the
- * caller's `LMS-IO-011` note says so.
+ * it has arrived every change completed before the call began has been read — the guarantee.
+ * Its limit: a fence that has not arrived within {@linkcode FENCE_TIMEOUT_MS} makes that call
+ * check every stamp instead, so an answer is never based on events that may be incomplete.
+ * inotify does not see a change made through a hard link from outside the root, nor one made by
+ * another machine on a network file system: a host serving such a tree should not be given
+ * write permission for `.llm` (it then stats every file). A host that may not write
+ * `<root>/.llm` cannot fence (nothing it may do produces an event to wait for), and where the
+ * watcher cannot start (no inotify watches left, a file system without them), every call checks
+ * every stamp: the caller's `LMS-IO-011` note says so.
  *
  * Cost. A recursive watcher holds one inotify watch per folder: about 5,100 on the Linux 6.1
  * tree, against `fs.inotify.max_user_watches` = 192,536 on the machine measured (older kernels
@@ -162,8 +162,9 @@ export class LiveTrigramIndex implements Disposable {
     // Hidden entries include `.llm/`, whose events are dropped; links may leave the tree.
     if (shape.hidden || shape.follow) return "the index lists hidden files or follows links";
     if (!this.#canFence()) {
-      return `the server may not write ${this.#indexFolder}, so it cannot make sure its file ` +
-        `watcher has reported every change before it answers (grant --allow-write=${this.#indexFolder})`;
+      const folder = this.#indexFolder;
+      return `the server may not write ${folder}, so it cannot make sure its file watcher has ` +
+        `reported every change before it answers (grant --allow-write=${folder})`;
     }
     if (!this.#watcher && !this.#startWatching()) {
       return `the file watcher could not start (${this.#unwatchable})`;

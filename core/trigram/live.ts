@@ -48,7 +48,7 @@ import { cachedWalk, mtimeOf, type WalkRecord } from "../walk/walk_cache.ts";
 import { workersAvailable } from "../workers.ts";
 import { ENTRY_FLAGS } from "./format.ts";
 import type { TrigramIndex } from "./reader.ts";
-import { FileStamps } from "./stamps.ts";
+import { FileStamps, type Stamp, statNow } from "./stamps.ts";
 import { IndexWalkSource } from "./walk_source.ts";
 
 /** Name prefix of the fence files written in `<root>/.llm` (each removed once its event came). */
@@ -434,17 +434,7 @@ function subtreeEnd(index: TrigramIndex, id: number): number {
   return end;
 }
 
-function statNow(absPath: string): [number, number] | undefined {
-  try {
-    const info = Deno.statSync(absPath);
-    return [info.size, info.mtime?.getTime() ?? NaN];
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) throw error;
-    return undefined;
-  }
-}
-
-function stateOf(index: TrigramIndex, id: number, stamp: [number, number] | undefined): number {
+function stateOf(index: TrigramIndex, id: number, stamp: Stamp): number {
   if (stamp === undefined) return ENTRY_STATE.unreadable;
   return index.trusted(id, stamp[0], stamp[1]) ? ENTRY_STATE.fresh : ENTRY_STATE.changed;
 }

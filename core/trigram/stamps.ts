@@ -21,7 +21,17 @@ const WORKER_URL = new URL("./stat_worker.ts", import.meta.url);
 /** A file's size and mtime, or undefined when it cannot be stat'ed. */
 export type Stamp = [size: number, mtimeMs: number] | undefined;
 
-function statNow(absPath: string): Stamp {
+/**
+ * The stamp of the file at `absPath` now (a missing or unreadable file has none; a path outside
+ * the run's permissions throws).
+ *
+ * @example
+ * ```ts
+ * import { statNow } from "./stamps.ts";
+ * statNow(Deno.cwd() + "/no such file"); // undefined
+ * ```
+ */
+export function statNow(absPath: string): Stamp {
   try {
     const info = Deno.statSync(absPath);
     return [info.size, info.mtime?.getTime() ?? NaN];

@@ -63,15 +63,21 @@ const MAX_LISTING_EVENTS = 64;
 const CONTENT_KINDS: ReadonlySet<Deno.FsEvent["kind"]> = new Set(["modify", "access"]);
 
 /** Per entry: its file matched its indexed stamp at the last check. */
-export const ENTRY_STATE = { changed: 0, fresh: 1, unreadable: 2 } as const;
+const ENTRY_STATE = { changed: 0, fresh: 1, unreadable: 2 } as const;
 
 /** Opens a watcher on a folder (tests pass one that fails). */
 export type WatchFactory = (root: string) => Deno.FsWatcher;
 
+/** Where an indexed file stands against the index: unknown when it could not be stat'ed. */
+export type EntryFreshness = "fresh" | "changed" | "unknown";
+
+/** The freshness of each {@linkcode ENTRY_STATE}, in its order. */
+const FRESHNESS: readonly EntryFreshness[] = ["changed", "fresh", "unknown"];
+
 /** What a search learns from the live index. */
 export interface LiveView {
-  /** Per entry id, an {@linkcode ENTRY_STATE}. */
-  states: Uint8Array;
+  /** Where entry `id` stands, from the last check and the watcher's events since (no stat). */
+  freshness(id: number): EntryFreshness;
   /**
    * The host's walk cache, with walks trusted while the watcher saw no change to them, for the
    * walker of `tool` (the index's walk is reported with that tool's name and code prefix).
@@ -174,7 +180,7 @@ export class LiveTrigramIndex implements Disposable {
     else this.#applyEvents(index, this.#states);
     const states = this.#states!;
     return {
-      states,
+      freshness: (id) => FRESHNESS[states[id]],
       walkCache: (host, tool, prefix) => new LiveWalkCache(this, index, host, tool, prefix),
     };
   }

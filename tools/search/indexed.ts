@@ -17,6 +17,7 @@ import type { SearchIndexUse } from "../../schema/search.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import { workersAvailable } from "../../core/workers.ts";
 import type { Stamp } from "../../core/trigram/stamps.ts";
+import type { EntryFreshness } from "../../core/trigram/live.ts";
 import type { MatcherSpec } from "./matcher.ts";
 
 /** The index as a search uses it: a walk source and a per-file filter. */
@@ -66,7 +67,8 @@ export async function openSearchIndex(
     const view = await liveTrigramIndex(host, index.meta.root).view(index);
     if (typeof view !== "string") {
       const walkCache = view.walkCache(host, LLM_SEARCH, "LMS");
-      return new IndexFilter(index, candidates, walkCache, liveFreshness(view.states), true);
+      const freshness = { of: (id: number) => view.freshness(id), close() {} };
+      return new IndexFilter(index, candidates, walkCache, freshness, true);
     }
     diagnostics.push(unwatchedNote(view));
   }
@@ -88,13 +90,10 @@ function unwatchedNote(reason: string): Diagnostic {
   );
 }
 
-/** Where an indexed file stands against the index. */
-type Freshness = "fresh" | "changed" | "unknown";
-
 /** Tells whether indexed files are unchanged. */
 interface FreshnessSource {
   /** The state of entry `id`, the file at `absPath`. */
-  of(id: number, absPath: string): Freshness;
+  of(id: number, absPath: string): EntryFreshness;
   /** Releases what it holds. */
   close(): void;
 }
@@ -109,12 +108,6 @@ function stampFreshness(index: IndexView, stamps: StampSource): FreshnessSource 
     },
     close: () => stamps.close(),
   };
-}
-
-/** Freshness from the live index's entry states (no stat). */
-function liveFreshness(states: Uint8Array): FreshnessSource {
-  const names: Freshness[] = ["changed", "fresh", "unknown"];
-  return { of: (id) => names[states[id]], close() {} };
 }
 
 /** Where the filter takes file stamps from. */

@@ -311,10 +311,14 @@ function verdict(ratio: number, target: number): string {
  */
 async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
   console.log("\n## Warm MCP server on Linux 6.1 (interleaved call by call with the peer)");
-  console.log("| case | llm-mcp warm | peer | ratio | server's first call |");
-  console.log("| --- | --- | --- | --- | --- |");
+  console.log(
+    "| case | llm-mcp warm | peer | ratio | server's first call | read-only server (a stat per file) |",
+  );
+  console.log("| --- | --- | --- | --- | --- | --- |");
   // Write permission for `.llm` only: the server fences its file watcher there.
   const client = await connectServer(LINUX, "-R", `--allow-write=${join(LINUX, ".llm")}`);
+  // Without it the server stats every file at each call, as before the watcher.
+  const readOnly = await connectServer(LINUX, "-R");
   try {
     let first: number | undefined = await callMs(
       client,
@@ -323,11 +327,14 @@ async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
     );
     for (const { name, args } of WARM_CASES) {
       await callMs(client, "search", mcpArguments(args));
+      await callMs(readOnly, "search", mcpArguments(args));
       const ours: number[] = [];
+      const stamped: number[] = [];
       const theirs: Sample[] = [];
       for (let round = 0; round < runs; round++) {
         theirs.push(await runOnce("rg", ["--json", "--encoding", "none", ...args], LINUX));
         ours.push(await callMs(client, "search", mcpArguments(args)));
+        stamped.push(await callMs(readOnly, "search", mcpArguments(args)));
       }
       const ratio = median(ours) / wall(theirs);
       // The first call starts the watcher and checks every stamp (once per call worker).
@@ -336,7 +343,7 @@ async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
       console.log(
         `| ${name} | ${ms(median(ours))} | rg ${ms(wall(theirs))} | ${
           verdict(ratio, 0.05)
-        } | ${start} |`,
+        } | ${start} | ${ms(median(stamped))} (${(median(stamped) / wall(theirs)).toFixed(3)}×) |`,
       );
       bars.push(
         { group: `warm server: ${name}`, tool: "llm-mcp warm (index)", ms: median(ours) },
@@ -355,7 +362,7 @@ async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
       console.log(
         `| discover '${query}' | ${ms(median(ours))} | fd \\| fzf ${ms(wall(theirs))} | ${
           verdict(ratio, 0.5)
-        } | |`,
+        } | | |`,
       );
       bars.push(
         {
@@ -368,6 +375,7 @@ async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
     }
   } finally {
     await client.close();
+    await readOnly.close();
   }
 }
 

@@ -127,7 +127,7 @@ export class LiveTrigramIndex implements Disposable {
   readonly #watch: WatchFactory;
   readonly #indexFolder: string;
   #watcher: Deno.FsWatcher | undefined;
-  /** Why watching is not possible; then every view is undefined. */
+  /** Why the watcher could not start; then every view answers it instead. */
   #unwatchable: string | undefined;
   /** Paths named by events since the last view, with whether an event may change listings. */
   readonly #pending = new Map<string, boolean>();
@@ -152,11 +152,6 @@ export class LiveTrigramIndex implements Disposable {
   /** Whether a watcher runs. */
   get watching(): boolean {
     return this.#watcher !== undefined;
-  }
-
-  /** Why the watcher could not start, when it could not. */
-  get unwatchable(): string | undefined {
-    return this.#unwatchable;
   }
 
   /**

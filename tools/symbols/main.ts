@@ -22,14 +22,9 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
-import { failureEnvelope } from "../../core/failure.ts";
-import { closestNames } from "../../grammars/query.ts";
-import { ToolError } from "../../schema/diagnostic.ts";
-import { newId } from "../../schema/ids.ts";
-import { VERSION } from "../../core/version.ts";
+import { type FastCode, fastCommand, runFast } from "../../core/cli_fast.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
-import { SYMBOLS_SUBCOMMANDS } from "./tool.ts";
+import { QUERY_CODE } from "./commands.ts";
 
 import type { IndexOptions, IndexOutcome } from "./indexer.ts";
 
@@ -56,28 +51,6 @@ export {
   reachableSymbols,
   repoMap,
 } from "./graph_queries.ts";
-export {
-  repoMapTool,
-  symbolsCyclesTool,
-  symbolsDeadCodeTool,
-  symbolsExportTool,
-  symbolsImpactTool,
-  symbolsPathsTool,
-  symbolsReachableTool,
-} from "./graph_tool.ts";
-export {
-  SYMBOLS_SUBCOMMANDS,
-  symbolsCalleesTool,
-  symbolsCallersTool,
-  symbolsFindTool,
-  symbolsImportersTool,
-  symbolsImportsTool,
-  symbolsIndexTool,
-  symbolsOutlineTool,
-  symbolsRefsTool,
-  symbolsStatusTool,
-  symbolsVerifyTool,
-} from "./tool.ts";
 
 /**
  * Brings the index of `options.root` up to date (`llm-symbols index` as a library call). The
@@ -98,36 +71,9 @@ export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
 }
 
 /**
- * The top-level `--help` of `llm-symbols`: its subcommands.
- *
- * @example
- * ```ts
- * import { symbolsHelp } from "@llm/search/symbols";
- * symbolsHelp().includes("callers"); // true
- * ```
- */
-export function symbolsHelp(): string {
-  const rows = Object.entries(SYMBOLS_SUBCOMMANDS).map(([name, tool]) =>
-    `  ${name.padEnd(10)} ${tool.title}`
-  );
-  return [
-    `${LLM_SYMBOLS} ${VERSION} — symbol index and code graph queries`,
-    "",
-    "USAGE:",
-    `  ${LLM_SYMBOLS} SUBCOMMAND [FLAGS] [ARGS]`,
-    `  ${LLM_SYMBOLS} SUBCOMMAND --help`,
-    "",
-    "SUBCOMMANDS:",
-    ...rows,
-    "",
-    "The index is <root>/.llm/index.db (--db to choose); the root is the working directory.",
-    "`index` needs --allow-read --allow-write=<root>/.llm; every query needs --allow-read only.",
-    "",
-  ].join("\n");
-}
-
-/**
- * Runs `llm-symbols` with `args`: the first names the subcommand. Returns the exit code.
+ * Runs `llm-symbols` with `args`: the first names the subcommand. Returns the exit code. A
+ * read-only query whose flags the fast path can check runs without loading zod; anything else
+ * (`index`, `--help`, a refused flag…) loads the definitions (`dispatch.ts`).
  *
  * @example
  * ```ts
@@ -137,33 +83,14 @@ export function symbolsHelp(): string {
  */
 export async function runSymbols(args: string[]): Promise<number> {
   const [first, ...rest] = args;
-  const tool = first === undefined ? undefined : SYMBOLS_SUBCOMMANDS[first];
-  if (tool) return await runCli(tool, rest);
-  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    await Deno.stdout.write(new TextEncoder().encode(symbolsHelp()));
-    return first === undefined ? 2 : 0;
+  if (first !== undefined && Object.hasOwn(QUERY_CODE, first)) {
+    const code: FastCode<never> = QUERY_CODE[first as keyof typeof QUERY_CODE];
+    const command = fastCommand(`${LLM_SYMBOLS} ${first}`, code);
+    const exitCode = command && await runFast(command, rest);
+    if (exitCode !== undefined) return exitCode;
   }
-  if (first === "--version" || first === "-V") {
-    await Deno.stdout.write(new TextEncoder().encode(`${LLM_SYMBOLS} ${VERSION}\n`));
-    return 0;
-  }
-  return unknownSubcommand(first);
-}
-
-/** Prints the `MAG-ARG-001` envelope of an unknown subcommand and returns its exit code. */
-async function unknownSubcommand(name: string): Promise<number> {
-  const names = Object.keys(SYMBOLS_SUBCOMMANDS);
-  const close = closestNames(name, names, 1);
-  const error = new ToolError(
-    "MAG-ARG-001",
-    `unknown subcommand '${name}'${close.length ? `; did you mean '${close[0]}'?` : ""}`,
-    { note: `subcommands: ${names.join(", ")}` },
-  );
-  const info = { name: LLM_SYMBOLS, kind: "query" as const, mcpName: LLM_SYMBOLS };
-  const envelope = failureEnvelope(info, error, newId());
-  await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(envelope) + "\n"));
-  console.error(`${LLM_SYMBOLS}: ${error.code}: ${error.message}`);
-  return error.exitCode;
+  const { runSymbolsCommand } = await import("./dispatch.ts");
+  return await runSymbolsCommand(args);
 }
 
 if (import.meta.main) Deno.exit(await runSymbols(Deno.args));

@@ -11,7 +11,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dirname, join, resolve, sep } from "node:path";
 import { ToolError } from "../../schema/diagnostic.ts";
-import { SYMBOL_INDEX_VERSION } from "../../schema/symbols.ts";
+import { SYMBOL_INDEX_VERSION } from "../../schema/symbol_index.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
 import { requirePermission } from "../../core/permissions.ts";

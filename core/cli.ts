@@ -19,6 +19,7 @@ import {
   type ParsedCommandLine,
   runCommandLine,
 } from "./cli_run.ts";
+import type { Envelope } from "../schema/envelope_build.ts";
 import type { CommandSpec } from "./tool.ts";
 import { VERSION } from "./version.ts";
 
@@ -237,6 +238,15 @@ export async function runCli(
   args: string[],
   options: { log?: boolean } = {},
 ): Promise<number> {
-  const reader = { parse: () => parseCommandLine(tool, args), help: () => helpText(tool) };
+  const reader = {
+    parse: () => parseCommandLine(tool, args),
+    help: () => helpText(tool),
+    compact: async (envelope: Envelope) => {
+      // Loaded only when asked for: it builds every tool's result schemas, which a run's
+      // start-up should not pay for (each CLI builds only its own).
+      const { compactEnvelope } = await import("../schema/compact.ts");
+      return compactEnvelope(envelope);
+    },
+  };
   return await runCommandLine(tool, args, reader, options);
 }

@@ -137,7 +137,7 @@ export interface FastLine {
 
 /**
  * The parse and input of `args` when the fast path can answer them; undefined when only the
- * full path can (help, version, `--explain`, anything refused or unusual).
+ * full path can (help, version, `--explain`, `--format compact`, anything refused or unusual).
  *
  * @example
  * ```ts
@@ -159,7 +159,10 @@ export function fastLine(
   };
   try {
     const line = parseCommandLineBy(command, table.fields, args);
-    if (line.help || line.version || line.explain !== undefined) return undefined;
+    // --format compact needs every tool's result schemas (zod): the full path writes it.
+    if (line.help || line.version || line.explain !== undefined || line.format === "compact") {
+      return undefined;
+    }
     const input = checkInput(table.fields, line.input());
     return input && { line, input };
   } catch {

@@ -300,14 +300,17 @@ function writeJsonl(tool: CliTool, envelope: Envelope): void {
   writeStdout(text + JSON.stringify({ type: "summary", ...query, data }) + "\n");
 }
 
-async function writeOutcome(tool: CliTool, format: OutputFormat, outcome: ToolOutcome) {
+async function writeOutcome(
+  tool: CliTool,
+  format: OutputFormat,
+  outcome: ToolOutcome,
+  reader: CommandLineReader,
+) {
   if (format === "jsonl") writeJsonl(tool, outcome.envelope);
   else if (format === "text") writeStdout(tool.renderText(outcome.envelope));
   else if (format === "compact") {
-    // Loaded only when asked for: it builds every tool's result schemas, which a run's start-up
-    // should not pay for (each CLI builds only its own).
-    const { compactEnvelope } = await import("../schema/compact.ts");
-    writeStdout(JSON.stringify(compactEnvelope(outcome.envelope)) + "\n");
+    if (!reader.compact) throw new Error(`${tool.name}: --format compact without its writer`);
+    writeStdout(JSON.stringify(await reader.compact(outcome.envelope)) + "\n");
   } else writeStdout(JSON.stringify(outcome.envelope) + "\n");
 }
 
@@ -342,12 +345,18 @@ export type CliTool = Pick<
   | "renderText"
 >;
 
-/** How a command line is read: its parse and its `--help` text. */
+/** How a command line is read: its parse and its `--help` text, and the compact form. */
 export interface CommandLineReader {
   /** Parses the arguments (throws a `*-ARG-001` {@linkcode ToolError} when they are wrong). */
   parse(): ParsedCommandLine;
   /** The `--help` text. */
   help(): string;
+  /**
+   * The contract's compact form of an envelope, for `--format compact`. It builds every tool's
+   * result schemas (zod), so only the full path gives it; the fast path leaves that format to
+   * the full path.
+   */
+  compact?(envelope: Envelope): Promise<unknown>;
 }
 
 /**
@@ -428,14 +437,14 @@ export async function runCommandLine(
     const outcome = await tool.execute(input, context);
     stream?.flush();
     log(outcome);
-    await writeOutcome(tool, format, outcome);
+    await writeOutcome(tool, format, outcome, reader);
     reportErrors(tool, outcome);
     return exitCodeOf(outcome);
   } catch (thrown) {
     const outcome = failureOutcome(tool, thrown, executionId, debug);
     if (debug && thrown instanceof Error && thrown.stack) console.error(thrown.stack);
     log(outcome);
-    await writeOutcome(tool, format === "text" ? "json" : format, outcome);
+    await writeOutcome(tool, format === "text" ? "json" : format, outcome, reader);
     reportErrors(tool, outcome);
     return exitCodeOf(outcome);
   }

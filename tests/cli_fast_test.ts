@@ -243,3 +243,27 @@ Deno.test("llm-symbols loads no zod and no parser before its fast path answers",
   const full = await staticGraph("tests/fixtures/symbols_full_cli.ts");
   assert.ok(full.some((specifier) => specifier.startsWith("npm:") && specifier.includes("zod@")));
 });
+
+Deno.test("llm-symbols: a full command line under read scoped away from the package is MAG-PERM-001", async () => {
+  const root = await makeTree(FIXTURE);
+  try {
+    const refused = await runEntry("tools/symbols/main.ts", ["index"], {
+      cwd: root,
+      permissions: [`--allow-read=${root}`, `--allow-write=${join(root, ".llm")}`],
+    });
+    assert.equal(refused.code, 4, refused.stderr);
+    const envelope = JSON.parse(refused.stdout);
+    assert.equal(envelope.status, "error");
+    assert.equal(envelope.diagnostics[0].code, "MAG-PERM-001");
+    assert.match(envelope.diagnostics[0].message, /dispatch\.ts/);
+    // The queries' fast path needs read permission for the root only.
+    const found = await runEntry("tools/symbols/main.ts", ["find", "helper"], {
+      cwd: root,
+      permissions: [`--allow-read=${root}`],
+    });
+    assert.equal(found.code, 3, found.stderr); // no index yet: MAG-IO-013
+    assert.equal(JSON.parse(found.stdout).diagnostics[0].code, "MAG-IO-013");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -8,7 +8,7 @@
 import { runCli } from "../../core/cli.ts";
 import { failureEnvelope } from "../../core/failure.ts";
 import { VERSION } from "../../core/version.ts";
-import { closestNames } from "../../grammars/query.ts";
+import { closestNames } from "../../grammars/closest_names.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { newId } from "../../schema/ids.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";

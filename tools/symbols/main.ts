@@ -23,6 +23,9 @@
  * @module
  */
 import { type FastCode, fastCommand, runFast } from "../../core/cli_fast.ts";
+import { failureEnvelope } from "../../core/failure.ts";
+import { isPermissionRefusal, permissionError } from "../../core/permissions.ts";
+import { newId } from "../../schema/ids.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { QUERY_CODE } from "./commands.ts";
 
@@ -66,7 +69,7 @@ export {
  * ```
  */
 export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
-  const engine = await import("./indexer.ts");
+  const engine: typeof import("./indexer.ts") = await import(INDEXER);
   return await engine.indexRoot(options);
 }
 
@@ -89,8 +92,41 @@ export async function runSymbols(args: string[]): Promise<number> {
     const exitCode = command && await runFast(command, rest);
     if (exitCode !== undefined) return exitCode;
   }
-  const { runSymbolsCommand } = await import("./dispatch.ts");
-  return await runSymbolsCommand(args);
+  let dispatch: typeof import("./dispatch.ts");
+  try {
+    dispatch = await import(DISPATCH);
+  } catch (error) {
+    return refusedFullPath(error);
+  }
+  return await dispatch.runSymbolsCommand(args);
+}
+
+/**
+ * The modules loaded only when asked for, named by computed specifiers: Deno reads and parses
+ * the whole graph of every literal `import("…")` when the program starts, called or not
+ * (denoland/deno#23149), and the graph of `dispatch.ts` (zod, every definition) and of the
+ * indexer (the parser, the grammars) would cost a query more than its own work. A module loaded
+ * this way needs read permission for its file (`refusedFullPath`); `scripts/compile.ts` includes
+ * them in the executable.
+ */
+const DISPATCH = new URL("./dispatch.ts", import.meta.url).href;
+const INDEXER = new URL("./indexer.ts", import.meta.url).href;
+
+/**
+ * The envelope of a full command line whose definitions could not be loaded (read permission
+ * scoped away from the package): `MAG-PERM-001` naming the module, exit 4.
+ */
+function refusedFullPath(error: unknown): number {
+  if (!isPermissionRefusal(error)) throw error;
+  const refusal = permissionError("MAG", error);
+  const envelope = failureEnvelope(
+    { name: LLM_SYMBOLS, kind: "query", mcpName: LLM_SYMBOLS },
+    refusal,
+    newId(),
+  );
+  Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(envelope) + "\n"));
+  console.error(`${LLM_SYMBOLS}: ${refusal.code}: ${refusal.message}`);
+  return refusal.exitCode;
 }
 
 if (import.meta.main) Deno.exit(await runSymbols(Deno.args));

@@ -31,6 +31,12 @@ import {
 import { LLM_SYMBOLS, SYMBOLS_MCP_NAMES } from "../../schema/tool_names.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
 import { verifyIndex } from "./freshness.ts";
+// Loaded with the definitions: the engines name these modules by computed specifiers (so that
+// the command line's fast path does not read their graphs at start), and a run of a definition
+// (`verify`, or a long-lived host's queries with its live index) then finds them loaded, which
+// needs no read permission for the package.
+import "./candidates.ts";
+import "./live.ts";
 import { GRAPH_SUBCOMMANDS } from "./graph_tool.ts";
 import { envelopeOf, QUERY_CODE } from "./commands.ts";
 import {

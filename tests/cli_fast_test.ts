@@ -207,8 +207,11 @@ interface InfoModule {
   dependencies?: { code?: { specifier?: string }; isDynamic?: boolean }[];
 }
 
-/** The modules `entry` loads before it runs: its static imports, transitively. */
-async function staticGraph(entry: string): Promise<string[]> {
+/**
+ * The modules `entry` loads before it runs: its static imports, transitively, and (`dynamic`)
+ * its literal dynamic imports too, whose graphs Deno reads and parses at start.
+ */
+async function staticGraph(entry: string, dynamic = false): Promise<string[]> {
   const output = await new Deno.Command("deno", {
     args: ["info", "--json", join(REPO, entry)],
     cwd: REPO,
@@ -227,7 +230,7 @@ async function staticGraph(entry: string): Promise<string[]> {
     seen.add(specifier);
     for (const dependency of modules.get(specifier)?.dependencies ?? []) {
       const target = dependency.code?.specifier;
-      if (target && !dependency.isDynamic) visit(target);
+      if (target && (dynamic || !dependency.isDynamic)) visit(target);
     }
   };
   info.roots.forEach(visit);
@@ -239,6 +242,11 @@ Deno.test("llm-symbols loads no zod and no parser before its fast path answers",
   assert.ok(graph.some((specifier) => specifier.endsWith("/core/cli_fast.ts")));
   const heavy = graph.filter((specifier) => /npm:\/?(zod|web-tree-sitter)@/.test(specifier));
   assert.deepEqual(heavy, [], "the fast path's static imports reach zod or the parser");
+  // Nor does any graph Deno reads at start: no npm package at all (each costs a check of
+  // node_modules), and not the full command line's definitions.
+  const read = await staticGraph("tools/symbols/main.ts", true);
+  assert.deepEqual(read.filter((specifier) => specifier.startsWith("npm:")), []);
+  assert.ok(!read.some((specifier) => specifier.endsWith("/tools/symbols/dispatch.ts")));
   // The full path does load them, so the check above can see them.
   const full = await staticGraph("tests/fixtures/symbols_full_cli.ts");
   assert.ok(full.some((specifier) => specifier.startsWith("npm:") && specifier.includes("zod@")));

@@ -10,7 +10,6 @@ import { z } from "zod";
 import { fieldMeta, unwrapField } from "../schema/fields.ts";
 import {
   argError,
-  type CliTool,
   type FlagKind,
   flagName,
   type FlagSpec,
@@ -20,7 +19,7 @@ import {
   runCommandLine,
 } from "./cli_run.ts";
 import type { Envelope } from "../schema/envelope_build.ts";
-import type { CommandSpec } from "./tool.ts";
+import type { CommandSpec, Tool } from "./tool.ts";
 import { VERSION } from "./version.ts";
 
 export type { FlagSpec, OutputFormat, ParsedCommandLine } from "./cli_run.ts";
@@ -234,7 +233,7 @@ export function parseProgramOptions<T extends z.ZodObject>(
  * ```
  */
 export async function runCli(
-  tool: CliTool & CommandSpec,
+  tool: Tool,
   args: string[],
   options: { log?: boolean } = {},
 ): Promise<number> {

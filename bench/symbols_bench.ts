@@ -51,16 +51,19 @@ interface Row {
   samples: Sample[];
 }
 
-/** `llm-symbols` as a user runs it, with the permissions `index` needs. */
-function symbols(args: string[]): Command {
+/** The permissions `index` is run with. */
+const INDEX_PERMISSIONS = ["--allow-read", "--allow-write=.llm", "--allow-env", "--allow-sys"];
+
+/**
+ * `llm-symbols` as a user runs it: by default with the permissions `index` needs; the queries
+ * with the README's `--allow-read` only.
+ */
+function symbols(args: string[], permissions = INDEX_PERMISSIONS): Command {
   return ["deno", [
     "run",
     "--quiet",
     `--config=${CONFIG}`,
-    "--allow-read",
-    "--allow-write=.llm",
-    "--allow-env",
-    "--allow-sys",
+    ...permissions,
     join(REPO, "tools/symbols/main.ts"),
     ...args,
   ]];
@@ -68,14 +71,7 @@ function symbols(args: string[]): Command {
 
 /** `llm-symbols` queries as the README runs them: read permission only. */
 function symbolsQuery(args: string[]): Command {
-  return ["deno", [
-    "run",
-    "--quiet",
-    `--config=${CONFIG}`,
-    "--allow-read",
-    join(REPO, "tools/symbols/main.ts"),
-    ...args,
-  ]];
+  return symbols(args, ["--allow-read"]);
 }
 
 function installed(command: string): boolean {

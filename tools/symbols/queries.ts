@@ -313,19 +313,19 @@ function useList(
 /** Caches the definitions enclosing uses. */
 class Callers {
   readonly #store: IndexStore;
-  readonly #cache = new Map<string, SymbolRow | undefined>();
 
   constructor(store: IndexStore) {
     this.#store = store;
   }
 
+  /** The definition enclosing `row`, kept by the store while the index is unchanged. */
   of(row: RefRow): SymbolRow | undefined {
-    if (!row.enclosing) return undefined;
-    const key = `${row.file_id}\0${row.enclosing}`;
-    if (!this.#cache.has(key)) {
-      this.#cache.set(key, this.#store.symbolInFile(row.file_id, row.enclosing));
-    }
-    return this.#cache.get(key);
+    const enclosing = row.enclosing;
+    if (!enclosing) return undefined;
+    return this.#store.derived(
+      `enclosing\0${row.file_id}\0${enclosing}`,
+      () => this.#store.symbolInFile(row.file_id, enclosing),
+    );
   }
 }
 

@@ -14,10 +14,14 @@ import type { ParsedCommandLine } from "./cli_run.ts";
 import type { PositionalMapper, RunContext, ToolInfo, ToolOutcome } from "./tool.ts";
 import type { Envelope } from "../schema/envelope_build.ts";
 
-/** What a field's schema accepts, as far as the fast path checks it (all bounds inclusive). */
+/**
+ * What a field's schema accepts, as far as the fast path checks it (all bounds inclusive).
+ * `deferred`: an optional field the table cannot check; a command line that gives it is left to
+ * the full path.
+ */
 export interface FieldRule {
   /** The value's type. */
-  type: "string" | "number" | "boolean" | "array";
+  type: "string" | "number" | "boolean" | "array" | "deferred";
   /** Numbers: whole and safe (`z.number().int()`). */
   integer?: boolean;
   /** Numbers: the least value. */
@@ -89,6 +93,8 @@ function checkValue(rule: FieldRule, value: unknown): boolean {
     case "array":
       return Array.isArray(value) && rule.items !== undefined &&
         value.every((item) => checkValue(rule.items!, item));
+    case "deferred":
+      return false;
   }
 }
 

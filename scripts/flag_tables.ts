@@ -90,6 +90,21 @@ function fieldRule(schema: z.ZodType): Pick<TableField, "rule" | "required" | "d
   return { rule: ruleOf(schema), required: true };
 }
 
+/**
+ * The table's rule of an input field: its own, or `deferred` for an optional field (no default)
+ * whose schema
+ * the fast path cannot check (a command line that gives it takes the full path).
+ */
+function tableRule(schema: z.ZodType): Pick<TableField, "rule" | "required" | "default"> {
+  try {
+    return fieldRule(schema);
+  } catch (error) {
+    // Only a field that is absent when not given: a default would have to be filled in.
+    if (!(error instanceof Unsupported) || !(schema instanceof z.ZodOptional)) throw error;
+    return { rule: { type: "deferred" }, required: false };
+  }
+}
+
 /** The flag table of `tool`, or undefined when its input holds what the fast path cannot check. */
 export function flagTable(tool: Tool): FlagTable | undefined {
   const { input } = zodSchemas(tool);
@@ -99,11 +114,7 @@ export function flagTable(tool: Tool): FlagTable | undefined {
     const fields = specs.map((spec): TableField => {
       const { field, flag, kind, short, aliases, integer } = spec;
       const parse = { field, flag, kind, aliases, ...(short ? { short } : {}) };
-      return {
-        ...parse,
-        ...(integer ? { integer } : {}),
-        ...fieldRule(input.shape[field] as z.ZodType),
-      };
+      return { ...parse, ...(integer ? { integer } : {}), ...tableRule(input.shape[field]) };
     });
     return {
       name: tool.name,

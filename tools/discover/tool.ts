@@ -7,10 +7,10 @@
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { type DiscoverData, DiscoverDataSchema } from "../../schema/discover.ts";
-import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
+import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
-import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
-import { discover } from "./engine.ts";
+import { walkInputShape } from "../../core/walk/walk_input.ts";
+import { discoverPositionals, renderDiscoverText, runDiscover } from "./run.ts";
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
 import { DISCOVER_DEFAULTS } from "./defaults.ts";
 
@@ -55,12 +55,6 @@ export type DiscoverInput = z.output<typeof DiscoverInput>;
 export const DiscoverEnvelopeSchema: z.ZodType<QueryEnvelope<DiscoverData | { count: 0 }>> =
   queryEnvelopeSchema(DiscoverDataSchema);
 
-function renderText(envelope: QueryEnvelope<DiscoverData>): string {
-  return (envelope.data.results ?? []).map((result) =>
-    `${result.score.toFixed(4)}  ${result.path}${result.kind === "dir" ? "/" : ""}\n`
-  ).join("");
-}
-
 /**
  * The `llm-discover` tool.
  *
@@ -94,14 +88,10 @@ export const discoverTool: Tool = defineTool({
   output: DiscoverEnvelopeSchema,
   listKey: "results",
   itemType: "result",
-  text: (envelope) => renderText(envelope as QueryEnvelope<DiscoverData>),
+  text: renderDiscoverText,
   cli: {
     usage: "[FLAGS] [QUERY] [PATH...]",
-    positionals: (positionals, flags) => {
-      if (flags.query !== undefined) return { paths: positionals };
-      const [query, ...paths] = positionals;
-      return query === undefined ? {} : { query, paths };
-    },
+    positionals: discoverPositionals,
     examples: [
       "llm-discover walker",
       "llm-discover schedcore ~/src/linux --limit 5",
@@ -112,23 +102,5 @@ export const discoverTool: Tool = defineTool({
       "deno run --allow-read=. jsr:@llm/search/discover walker",
     ],
   },
-  run: async (input, context) => {
-    const outcome = await discover({
-      query: input.query,
-      cwd: context.cwd,
-      paths: input.paths,
-      kind: input.kind,
-      extensions: input.extension,
-      limit: input.limit,
-      caseMode: input.case,
-      walk: { ...walkOptionsFrom(input, "LMD"), cache: context.cache },
-      signal: context.signal,
-    });
-    return {
-      envelope: queryEnvelope(LLM_DISCOVER, outcome.data, outcome.diagnostics, {
-        partial: outcome.partial,
-        executionId: context.executionId,
-      }),
-    };
-  },
+  run: runDiscover,
 });

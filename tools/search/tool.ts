@@ -6,16 +6,12 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
-import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
+import { walkInputShape } from "../../core/walk/walk_input.ts";
+import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
-import {
-  relationshipInputShape,
-  relationshipKinds,
-  withRelations,
-} from "../symbols/relationship_input.ts";
+import { relationshipInputShape } from "../symbols/relationship_input.ts";
 import { type SearchData, SearchDataSchema } from "../../schema/search.ts";
-import { search } from "./engine.ts";
+import { renderSearchText, runSearch, searchPositionals } from "./run.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import { SEARCH_DEFAULTS } from "./defaults.ts";
 
@@ -113,19 +109,6 @@ export const SearchEnvelopeSchema: z.ZodType<QueryEnvelope<SearchData | { count:
     SearchDataSchema,
   );
 
-function renderText(envelope: QueryEnvelope<SearchData>): string {
-  const data = envelope.data;
-  if (data.files) return data.files.map((file) => file + "\n").join("");
-  if (data.counts) {
-    return data.counts.map((entry) => `${entry.file_path}:${entry.lines}\n`).join("");
-  }
-  return (data.matches ?? []).map((match) =>
-    `${match.span.file_path}:${match.span.start_line}:${
-      match.span.start_col + 1
-    }:${match.line_text}\n`
-  ).join("");
-}
-
 /**
  * The `llm-search` tool.
  *
@@ -157,15 +140,10 @@ export const searchTool: Tool = defineTool({
   output: SearchEnvelopeSchema,
   listKey: "matches",
   itemType: "match",
-  text: (envelope) => renderText(envelope as QueryEnvelope<SearchData>),
+  text: renderSearchText,
   cli: {
     usage: "[FLAGS] PATTERN [PATH...]\n  llm-search [FLAGS] -e PATTERN... [PATH...]",
-    positionals: (positionals, flags) => {
-      const given = (flags.patterns as string[] | undefined) ?? [];
-      if (given.length > 0) return { paths: positionals };
-      const [pattern, ...paths] = positionals;
-      return pattern === undefined ? {} : { patterns: [pattern], paths };
-    },
+    positionals: searchPositionals,
     examples: [
       "llm-search 'fn\\s+main' src/",
       "llm-search -F -w TODO -t ts --limit 20",
@@ -175,46 +153,5 @@ export const searchTool: Tool = defineTool({
       "deno run --allow-read=. jsr:@llm/search 'class \\w+'",
     ],
   },
-  run: async (input, context) => {
-    const around = input.context ?? (input.with_context ? input.context_lines : 0);
-    const kinds = relationshipKinds(input);
-    const result = await withRelations(
-      LLM_SEARCH,
-      context.cwd,
-      kinds,
-      context.emit,
-      (emit) =>
-        search({
-          patterns: input.patterns,
-          paths: input.paths,
-          cwd: context.cwd,
-          fixedStrings: input.fixed_strings,
-          ignoreCase: input.ignore_case,
-          smartCase: input.smart_case,
-          wordRegexp: input.word_regexp,
-          multiline: input.multiline,
-          maxCount: input.max_count,
-          limit: input.limit,
-          before: input.before_context ?? around,
-          after: input.after_context ?? around,
-          maxColumns: input.max_columns,
-          mode: input.files_with_matches ? "files" : input.count ? "counts" : "matches",
-          withChecksums: input.with_checksums,
-          threads: input.threads,
-          timeoutMs: input.timeout_ms,
-          // A long-lived host (it has a cache) keeps the worker threads warm between calls.
-          keepWorkers: context.cache !== undefined,
-          useIndex: !input.no_index,
-          emit,
-          signal: context.signal,
-          walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },
-        }),
-    );
-    return {
-      envelope: queryEnvelope(LLM_SEARCH, result.data, result.diagnostics, {
-        partial: result.partial,
-        executionId: context.executionId,
-      }),
-    };
-  },
+  run: runSearch,
 });

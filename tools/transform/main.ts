@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { fastCommand, runFast } from "../../core/cli_fast.ts";
+import { runFastOrFull } from "../../core/cli_fast.ts";
 import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
 import { renderText, runTransform } from "./run.ts";
 
@@ -53,17 +53,13 @@ export type { ValidationMode } from "./report.ts";
  * ```
  */
 export async function runTransformCli(args: string[]): Promise<number> {
-  const command = fastCommand(LLM_TRANSFORM, { run: runTransform, text: renderText });
-  const exitCode = command && await runFast(command, args);
-  if (exitCode !== undefined) return exitCode;
-  // Literal specifiers: Deno reads these modules when the program starts (so they need no read
-  // permission, which a scoped --allow-read=<root> would not give), but runs them, and zod, only
-  // here.
-  const [{ runCli }, { transformTool }] = await Promise.all([
-    import("../../core/cli.ts"),
-    import("./tool.ts"),
-  ]);
-  return await runCli(transformTool, args);
+  const code = { run: runTransform, text: renderText };
+  return await runFastOrFull(
+    LLM_TRANSFORM,
+    code,
+    args,
+    async () => (await import("./tool.ts")).transformTool,
+  );
 }
 
 if (import.meta.main) Deno.exit(await runTransformCli(Deno.args));

@@ -62,7 +62,7 @@ function kindOf(base: z.ZodType): FlagKind {
  * @example
  * ```ts
  * import { flagSpecs } from "./cli.ts";
- * import { searchTool } from "@llm/search/search";
+ * import { searchTool } from "@llm/search";
  * flagSpecs(searchTool).some((spec) => spec.flag === "ignore-case"); // true
  * ```
  */
@@ -132,7 +132,7 @@ const TOOL_EXIT_CODES =
  * @example
  * ```ts
  * import { helpText } from "./cli.ts";
- * import { searchTool } from "@llm/search/search";
+ * import { searchTool } from "@llm/search";
  * helpText(searchTool).startsWith("llm-search"); // true
  * ```
  */
@@ -174,7 +174,7 @@ export function helpText(command: CommandSpec): string {
  * @example
  * ```ts
  * import { parseCommandLine } from "./cli.ts";
- * import { searchTool } from "@llm/search/search";
+ * import { searchTool } from "@llm/search";
  * parseCommandLine(searchTool, ["-i", "TODO", "src"]).input();
  * // { ignore_case: true, patterns: ["TODO"], paths: ["src"] }
  * ```
@@ -228,7 +228,7 @@ export function parseProgramOptions<T extends z.ZodObject>(
  * @example Make a tool a command
  * ```ts
  * import { runCli } from "@llm/search";
- * import { searchTool } from "@llm/search/search";
+ * import { searchTool } from "@llm/search";
  * if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));
  * ```
  */

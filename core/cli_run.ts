@@ -369,7 +369,7 @@ export interface CommandLineReader {
  * import { runCommandLine } from "./cli_run.ts";
  * import { flagSpecs, helpText } from "./cli.ts";
  * import { parseCommandLineBy } from "./cli_run.ts";
- * import { discoverTool } from "@llm/search/discover";
+ * import { discoverTool } from "@llm/search";
  * const args = ["--help"];
  * const reader = {
  *   parse: () => parseCommandLineBy(discoverTool, flagSpecs(discoverTool), args),

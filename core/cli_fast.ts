@@ -11,7 +11,7 @@
 import TABLES from "./flag_tables.json" with { type: "json" };
 import { type CliTool, type FlagSpec, parseCommandLineBy, runCommandLine } from "./cli_run.ts";
 import type { ParsedCommandLine } from "./cli_run.ts";
-import type { PositionalMapper, RunContext, Tool, ToolInfo, ToolOutcome } from "./tool.ts";
+import type { PositionalMapper, RunContext, ToolInfo, ToolOutcome } from "./tool.ts";
 import type { Envelope } from "../schema/envelope_build.ts";
 
 /**
@@ -226,30 +226,4 @@ export async function runFast(
     help: () => "",
   };
   return await runCommandLine(command, args, reader, options);
-}
-
-/**
- * An entrypoint's command line: the fast path when the table of `name` can check `args`, else
- * the full path with the definition `full` loads. An entrypoint passes `full` as a literal
- * `import("./tool.ts")`: Deno reads that module graph when the program starts, so it needs no
- * read permission (which a scoped `--allow-read=<root>` would not give), but runs it, and zod,
- * only when called.
- *
- * @example
- * ```ts
- * import { runFastOrFull } from "./cli_fast.ts";
- * typeof runFastOrFull; // "function"
- * ```
- */
-export async function runFastOrFull<T>(
-  name: string,
-  code: FastCode<T>,
-  args: string[],
-  full: () => Promise<Tool>,
-): Promise<number> {
-  const command = fastCommand(name, code);
-  const exitCode = command && await runFast(command, args);
-  if (exitCode !== undefined) return exitCode;
-  const [{ runCli }, tool] = await Promise.all([import("./cli.ts"), full()]);
-  return await runCli(tool, args);
 }

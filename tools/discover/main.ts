@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { runFastOrFull } from "../../core/cli_fast.ts";
+import { runFastOrFull } from "../../core/cli_entry.ts";
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
 import { discoverPositionals, renderDiscoverText, runDiscover } from "./run.ts";
 

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { runFastOrFull } from "../../core/cli_fast.ts";
+import { runFastOrFull } from "../../core/cli_entry.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import { renderSearchText, runSearch, searchPositionals } from "./run.ts";
 

@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { runFastOrFull } from "../../core/cli_fast.ts";
+import { runFastOrFull } from "../../core/cli_entry.ts";
 import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
 import { renderText, runTransform } from "./run.ts";
 

@@ -11,7 +11,7 @@ import type { DiscoverData } from "../../schema/discover.ts";
 import { type Envelope, type QueryEnvelope, queryEnvelope } from "../../schema/envelope_build.ts";
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
 import { discover } from "./engine.ts";
-import type { DiscoverInput } from "./tool.ts";
+import type { DiscoverInput } from "./input.ts";
 
 /**
  * The text form of an `llm-discover` answer: a line per result, score then path.

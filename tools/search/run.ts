@@ -12,7 +12,7 @@ import type { SearchData } from "../../schema/search.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import { relationshipKinds, withRelations } from "../symbols/relationship_run.ts";
 import { search } from "./engine.ts";
-import type { SearchInput } from "./tool.ts";
+import type { SearchInput } from "./input.ts";
 
 /**
  * The text form of an `llm-search` answer: `path:line:column:text` per match (column 1-based,

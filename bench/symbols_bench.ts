@@ -9,8 +9,12 @@
  * 3. `index` of the whole tree after one file's content changed (target ≤ 1.5 s), beside
  *    cscope's rebuild after the same edit; the file is restored (bytes and times) after each
  *    round and in any case before the bench ends;
- * 4. `find`, `refs`, `callers` on the indexed tree, wall including Deno's start (target
- *    ≤ 100 ms), beside `cscope -d -L -1/-0/-3` and `readtags` on a tags file of the tree.
+ * 4. `find`, `refs`, `callers` for a few names on the indexed tree, run as the README runs them
+ *    (`--allow-read` only): wall (min and median of `--query-runs N`, default 10) including
+ *    Deno's start (target ≤ 100 ms), CPU and peak RSS, beside `cscope -d -L -1/-0/-3` and
+ *    `readtags` on a tags file of the tree; then what a run is made of: `deno eval 0`, the fast
+ *    path refusing a missing index (start and modules, no SQLite), and the phases measured inside
+ *    the process (`symbols_query_phases.ts`: start, modules, open, query, print).
  *
  * Every index is written to `<tree>/.llm/bench.db` (`.llm/` is left out of every walk), the
  * peers' databases to a temporary folder; nothing else is written into the tree. A peer that
@@ -18,7 +22,7 @@
  * against ctags, callers against `cscope -L -3` on 200 functions) is
  * `symbols_callers_agreement_bench.ts`, which `deno task bench symbols` runs too.
  *
- * Options: `--runs N`; `--reuse-tree` keeps an existing `<tree>/.llm/bench.db` instead of
+ * Options: `--runs N`; `--query-runs N`; `--reuse-tree` keeps an existing `<tree>/.llm/bench.db` instead of
  * indexing the whole tree cold again (that section takes minutes); `--only kernel,tree,edit,queries`
  * runs only the sections named (edit and queries need the tree's index and peer databases).
  *
@@ -36,8 +40,10 @@ import { type Command, CONFIG, median, REPO, runOnce, runsOption, type Sample } 
 const DB = ".llm/bench.db";
 /** The file edited for the incremental run, relative to the tree. */
 const EDITED = "kernel/fork.c";
-/** The symbol the query rows ask about. */
-const QUERY_NAME = "kernel_clone";
+/** The symbols the query rows ask about: few, some and many uses. */
+const QUERY_NAMES = ["kernel_clone", "schedule", "kmalloc"];
+/** The queries' target: wall time including Deno's start. */
+const QUERY_TARGET_MS = 100;
 
 /** A row of a table: a label and its samples. */
 interface Row {
@@ -45,19 +51,27 @@ interface Row {
   samples: Sample[];
 }
 
-/** `llm-symbols` as a user runs it, with the permissions `index` needs. */
-function symbols(args: string[]): Command {
+/** The permissions `index` is run with. */
+const INDEX_PERMISSIONS = ["--allow-read", "--allow-write=.llm", "--allow-env", "--allow-sys"];
+
+/**
+ * `llm-symbols` as a user runs it: by default with the permissions `index` needs; the queries
+ * with the README's `--allow-read` only.
+ */
+function symbols(args: string[], permissions = INDEX_PERMISSIONS): Command {
   return ["deno", [
     "run",
     "--quiet",
     `--config=${CONFIG}`,
-    "--allow-read",
-    "--allow-write=.llm",
-    "--allow-env",
-    "--allow-sys",
+    ...permissions,
     join(REPO, "tools/symbols/main.ts"),
     ...args,
   ]];
+}
+
+/** `llm-symbols` queries as the README runs them: read permission only. */
+function symbolsQuery(args: string[]): Command {
+  return symbols(args, ["--allow-read"]);
 }
 
 function installed(command: string): boolean {
@@ -95,18 +109,23 @@ async function timed([command, args]: Command, cwd: string): Promise<Sample> {
 
 function cell(samples: Sample[]): string {
   const wall = median(samples.map((s) => s.ms));
+  const fastest = Math.min(...samples.map((s) => s.ms));
   const cpu = median(samples.map((s) => s.cpuMs ?? NaN));
   const rss = Math.max(...samples.map((s) => s.rssMb ?? 0));
-  return `${wall.toFixed(0)} ms | ${cpu.toFixed(0)} ms | ${rss.toFixed(0)} MB`;
+  return `${wall.toFixed(0)} ms | ${fastest.toFixed(0)} ms | ${cpu.toFixed(0)} ms | ${
+    rss.toFixed(0)
+  } MB`;
 }
 
 /** Prints rows with their ratio of wall and CPU time to the first row's. */
 function table(title: string, rows: Row[], target?: { label: string; met: boolean }): void {
   console.log(`\n## ${title}\n`);
   console.log(
-    `| | wall (median) | CPU (median) | peak RSS | ${rows[0].label} ÷ row, wall | … CPU |`,
+    `| | wall (median) | wall (min) | CPU (median) | peak RSS | ${
+      rows[0].label
+    } ÷ row, wall | … CPU |`,
   );
-  console.log("| --- | --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- |");
   const base = rows[0].samples;
   for (const row of rows) {
     const ratio = (pick: (s: Sample) => number) =>
@@ -252,7 +271,7 @@ async function afterEdit(runs: number, temp: string): Promise<void> {
   }
 }
 
-/** Section 4: queries on the indexed tree against cscope and readtags. */
+/** Section 4: queries on the indexed tree against cscope and readtags, then their make-up. */
 async function queries(runs: number, temp: string): Promise<void> {
   const cscopeDb = join(temp, "tree.out");
   const tags = join(temp, "tree.tags");
@@ -263,35 +282,90 @@ async function queries(runs: number, temp: string): Promise<void> {
     console.log("readtags or the tree's tags file is missing: its rows are skipped");
   }
   console.log(`\nload average before the queries: ${loadAverage()}`);
-  const cases: [string, string[], string | undefined][] = [
-    ["find", ["find", QUERY_NAME], "-1"],
-    ["refs", ["refs", QUERY_NAME], "-0"],
-    ["callers", ["callers", QUERY_NAME], "-3"],
-  ];
-  for (const [name, args, cscopeField] of cases) {
-    const steps = [{
-      label: `llm-symbols ${args.join(" ")}`,
-      run: () => timed(symbols([...args, "--db", DB]), LINUX),
-    }];
-    if (hasCscope && cscopeField) {
-      steps.push({
-        label: `cscope -d -L ${cscopeField} ${QUERY_NAME}`,
-        run: () => timed(["cscope", ["-d", "-f", cscopeDb, "-L", cscopeField, QUERY_NAME]], LINUX),
+  const cscopeFields: Record<string, string> = { find: "-1", refs: "-0", callers: "-3" };
+  for (const [subcommand, field] of Object.entries(cscopeFields)) {
+    for (const name of QUERY_NAMES) {
+      const steps = [{
+        label: `llm-symbols ${subcommand} ${name}`,
+        run: () => timed(symbolsQuery([subcommand, name, "--db", DB]), LINUX),
+      }];
+      if (hasCscope) {
+        steps.push({
+          label: `cscope -d -L ${field} ${name}`,
+          run: () => timed(["cscope", ["-d", "-f", cscopeDb, "-L", field, name]], LINUX),
+        });
+      }
+      if (hasReadtags && subcommand === "find") {
+        steps.push({
+          label: `readtags -t tags ${name}`,
+          run: () => timed(["readtags", ["-t", tags, name]], LINUX),
+        });
+      }
+      const rows = await rounds(runs, steps, true);
+      const ours = median(rows[0].samples.map((s) => s.ms));
+      table(`\`${subcommand} ${name}\` on the indexed tree, ${runs} rounds, interleaved`, rows, {
+        label: `≤ ${QUERY_TARGET_MS} ms including Deno's start (median wall)`,
+        met: ours <= QUERY_TARGET_MS,
       });
     }
-    if (hasReadtags && name === "find") {
-      steps.push({
-        label: `readtags -t tags ${QUERY_NAME}`,
-        run: () => timed(["readtags", ["-t", tags, QUERY_NAME]], LINUX),
-      });
-    }
-    const rows = await rounds(runs, steps, true);
-    const ours = median(rows[0].samples.map((s) => s.ms));
-    table(`\`${name}\` on the indexed tree, median of ${runs}, interleaved`, rows, {
-      label: "≤ 100 ms including Deno's start",
-      met: ours <= 100,
-    });
   }
+  await startUp(runs);
+  await phases(runs);
+}
+
+/** What every query pays before its own work: Deno's start, and the fast path's modules. */
+async function startUp(runs: number): Promise<void> {
+  const rows = await rounds(runs, [
+    { label: "deno eval 0", run: () => timed(["deno", ["eval", "0"]], LINUX) },
+    {
+      // Refused before SQLite opens (MAG-IO-013, exit 3): the start and the modules alone.
+      label: "llm-symbols find x, no index",
+      run: () => runOnce(...symbolsQuery(["find", "x", "--db", ".llm/none.db"]), LINUX),
+    },
+  ], true);
+  table(`Start-up, ${runs} rounds, interleaved`, rows);
+}
+
+/** The phases of one run measured inside the process, medians of `runs` runs per query. */
+async function phases(runs: number): Promise<void> {
+  const entry = join(REPO, "bench/symbols_query_phases.ts");
+  console.log(`\n## Inside a run (medians of ${runs} runs, ms)\n`);
+  console.log("| | start | modules | open | query | print |");
+  console.log("| --- | --- | --- | --- | --- | --- |");
+  for (const subcommand of ["find", "refs", "callers"]) {
+    for (const name of QUERY_NAMES) {
+      const samples: Record<string, number>[] = [];
+      for (let i = 0; i < runs; i++) {
+        const output = await new Deno.Command("deno", {
+          args: [
+            "run",
+            "--quiet",
+            `--config=${CONFIG}`,
+            "--allow-read",
+            entry,
+            subcommand,
+            name,
+            DB,
+          ],
+          cwd: LINUX,
+          stdout: "null",
+          stderr: "piped",
+        }).output();
+        const lines = new TextDecoder().decode(output.stderr).trim().split("\n");
+        samples.push(JSON.parse(lines.at(-1)!));
+      }
+      const cells = ["start", "modules", "open", "query", "print"].map((phase) =>
+        median(samples.map((sample) => sample[phase])).toFixed(1)
+      );
+      console.log(`| ${subcommand} ${name} | ${cells.join(" | ")} |`);
+    }
+  }
+  console.log(
+    "\nstart: from the process's time origin to the first module (Deno's start and reading the " +
+      "module graph); modules: evaluating the fast path's; open: the index read-only; query: " +
+      "the engine with its own open; print: the envelope to stdout.",
+  );
+  console.log(`\nload average now: ${loadAverage()}`);
 }
 
 if (import.meta.main) {
@@ -299,7 +373,11 @@ if (import.meta.main) {
   const runs = runsOption(3);
   const { values } = parseArgs({
     args: Deno.args,
-    options: { "reuse-tree": { type: "boolean" }, only: { type: "string" } },
+    options: {
+      "reuse-tree": { type: "boolean" },
+      only: { type: "string" },
+      "query-runs": { type: "string" },
+    },
     strict: false,
   });
   const temp = await Deno.makeTempDir({ prefix: "symbols-bench-" });
@@ -312,7 +390,7 @@ if (import.meta.main) {
     }
     if (wanted("tree")) await coldTree(values["reuse-tree"] === true, temp);
     if (wanted("edit")) await afterEdit(runs, temp);
-    if (wanted("queries")) await queries(runs * 3, temp);
+    if (wanted("queries")) await queries(Number(values["query-runs"] ?? 10), temp);
   } finally {
     await Deno.remove(temp, { recursive: true });
   }

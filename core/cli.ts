@@ -6,45 +6,34 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { z } from "zod";
-import { ToolError } from "../schema/diagnostic.ts";
-import type { Envelope, QueryEnvelope } from "../schema/envelope.ts";
-import { EXIT, explainCode } from "../schema/error_codes.ts";
-import { newId } from "../schema/ids.ts";
-import { logCliRun } from "./cli_log.ts";
-import { failureOutcome } from "./failure.ts";
 import { fieldMeta, unwrapField } from "../schema/fields.ts";
-import type { CommandSpec, RunContext, Tool, ToolOutcome } from "./tool.ts";
+import {
+  argError,
+  type FlagKind,
+  flagName,
+  type FlagSpec,
+  hasOutputFlags,
+  parseCommandLineBy,
+  type ParsedCommandLine,
+  runCommandLine,
+} from "./cli_run.ts";
+import type { Envelope } from "../schema/envelope_build.ts";
+import type { CommandSpec, Tool } from "./tool.ts";
 import { VERSION } from "./version.ts";
 
-/** Output formats every CLI accepts (`compact`: the contract's compact form, as MCP answers). */
-export type OutputFormat = "json" | "jsonl" | "text" | "compact";
+export type { FlagSpec, OutputFormat, ParsedCommandLine } from "./cli_run.ts";
 
-const FORMATS: readonly OutputFormat[] = ["json", "jsonl", "text", "compact"];
-
-type FlagKind = "boolean" | "string" | "number" | "strings" | "enum";
-
-interface FlagSpec {
-  field: string;
-  flag: string;
-  kind: FlagKind;
-  short?: string;
-  /** Other long flag names of the field (its aliases, kebab-cased). */
-  aliases: string[];
+/** A flag as `--help` shows it: what parsing needs, and its text, default, choices. */
+export interface FlagHelp extends FlagSpec {
+  /** Its description (the field's). */
   description: string;
+  /** The field's default. */
   defaultValue?: unknown;
+  /** The values an enum flag takes. */
   choices?: readonly string[];
-  /** A number flag whose schema takes whole numbers only. */
-  integer?: boolean;
   /** Its values name files or directories. */
   path: boolean;
-}
-
-interface ParseOption {
-  type: "boolean" | "string";
-  multiple?: boolean;
-  short?: string;
 }
 
 /** The default of a field, from the outermost `.default()` among its wrappers. */
@@ -65,12 +54,19 @@ function kindOf(base: z.ZodType): FlagKind {
   return "string";
 }
 
-function flagName(field: string): string {
-  return field.replaceAll("_", "-");
-}
-
-/** The flags a command's input schema gives it, in schema order. */
-function flagSpecs(command: CommandSpec): FlagSpec[] {
+/**
+ * The flags a command's input schema gives it, in schema order: the one derivation of flags
+ * from zod, used live here and written by `deno task schema` into the flag table of the fast
+ * path.
+ *
+ * @example
+ * ```ts
+ * import { flagSpecs } from "./cli.ts";
+ * import { searchTool } from "@llm/search";
+ * flagSpecs(searchTool).some((spec) => spec.flag === "ignore-case"); // true
+ * ```
+ */
+export function flagSpecs(command: Pick<CommandSpec, "input">): FlagHelp[] {
   return Object.entries(command.input.shape).map(([field, schema]) => {
     const base = unwrapField(schema as z.ZodType);
     const meta = fieldMeta(schema as z.ZodType);
@@ -89,142 +85,13 @@ function flagSpecs(command: CommandSpec): FlagSpec[] {
   });
 }
 
-const HELP_OPTIONS: Record<string, ParseOption> = {
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean", short: "V" },
-};
-
-const OUTPUT_OPTIONS: Record<string, ParseOption> = {
-  explain: { type: "string" },
-  format: { type: "string" },
-  debug: { type: "boolean" },
-  "error-codes": { type: "boolean", short: "E" },
-  log: { type: "boolean" },
-};
-
-/** Whether the command takes the output flags (tools do; `llm-mcp` does not). */
-function hasOutputFlags(command: CommandSpec): boolean {
-  return command.cli.outputFlags ?? true;
-}
-
-/**
- * The `parseArgs` options of a command. A name or letter given twice is a mistake in the
- * definition, reported as such rather than one flag silently shadowing another.
- */
-function parseOptions(command: CommandSpec, specs: FlagSpec[]): Record<string, ParseOption> {
-  const options: Record<string, ParseOption> = {
-    ...HELP_OPTIONS,
-    ...(hasOutputFlags(command) ? OUTPUT_OPTIONS : {}),
-  };
-  const letters = new Set(Object.values(options).map((option) => option.short));
-  const add = (name: string, option: ParseOption) => {
-    if (name in options) throw new Error(`${command.name}: flag --${name} is defined twice`);
-    if (option.short !== undefined) {
-      if (letters.has(option.short)) {
-        throw new Error(`${command.name}: flag -${option.short} is defined twice`);
-      }
-      letters.add(option.short);
-    }
-    options[name] = option;
-  };
-  for (const spec of specs) {
-    const type = spec.kind === "boolean" ? "boolean" : "string";
-    const multiple = spec.kind === "strings";
-    add(spec.flag, spec.short ? { type, multiple, short: spec.short } : { type, multiple });
-    for (const alias of spec.aliases) add(alias, { type, multiple });
-  }
-  return options;
-}
-
-/**
- * Joins a value-taking flag with a next argument that begins with `-` (`-e -foo` →
- * `--patterns=-foo`): the flag takes it whatever it looks like, as in ripgrep, where
- * `parseArgs` would call it ambiguous.
- */
-function joinDashValues(args: string[], options: Record<string, ParseOption>): string[] {
-  const takesValue = new Map<string, string>();
-  for (const [name, option] of Object.entries(options)) {
-    if (option.type !== "string") continue;
-    takesValue.set(`--${name}`, name);
-    if (option.short) takesValue.set(`-${option.short}`, name);
-  }
-  const joined: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--") return [...joined, ...args.slice(i)];
-    const name = takesValue.get(args[i]);
-    if (name !== undefined && args[i + 1]?.startsWith("-")) joined.push(`--${name}=${args[++i]}`);
-    else joined.push(args[i]);
-  }
-  return joined;
-}
-
-function argError(command: CommandSpec, message: string, note?: string): ToolError {
-  return new ToolError(`${command.prefix}-ARG-001`, message, note ? { note } : {});
-}
-
-const WHOLE_NUMBER = /^[+-]?\d+$/;
-const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/**
- * The value of a number flag, parsed as strictly as ripgrep does: decimal digits only (no
- * `0x10`, `1e3` or blanks where a whole number is expected) and no value beyond what a number
- * holds exactly, so nothing is silently rounded or read as another value.
- */
-function numberFlag(command: CommandSpec, flag: string, value: string, spec: FlagSpec): number {
-  const integer = spec.integer ?? false;
-  if (!(integer ? WHOLE_NUMBER : DECIMAL_NUMBER).test(value)) {
-    throw argError(
-      command,
-      `--${flag} takes ${
-        integer ? "a whole number in decimal digits" : "a number"
-      }, got '${value}'`,
-    );
-  }
-  const number = Number(value);
-  if (integer ? !Number.isSafeInteger(number) : !Number.isFinite(number)) {
-    throw argError(
-      command,
-      `--${flag} ${value} is out of range`,
-      `the largest value is ${Number.MAX_SAFE_INTEGER}`,
-    );
-  }
-  return number;
-}
-
-/** Turns parsed flag values into the raw input object, coercing numbers. */
-function inputFromFlags(
-  command: CommandSpec,
-  specs: FlagSpec[],
-  values: Record<string, unknown>,
-  positionals: string[],
-): Record<string, unknown> {
-  const byFlag = new Map<string, FlagSpec>();
-  for (const spec of specs) {
-    for (const name of [spec.flag, ...spec.aliases]) byFlag.set(name, spec);
-  }
-  const input: Record<string, unknown> = {};
-  for (const [flag, value] of Object.entries(values)) {
-    const spec = byFlag.get(flag);
-    if (!spec || value === undefined) continue;
-    if (spec.kind === "number") {
-      input[spec.field] = numberFlag(command, flag, String(value), spec);
-    } else if (spec.kind === "strings") {
-      const previous = (input[spec.field] as string[] | undefined) ?? [];
-      input[spec.field] = [...previous, ...(value as string[])];
-    } else input[spec.field] = value;
-  }
-  if (command.cli.positionals) return { ...input, ...command.cli.positionals(positionals, input) };
-  if (positionals.length) throw argError(command, `unexpected argument '${positionals[0]}'`);
-  return input;
-}
-
-function describeDefault(spec: FlagSpec): string {
+function describeDefault(spec: FlagHelp): string {
   if (spec.defaultValue === undefined || spec.defaultValue === false) return "";
   if (Array.isArray(spec.defaultValue) && spec.defaultValue.length === 0) return "";
   return ` [default: ${JSON.stringify(spec.defaultValue)}]`;
 }
 
-function flagRow(spec: FlagSpec): [string, string] {
+function flagRow(spec: FlagHelp): [string, string] {
   const names = [
     spec.short ? `-${spec.short}` : undefined,
     `--${spec.flag}`,
@@ -265,7 +132,7 @@ const TOOL_EXIT_CODES =
  * @example
  * ```ts
  * import { helpText } from "./cli.ts";
- * import { searchTool } from "@llm/search/search";
+ * import { searchTool } from "@llm/search";
  * helpText(searchTool).startsWith("llm-search"); // true
  * ```
  */
@@ -299,27 +166,6 @@ export function helpText(command: CommandSpec): string {
   ].join("\n");
 }
 
-/** A command line taken apart: the common flags, and the raw input of the command's fields. */
-export interface ParsedCommandLine {
-  /** `-h`/`--help` was given. */
-  help: boolean;
-  /** `-V`/`--version` was given. */
-  version: boolean;
-  /** The code of `--explain CODE`. */
-  explain?: string;
-  /** The `--format` asked for. */
-  format: OutputFormat;
-  /** `--debug` was given. */
-  debug: boolean;
-  /** `--log` was given: the run asks to be logged. */
-  log: boolean;
-  /**
-   * The fields' values as the flags and positionals give them, not yet schema-checked. Throws a
-   * `*-ARG-001` {@linkcode ToolError} for a malformed number or an unexpected argument.
-   */
-  input(): Record<string, unknown>;
-}
-
 /**
  * Parses `args` by the flags a command's definition derives. Throws a `*-ARG-001`
  * {@linkcode ToolError} for an unknown flag, a flag's missing or malformed value, or an
@@ -328,39 +174,13 @@ export interface ParsedCommandLine {
  * @example
  * ```ts
  * import { parseCommandLine } from "./cli.ts";
- * import { searchTool } from "@llm/search/search";
+ * import { searchTool } from "@llm/search";
  * parseCommandLine(searchTool, ["-i", "TODO", "src"]).input();
  * // { ignore_case: true, patterns: ["TODO"], paths: ["src"] }
  * ```
  */
 export function parseCommandLine(command: CommandSpec, args: string[]): ParsedCommandLine {
-  const specs = flagSpecs(command);
-  const options = parseOptions(command, specs);
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: joinDashValues(args, options),
-      options,
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw argError(command, error instanceof Error ? error.message : String(error));
-  }
-  const values = parsed.values as Record<string, unknown>;
-  const requested = values.format ?? "json";
-  if (!FORMATS.includes(requested as OutputFormat)) {
-    throw argError(command, `--format takes ${FORMATS.join(", ")}, got '${requested}'`);
-  }
-  return {
-    help: values.help === true,
-    version: values.version === true,
-    explain: typeof values.explain === "string" ? values.explain : undefined,
-    format: requested as OutputFormat,
-    debug: values.debug === true,
-    log: values.log === true,
-    input: () => inputFromFlags(command, specs, values, parsed.positionals),
-  };
+  return parseCommandLineBy(command, flagSpecs(command), args);
 }
 
 /**
@@ -400,80 +220,6 @@ export function parseProgramOptions<T extends z.ZodObject>(
   );
 }
 
-const encoder = new TextEncoder();
-
-function writeStdout(text: string): void {
-  const bytes = encoder.encode(text);
-  let written = 0;
-  try {
-    while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
-  } catch (error) {
-    // The reader went away (`| head`): nobody wants the rest, so stop quietly, as ripgrep does.
-    if (error instanceof Deno.errors.BrokenPipe) Deno.exit(EXIT.ok);
-    throw error;
-  }
-}
-
-function exitCodeOf(outcome: ToolOutcome): number {
-  if (outcome.exitCode !== undefined) return outcome.exitCode;
-  const envelope = outcome.envelope;
-  if (envelope.status !== "error" && envelope.status !== "rejected") return EXIT.ok;
-  const error = "error" in envelope && envelope.error
-    ? envelope.error
-    : envelope.diagnostics.find((d) => d.level === "error");
-  return error ? explainCode(error.code)?.exit ?? EXIT.internal : EXIT.refused;
-}
-
-/** One JSONL result line: the tool's item type first, which an item may override (`file`, `count`). */
-function itemLine(tool: Tool, item: unknown): string {
-  return JSON.stringify({ type: tool.itemType ?? "item", ...item as object }) + "\n";
-}
-
-/** Writes the envelope's list items one per line, then the summary object. */
-function writeJsonl(tool: Tool, envelope: Envelope): void {
-  const key = tool.listKey;
-  if (tool.kind !== "query" || !key) {
-    writeStdout(JSON.stringify({ type: "summary", ...envelope }) + "\n");
-    return;
-  }
-  const query = envelope as QueryEnvelope;
-  const data = { ...(query.data as unknown as Record<string, unknown>) };
-  const items = Array.isArray(data[key]) ? data[key] as unknown[] : [];
-  delete data[key];
-  let text = "";
-  for (const item of items) {
-    text += itemLine(tool, item);
-  }
-  writeStdout(text + JSON.stringify({ type: "summary", ...query, data }) + "\n");
-}
-
-async function writeOutcome(tool: Tool, format: OutputFormat, outcome: ToolOutcome) {
-  if (format === "jsonl") writeJsonl(tool, outcome.envelope);
-  else if (format === "text") writeStdout(tool.renderText(outcome.envelope));
-  else if (format === "compact") {
-    // Loaded only when asked for: it builds every tool's result schemas, which a run's start-up
-    // should not pay for (each CLI builds only its own).
-    const { compactEnvelope } = await import("../schema/compact.ts");
-    writeStdout(JSON.stringify(compactEnvelope(outcome.envelope)) + "\n");
-  } else writeStdout(JSON.stringify(outcome.envelope) + "\n");
-}
-
-/** Streaming line writer for JSONL items, flushing in blocks to keep syscalls few. */
-function jsonlEmitter(tool: Tool): { emit: (item: unknown) => void; flush: () => void } {
-  let buffer = "";
-  const flush = () => {
-    if (buffer) writeStdout(buffer);
-    buffer = "";
-  };
-  return {
-    emit(item) {
-      buffer += itemLine(tool, item);
-      if (buffer.length > 1 << 16) flush();
-    },
-    flush,
-  };
-}
-
 /**
  * Runs a tool as a command: parses `args`, runs, prints one JSON document (or JSONL, or text)
  * on stdout and returns the exit code. Never throws. The run is also appended to the execution
@@ -482,7 +228,7 @@ function jsonlEmitter(tool: Tool): { emit: (item: unknown) => void; flush: () =>
  * @example Make a tool a command
  * ```ts
  * import { runCli } from "@llm/search";
- * import { searchTool } from "@llm/search/search";
+ * import { searchTool } from "@llm/search";
  * if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));
  * ```
  */
@@ -491,80 +237,15 @@ export async function runCli(
   args: string[],
   options: { log?: boolean } = {},
 ): Promise<number> {
-  const executionId = newId();
-  const debug = args.includes("--debug");
-  let format: OutputFormat = "json";
-  const startedAt = new Date();
-  let input: Record<string, unknown> = {};
-  const streamed: unknown[] = [];
-  let logRequested = false;
-  // Logged before the output is written: a reader that goes away (`| head`) ends the process.
-  const log = (outcome: ToolOutcome) => {
-    if (options.log === false) return;
-    const run = { tool, argv: args, input, outcome, startedAt, streamed, cwd: Deno.cwd() };
-    logCliRun({ ...run, requested: logRequested });
+  const reader = {
+    parse: () => parseCommandLine(tool, args),
+    help: () => helpText(tool),
+    compact: async (envelope: Envelope) => {
+      // Loaded only when asked for: it builds every tool's result schemas, which a run's
+      // start-up should not pay for (each CLI builds only its own).
+      const { compactEnvelope } = await import("../schema/compact.ts");
+      return compactEnvelope(envelope);
+    },
   };
-  try {
-    const line = parseCommandLine(tool, args);
-    format = line.format;
-    logRequested = line.log;
-    if (line.help) {
-      writeStdout(helpText(tool));
-      return EXIT.ok;
-    }
-    if (line.version) {
-      writeStdout(`${tool.name} ${VERSION}\n`);
-      return EXIT.ok;
-    }
-    if (line.explain !== undefined) {
-      const entry = explainCode(line.explain);
-      if (!entry) {
-        throw new ToolError(`${tool.prefix}-ARG-002`, `unknown error code '${line.explain}'`, {
-          remediation: "Codes read PREFIX-CATEGORY-NNN, e.g. LMS-QRY-001.",
-        });
-      }
-      writeStdout(
-        format === "text"
-          ? `${entry.code}: ${entry.meaning}\ncause: ${entry.cause}\nremediation: ${entry.remediation}\nexit: ${entry.exit}\n`
-          : JSON.stringify(entry) + "\n",
-      );
-      return EXIT.ok;
-    }
-    input = line.input();
-    const stream = format === "jsonl" && tool.listKey ? jsonlEmitter(tool) : undefined;
-    const context: RunContext = {
-      executionId,
-      cwd: Deno.cwd(),
-      emit: stream && ((item) => {
-        streamed.push(item);
-        stream.emit(item);
-      }),
-      readStdin: () => new Response(Deno.stdin.readable).text(),
-    };
-    const outcome = await tool.execute(input, context);
-    stream?.flush();
-    log(outcome);
-    await writeOutcome(tool, format, outcome);
-    reportErrors(tool, outcome);
-    return exitCodeOf(outcome);
-  } catch (thrown) {
-    const outcome = failureOutcome(tool, thrown, executionId, debug);
-    if (debug && thrown instanceof Error && thrown.stack) console.error(thrown.stack);
-    log(outcome);
-    await writeOutcome(tool, format === "text" ? "json" : format, outcome);
-    reportErrors(tool, outcome);
-    return exitCodeOf(outcome);
-  }
-}
-
-/** Repeats a run's errors on stderr for people watching the terminal (stdout stays JSON). */
-function reportErrors(tool: Tool, outcome: ToolOutcome): void {
-  const envelope = outcome.envelope;
-  const errors = [
-    ...("error" in envelope && envelope.error ? [envelope.error] : []),
-    ...envelope.diagnostics.filter((d) => d.level === "error"),
-  ];
-  for (const error of new Set(errors)) {
-    console.error(`${tool.name}: ${error.code}: ${error.message}`);
-  }
+  return await runCommandLine(tool, args, reader, options);
 }

@@ -23,7 +23,7 @@ import { type Diagnostic, ToolError } from "../schema/diagnostic.ts";
 /** One finished command-line run. */
 export interface CliRun {
   /** The tool that ran. */
-  tool: Tool;
+  tool: Pick<Tool, "name" | "mcpName" | "prefix" | "kind" | "listKey">;
   /** The command-line arguments as typed. */
   argv: string[];
   /** The input the flags gave (empty when they could not be read). */
@@ -57,7 +57,7 @@ function realRoot(root: string): string {
 }
 
 /** The envelope as the record keeps it: streamed items put back into the data's list. */
-function loggedEnvelope(tool: Tool, envelope: Envelope, streamed?: unknown[]): Envelope {
+function loggedEnvelope(tool: CliRun["tool"], envelope: Envelope, streamed?: unknown[]): Envelope {
   if (!streamed?.length || tool.kind !== "query" || !tool.listKey) return envelope;
   const query = envelope as QueryEnvelope;
   return { ...query, data: { ...query.data, [tool.listKey]: streamed } } as QueryEnvelope;

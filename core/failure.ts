@@ -5,7 +5,7 @@
  * @module
  */
 import { type Diagnostic, ToolError } from "../schema/diagnostic.ts";
-import { type Envelope, mutationEnvelope, queryEnvelope } from "../schema/envelope.ts";
+import { type Envelope, mutationEnvelope, queryEnvelope } from "../schema/envelope_build.ts";
 import { isPermissionRefusal, permissionError } from "./permissions.ts";
 import type { ToolInfo, ToolOutcome } from "./tool.ts";
 

@@ -11,6 +11,9 @@
  */
 import { type Language, Query } from "web-tree-sitter";
 import { DEFINITION_QUERIES } from "./wasm/queries.ts";
+import { closestNames } from "./closest_names.ts";
+
+export { closestNames } from "./closest_names.ts";
 
 /** Predicates web-tree-sitter 0.25 evaluates; any other `#…` would be silently ignored. */
 export const SUPPORTED_PREDICATES: readonly string[] = [
@@ -88,42 +91,6 @@ function position(source: string, index: number): { offset: number; line: number
     line: before.split("\n").length,
     column: encoder.encode(before.slice(lineStart)).length,
   };
-}
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length];
-}
-
-/**
- * The names of `candidates` closest to `word` (by edit distance, then containment), at most
- * `count` of them.
- *
- * @example
- * ```ts
- * import { closestNames } from "./query.ts";
- * closestNames("function_defintion", ["function_definition", "struct_specifier"]); // ["function_definition"]
- * ```
- */
-export function closestNames(word: string, candidates: readonly string[], count = 5): string[] {
-  const scored = [...new Set(candidates)]
-    .map((name) => ({
-      name,
-      score: distance(word, name) - (name.includes(word) || word.includes(name) ? 3 : 0),
-    }))
-    .filter((entry) => entry.score <= Math.max(3, word.length / 2))
-    .sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : 1));
-  return scored.slice(0, count).map((entry) => entry.name);
 }
 
 function namedTypes(language: Language): string[] {

@@ -9,7 +9,8 @@
  */
 import { z } from "zod";
 import type { AstMatch, AstSearchData } from "./ast_search.ts";
-import { type Diagnostic, type DiagnosticLevel, DiagnosticSchema } from "./diagnostic.ts";
+import type { Diagnostic, DiagnosticLevel } from "./diagnostic.ts";
+import { DiagnosticSchema } from "./diagnostic_schema.ts";
 import type { DiscoverData, DiscoverResult } from "./discover.ts";
 import type {
   Envelope,

@@ -1,10 +1,11 @@
 /**
- * Diagnostics (Splice's payload, extended) and the error type tools throw to produce one.
+ * Diagnostics (Splice's payload, extended) and the error type tools throw to produce one. No
+ * zod here (its schema is in `diagnostic_schema.ts`): every engine imports this module, and a
+ * command's fast path must start without loading zod.
  *
  * @module
  */
-import { z } from "zod";
-import { type Span, SpanSchema } from "./span.ts";
+import type { Span } from "./span_build.ts";
 import { EXIT, explainCode } from "./error_codes.ts";
 
 /** Severity of a diagnostic. */
@@ -42,23 +43,6 @@ export interface Diagnostic {
   /** Version of the tool. */
   tool_version?: string;
 }
-
-/** zod schema of {@linkcode Diagnostic}. */
-export const DiagnosticSchema: z.ZodType<Diagnostic> = z.object({
-  tool: z.string(),
-  level: z.enum(["error", "warning", "note"]),
-  message: z.string(),
-  code: z.string().regex(/^[A-Z]{3}-[A-Z]+-\d{3}$/),
-  native_code: z.string().optional(),
-  file: z.string().optional(),
-  span: SpanSchema.optional(),
-  line: z.number().int().positive().optional(),
-  column: z.number().int().nonnegative().optional(),
-  note: z.string().optional(),
-  remediation: z.string().optional(),
-  tool_path: z.string().optional(),
-  tool_version: z.string().optional(),
-}).meta({ id: "Diagnostic", title: "Diagnostic" });
 
 /** The optional parts of a diagnostic a caller can set. */
 export type DiagnosticDetails = Partial<Omit<Diagnostic, "tool" | "message" | "code">>;

@@ -5,7 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { type Diagnostic, DiagnosticSchema } from "./diagnostic.ts";
+import type { Diagnostic } from "./diagnostic.ts";
+import { DiagnosticSchema } from "./diagnostic_schema.ts";
 
 /** How a gate ended: it passed, it rejected the file, or it could not run (said in a note). */
 export type GateStatus = "passed" | "failed" | "skipped";

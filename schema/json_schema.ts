@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { compactEnvelopeSchemaOf } from "./compact.ts";
-import { DiagnosticSchema } from "./diagnostic.ts";
+import { DiagnosticSchema } from "./diagnostic_schema.ts";
 import { EditPlanSchema } from "./edit_plan.ts";
 import { JournalManifestSchema } from "./journal.ts";
 import { ExecutionRecordSchema, GetExecutionEnvelopeSchema, LogEnvelopeSchema } from "./mcp.ts";

@@ -14,6 +14,7 @@
 export * from "./aliases.ts";
 export * from "./checksum.ts";
 export * from "./diagnostic.ts";
+export * from "./diagnostic_schema.ts";
 export * from "./edit_plan.ts";
 export * from "./envelope.ts";
 export * from "./error_codes.ts";

@@ -17,12 +17,10 @@ import { SpanSchema } from "./span.ts";
 import { type SymbolRef, SymbolRefSchema } from "./extensions.ts";
 
 export type { SymbolRef } from "./extensions.ts";
+export { SYMBOL_INDEX_VERSION } from "./symbol_index.ts";
 
 const count = z.number().int().nonnegative();
 const hexId = z.string().regex(/^[0-9a-f]{16}$/);
-
-/** Version of the index database's own schema (its tables), checked when the index is opened. */
-export const SYMBOL_INDEX_VERSION = 1;
 
 /** One definition of the index. */
 export interface SymbolRecord {

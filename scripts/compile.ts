@@ -51,7 +51,10 @@ export interface CompileTarget {
   specifier: string;
   /** Permissions baked into the executable. */
   permissions: readonly ToolPermission[];
-  /** Worker modules embedded with `--include`. */
+  /**
+   * Modules loaded at run time by a computed specifier, embedded with `--include`: the workers,
+   * and `llm-symbols`' full command line (its fast path loads no definition at start).
+   */
   include: readonly string[];
 }
 
@@ -89,7 +92,7 @@ export function compileTargets(): CompileTarget[] {
     tool(LLM_DISCOVER, "discover"),
     tool(LLM_TRANSFORM, "transform"),
     tool(LLM_WRITE, "write"),
-    tool(LLM_SYMBOLS, "symbols", [WORKERS.symbols]),
+    tool(LLM_SYMBOLS, "symbols", [WORKERS.symbols, "tools/symbols/dispatch.ts"]),
     tool(LLM_REFACTOR, "refactor", [WORKERS.symbols]),
     tool(LLM_VALIDATE, "validate"),
     {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { discover, discoverTool } from "../tools/discover/main.ts";
+import { discover } from "../tools/discover/main.ts";
+import { discoverTool } from "../tools/discover/tool.ts";
 import type { DiscoverData } from "../schema/mod.ts";
 import { assertValidEnvelope, makeTree, parseJson, runEntry, withoutRunFields } from "./helpers.ts";
 

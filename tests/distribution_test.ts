@@ -55,7 +55,10 @@ Deno.test("each executable embeds the workers its engines start, and they exist"
   );
   assert.deepEqual(includes["llm-search"], ["tools/search/worker.ts"]);
   assert.deepEqual(includes["llm-ast-search"], ["tools/ast-search/worker.ts"]);
-  assert.deepEqual(includes["llm-symbols"], ["tools/symbols/worker.ts"]);
+  assert.deepEqual(includes["llm-symbols"], [
+    "tools/symbols/dispatch.ts",
+    "tools/symbols/worker.ts",
+  ]);
   assert.deepEqual(includes["llm-mcp"], [
     "tools/ast-search/worker.ts",
     "tools/mcp/call_worker.ts",

@@ -145,3 +145,39 @@ export function hasCommand(name: string): boolean {
     return false;
   }
 }
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: { code?: { specifier?: string }; isDynamic?: boolean }[];
+}
+
+/**
+ * The modules `entry` (a path in the repository) loads before it runs: its static imports,
+ * transitively, and (`dynamic`) its literal dynamic imports too, whose graphs Deno reads and
+ * parses at start; by `deno info --json`.
+ */
+export async function staticGraph(entry: string, dynamic = false): Promise<string[]> {
+  const output = await new Deno.Command("deno", {
+    args: ["info", "--json", join(REPO, entry)],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const info = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    roots: string[];
+    modules: InfoModule[];
+  };
+  const modules = new Map(info.modules.map((module) => [module.specifier, module]));
+  const seen = new Set<string>();
+  const visit = (specifier: string) => {
+    if (seen.has(specifier)) return;
+    seen.add(specifier);
+    for (const dependency of modules.get(specifier)?.dependencies ?? []) {
+      const target = dependency.code?.specifier;
+      if (target && (dynamic || !dependency.isDynamic)) visit(target);
+    }
+  };
+  info.roots.forEach(visit);
+  return [...seen];
+}

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { type MutationEnvelope, sha256, type TransformOutput } from "../schema/mod.ts";
-import { transformTool } from "../tools/transform/main.ts";
+import { transformTool } from "../tools/transform/tool.ts";
 import { assertValidEnvelope, parseJson, runEntry } from "./helpers.ts";
 import { connect } from "./mcp_helpers.ts";
 import { execute, exists, holdCommitLock, snapshot, until } from "./transform_helpers.ts";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { search } from "../tools/search/engine.ts";
 import { buildTrigramIndex } from "../core/trigram/build.ts";
 import { HEADER_BYTES } from "../core/trigram/format.ts";
-import { makeTree, parseJson, runEntry } from "./helpers.ts";
+import { makeTree, parseJson, REPO, runEntry } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "src/a.c": "int x = PM_RESUME;\n",
@@ -135,7 +135,9 @@ Deno.test("llm-symbols index writes the index; llm-search reads it with read per
     const indexed = parseJson(
       await runEntry("tools/symbols/main.ts", ["index", "--threads", "0"], {
         cwd: root,
-        permissions: [`--allow-read=${root}`, `--allow-write=${join(root, ".llm")}`],
+        // `index` loads its definitions at run time (only the queries' fast path is loaded at
+        // start), which needs read permission for the package too.
+        permissions: [`--allow-read=${root},${REPO}`, `--allow-write=${join(root, ".llm")}`],
       }),
     );
     const written = (indexed.result as { trigram_index?: { files: number } }).trigram_index;

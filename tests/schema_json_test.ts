@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { flagTablesText } from "../scripts/flag_tables.ts";
 import { schemaFiles } from "../scripts/schema.ts";
 import { REPO } from "./helpers.ts";
 
@@ -12,6 +13,11 @@ Deno.test("schema/json is up to date with the zod schemas (run `deno task schema
   for (const [name, text] of expected) {
     assert.equal(Deno.readTextFileSync(join(dir, name)), text, `${name} is stale`);
   }
+});
+
+Deno.test("core/flag_tables.json is up to date with the input schemas (run `deno task schema`)", () => {
+  const onDisk = Deno.readTextFileSync(join(REPO, "core", "flag_tables.json"));
+  assert.equal(onDisk, flagTablesText(), "core/flag_tables.json is stale");
 });
 
 Deno.test("every generated file is a valid JSON Schema (draft 2020-12)", () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { searchTool } from "../tools/search/main.ts";
+import { searchTool } from "../tools/search/tool.ts";
 import { assertValidEnvelope, makeTree, parseJson, runEntry, withoutRunFields } from "./helpers.ts";
 
 const ENTRY = "tools/search/main.ts";

@@ -15,7 +15,7 @@ import {
   type TransformOutput,
   type TransformResult,
 } from "../schema/mod.ts";
-import { transformTool } from "../tools/transform/main.ts";
+import { transformTool } from "../tools/transform/tool.ts";
 import { assertValidEnvelope, makeTree, parseJson, REPO, runEntry } from "./helpers.ts";
 import {
   exists,

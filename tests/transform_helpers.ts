@@ -14,7 +14,7 @@ import {
   type TransformOutput,
   type TransformResult,
 } from "../schema/mod.ts";
-import { transformTool } from "../tools/transform/main.ts";
+import { transformTool } from "../tools/transform/tool.ts";
 import { assertValidEnvelope } from "./helpers.ts";
 
 /** An envelope of llm-transform and the exit code of the run. */

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { MutationEnvelope, TransformOutput, TransformResult } from "../schema/mod.ts";
 import { sha256 } from "../schema/mod.ts";
-import { transformTool } from "../tools/transform/main.ts";
+import { transformTool } from "../tools/transform/tool.ts";
 import { assertValidEnvelope, hasCommand, makeTree, parseJson, runEntry } from "./helpers.ts";
 import { snapshot } from "./transform_helpers.ts";
 

@@ -13,12 +13,7 @@
  */
 import { dirname, join } from "node:path";
 import { ToolError } from "../../schema/diagnostic.ts";
-import {
-  type JournalFile,
-  type JournalManifest,
-  JournalManifestSchema,
-  type JournalState,
-} from "../../schema/journal.ts";
+import type { JournalFile, JournalManifest, JournalState } from "../../schema/journal.ts";
 import {
   confineManifest,
   isJournalFile,
@@ -106,6 +101,9 @@ async function readManifest(
     if (!(error instanceof SyntaxError)) throw error;
     throw new DamagedManifest(`${MANIFEST} is not valid JSON`);
   }
+  // The schema (zod) is loaded on first use: an edit reads no manifest unless a journal still
+  // holds its lock (see findInterrupted), and loading zod costs a command more than its edit.
+  const { JournalManifestSchema } = await import("../../schema/journal.ts");
   const parsed = JournalManifestSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -15,8 +15,9 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
-import { discoverTool } from "./tool.ts";
+import { runFastOrFull } from "../../core/cli_entry.ts";
+import { LLM_DISCOVER } from "../../schema/tool_names.ts";
+import { discoverPositionals, renderDiscoverText, runDiscover } from "./run.ts";
 
 export {
   discover,
@@ -25,6 +26,27 @@ export {
   type DiscoverWalkOptions,
 } from "./engine.ts";
 export type { CaseMode } from "./query.ts";
-export { discoverTool } from "./tool.ts";
 
-if (import.meta.main) Deno.exit(await runCli(discoverTool, Deno.args));
+/**
+ * Runs `llm-discover` with `args` and returns the exit code. A command line whose flags the
+ * flag table can check runs without loading zod; anything else (`--help`, `--max-filesize`, a
+ * refused flag) loads the definition (`tool.ts`, `discoverTool`) and takes the full path, with
+ * the same answers.
+ *
+ * @example
+ * ```ts
+ * import { runDiscoverCli } from "@llm/search/discover";
+ * typeof runDiscoverCli; // "function"
+ * ```
+ */
+export async function runDiscoverCli(args: string[]): Promise<number> {
+  const code = { run: runDiscover, text: renderDiscoverText, positionals: discoverPositionals };
+  return await runFastOrFull(
+    LLM_DISCOVER,
+    code,
+    args,
+    async () => (await import("./tool.ts")).discoverTool,
+  );
+}
+
+if (import.meta.main) Deno.exit(await runDiscoverCli(Deno.args));

@@ -7,59 +7,16 @@
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { type DiscoverData, DiscoverDataSchema } from "../../schema/discover.ts";
-import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
-import { field } from "../../schema/fields.ts";
-import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
-import { discover } from "./engine.ts";
+import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
+import { discoverPositionals, renderDiscoverText, runDiscover } from "./run.ts";
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
-import { DISCOVER_DEFAULTS } from "./defaults.ts";
+import { DiscoverInput } from "./input.ts";
 
-const count = z.number().int().nonnegative();
-
-const DiscoverInput = z.object({
-  query: field(
-    z.string().default("").describe(
-      "fzf extended-syntax query (the first positional argument); empty lists paths in path order",
-    ),
-    { aliases: ["pattern"] },
-  ),
-  paths: field(
-    z.array(z.string()).default([]).describe("Files or directories to walk [default: the root]"),
-    { path: true, aliases: ["path"] },
-  ),
-  kind: z.enum(["file", "dir"]).default("file").describe("Find files or directories"),
-  extension: field(
-    z.array(z.string().min(1)).default([]).describe(
-      "Only names with this extension (case-insensitive, e.g. ts); repeat for several",
-    ),
-    { short: "e", aliases: ["extensions", "ext"] },
-  ),
-  limit: field(
-    count.default(DISCOVER_DEFAULTS.limit).describe(
-      "Results to list, 0 for all; cut results set partial and total",
-    ),
-    { short: "n" },
-  ),
-  case: z.enum(["smart", "sensitive", "insensitive"]).default("smart").describe(
-    "Case rule: smart (a term with an upper-case letter is case-sensitive, like fzf)",
-  ),
-  ...walkInputShape,
-  hidden: field(walkInputShape.hidden.clone(), { short: "H" }),
-  no_ignore: field(walkInputShape.no_ignore.clone(), { short: "I" }),
-});
-
-/** Input of `llm-discover`, as the engine receives it after defaults. */
-export type DiscoverInput = z.output<typeof DiscoverInput>;
+export type { DiscoverInput } from "./input.ts";
 
 /** Output schema of `llm-discover`. */
 export const DiscoverEnvelopeSchema: z.ZodType<QueryEnvelope<DiscoverData | { count: 0 }>> =
   queryEnvelopeSchema(DiscoverDataSchema);
-
-function renderText(envelope: QueryEnvelope<DiscoverData>): string {
-  return (envelope.data.results ?? []).map((result) =>
-    `${result.score.toFixed(4)}  ${result.path}${result.kind === "dir" ? "/" : ""}\n`
-  ).join("");
-}
 
 /**
  * The `llm-discover` tool.
@@ -94,14 +51,10 @@ export const discoverTool: Tool = defineTool({
   output: DiscoverEnvelopeSchema,
   listKey: "results",
   itemType: "result",
-  text: (envelope) => renderText(envelope as QueryEnvelope<DiscoverData>),
+  text: renderDiscoverText,
   cli: {
     usage: "[FLAGS] [QUERY] [PATH...]",
-    positionals: (positionals, flags) => {
-      if (flags.query !== undefined) return { paths: positionals };
-      const [query, ...paths] = positionals;
-      return query === undefined ? {} : { query, paths };
-    },
+    positionals: discoverPositionals,
     examples: [
       "llm-discover walker",
       "llm-discover schedcore ~/src/linux --limit 5",
@@ -112,23 +65,5 @@ export const discoverTool: Tool = defineTool({
       "deno run --allow-read=. jsr:@llm/search/discover walker",
     ],
   },
-  run: async (input, context) => {
-    const outcome = await discover({
-      query: input.query,
-      cwd: context.cwd,
-      paths: input.paths,
-      kind: input.kind,
-      extensions: input.extension,
-      limit: input.limit,
-      caseMode: input.case,
-      walk: { ...walkOptionsFrom(input, "LMD"), cache: context.cache },
-      signal: context.signal,
-    });
-    return {
-      envelope: queryEnvelope(LLM_DISCOVER, outcome.data, outcome.diagnostics, {
-        partial: outcome.partial,
-        executionId: context.executionId,
-      }),
-    };
-  },
+  run: runDiscover,
 });

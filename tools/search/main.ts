@@ -14,12 +14,34 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
-import { searchTool } from "./tool.ts";
+import { runFastOrFull } from "../../core/cli_entry.ts";
+import { LLM_SEARCH } from "../../schema/tool_names.ts";
+import { renderSearchText, runSearch, searchPositionals } from "./run.ts";
 
 export { search, type SearchOptions, type SearchResult, type SearchWalkOptions } from "./engine.ts";
 export type { MatcherOptions } from "./matcher.ts";
 export type { SearchMode } from "./collector.ts";
-export { searchTool } from "./tool.ts";
 
-if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));
+/**
+ * Runs `llm-search` with `args` and returns the exit code. A command line whose flags the flag
+ * table can check runs without loading zod; anything else (`--help`, `--max-filesize`, a refused
+ * flag) loads the definition (`tool.ts`, `searchTool`) and takes the full path, with the same
+ * answers.
+ *
+ * @example
+ * ```ts
+ * import { runSearchCli } from "@llm/search/search";
+ * typeof runSearchCli; // "function"
+ * ```
+ */
+export async function runSearchCli(args: string[]): Promise<number> {
+  const code = { run: runSearch, text: renderSearchText, positionals: searchPositionals };
+  return await runFastOrFull(
+    LLM_SEARCH,
+    code,
+    args,
+    async () => (await import("./tool.ts")).searchTool,
+  );
+}
+
+if (import.meta.main) Deno.exit(await runSearchCli(Deno.args));

@@ -6,125 +6,19 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
-import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
-import { field } from "../../schema/fields.ts";
-import {
-  relationshipInputShape,
-  relationshipKinds,
-  withRelations,
-} from "../symbols/relationship_input.ts";
+import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { type SearchData, SearchDataSchema } from "../../schema/search.ts";
-import { search } from "./engine.ts";
+import { renderSearchText, runSearch, searchPositionals } from "./run.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
-import { SEARCH_DEFAULTS } from "./defaults.ts";
+import { SearchInput } from "./input.ts";
 
-const count = z.number().int().nonnegative();
-
-const SearchInput = z.object({
-  patterns: field(
-    z.array(z.string()).default([]).describe(
-      "Patterns (JavaScript regular expressions); a match of any is a match. On the command line, the first positional argument unless -e is given",
-    ),
-    { short: "e", aliases: ["regexp", "pattern", "regex"] },
-  ),
-  paths: field(
-    z.array(z.string()).default([]).describe("Files or directories to search [default: the root]"),
-    { path: true, aliases: ["path"] },
-  ),
-  fixed_strings: field(z.boolean().default(false).describe("Treat patterns as literal text"), {
-    short: "F",
-  }),
-  ignore_case: field(z.boolean().default(false).describe("Match case-insensitively"), {
-    short: "i",
-  }),
-  smart_case: field(
-    z.boolean().default(false).describe(
-      "Case-insensitive unless a pattern has an upper-case letter",
-    ),
-    { short: "S" },
-  ),
-  word_regexp: field(
-    z.boolean().default(false).describe("Only matches surrounded by word boundaries"),
-    { short: "w" },
-  ),
-  multiline: field(z.boolean().default(false).describe("Let matches span lines"), { short: "U" }),
-  max_count: field(count.optional().describe("Stop after N matching lines per file"), {
-    short: "m",
-  }),
-  limit: count.default(SEARCH_DEFAULTS.limit).describe(
-    "Results to list, 0 for all; cut results set partial and total",
-  ),
-  after_context: field(count.optional().describe("Lines of context after each match"), {
-    short: "A",
-  }),
-  before_context: field(count.optional().describe("Lines of context before each match"), {
-    short: "B",
-  }),
-  context: field(count.optional().describe("Lines of context before and after each match"), {
-    short: "C",
-  }),
-  with_context: z.boolean().default(false).describe("Add context lines (context_lines of them)"),
-  context_lines: count.default(SEARCH_DEFAULTS.contextLines).describe(
-    "Context lines for with_context",
-  ),
-  files_with_matches: field(
-    z.boolean().default(false).describe("List files with matches instead of matches"),
-    { short: "l" },
-  ),
-  count: field(
-    z.boolean().default(false).describe("List per-file counts (matching lines and matches)"),
-    { short: "c" },
-  ),
-  max_columns: field(
-    count.default(SEARCH_DEFAULTS.maxColumns).describe(
-      "Cut line text longer than N bytes (a window around the match)",
-    ),
-    { short: "M" },
-  ),
-  ...relationshipInputShape,
-  ...walkInputShape,
-  with_checksums: z.boolean().default(false).describe(
-    "Add span and file sha256 checksums to matches",
-  ),
-  threads: field(
-    z.number().int().positive().max(1024).optional().describe(
-      "Worker threads [default: CPU count]",
-    ),
-    { short: "j" },
-  ),
-  no_index: z.boolean().default(false).describe(
-    "Do not use the repository index (.llm/trigram.idx from `llm-symbols index`); scan the files. Results are the same either way",
-  ),
-  timeout_ms: field(
-    z.number().int().positive().max(2 ** 31 - 1).optional().describe(
-      "Time budget in ms: matching runs in worker threads stopped when it passes; results so far are kept, partial is set and LMS-QRY-003 names the file being matched [default: none; the MCP server passes one]",
-    ),
-    { aliases: ["timeout"] },
-  ),
-});
-
-/** Input of `llm-search`, as the engine receives it after defaults. */
-export type SearchInput = z.output<typeof SearchInput>;
+export type { SearchInput } from "./input.ts";
 
 /** Output schema of `llm-search`. */
 export const SearchEnvelopeSchema: z.ZodType<QueryEnvelope<SearchData | { count: 0 }>> =
   queryEnvelopeSchema(
     SearchDataSchema,
   );
-
-function renderText(envelope: QueryEnvelope<SearchData>): string {
-  const data = envelope.data;
-  if (data.files) return data.files.map((file) => file + "\n").join("");
-  if (data.counts) {
-    return data.counts.map((entry) => `${entry.file_path}:${entry.lines}\n`).join("");
-  }
-  return (data.matches ?? []).map((match) =>
-    `${match.span.file_path}:${match.span.start_line}:${
-      match.span.start_col + 1
-    }:${match.line_text}\n`
-  ).join("");
-}
 
 /**
  * The `llm-search` tool.
@@ -157,15 +51,10 @@ export const searchTool: Tool = defineTool({
   output: SearchEnvelopeSchema,
   listKey: "matches",
   itemType: "match",
-  text: (envelope) => renderText(envelope as QueryEnvelope<SearchData>),
+  text: renderSearchText,
   cli: {
     usage: "[FLAGS] PATTERN [PATH...]\n  llm-search [FLAGS] -e PATTERN... [PATH...]",
-    positionals: (positionals, flags) => {
-      const given = (flags.patterns as string[] | undefined) ?? [];
-      if (given.length > 0) return { paths: positionals };
-      const [pattern, ...paths] = positionals;
-      return pattern === undefined ? {} : { patterns: [pattern], paths };
-    },
+    positionals: searchPositionals,
     examples: [
       "llm-search 'fn\\s+main' src/",
       "llm-search -F -w TODO -t ts --limit 20",
@@ -175,46 +64,5 @@ export const searchTool: Tool = defineTool({
       "deno run --allow-read=. jsr:@llm/search 'class \\w+'",
     ],
   },
-  run: async (input, context) => {
-    const around = input.context ?? (input.with_context ? input.context_lines : 0);
-    const kinds = relationshipKinds(input);
-    const result = await withRelations(
-      LLM_SEARCH,
-      context.cwd,
-      kinds,
-      context.emit,
-      (emit) =>
-        search({
-          patterns: input.patterns,
-          paths: input.paths,
-          cwd: context.cwd,
-          fixedStrings: input.fixed_strings,
-          ignoreCase: input.ignore_case,
-          smartCase: input.smart_case,
-          wordRegexp: input.word_regexp,
-          multiline: input.multiline,
-          maxCount: input.max_count,
-          limit: input.limit,
-          before: input.before_context ?? around,
-          after: input.after_context ?? around,
-          maxColumns: input.max_columns,
-          mode: input.files_with_matches ? "files" : input.count ? "counts" : "matches",
-          withChecksums: input.with_checksums,
-          threads: input.threads,
-          timeoutMs: input.timeout_ms,
-          // A long-lived host (it has a cache) keeps the worker threads warm between calls.
-          keepWorkers: context.cache !== undefined,
-          useIndex: !input.no_index,
-          emit,
-          signal: context.signal,
-          walk: { ...walkOptionsFrom(input, "LMS"), cache: context.cache },
-        }),
-    );
-    return {
-      envelope: queryEnvelope(LLM_SEARCH, result.data, result.diagnostics, {
-        partial: result.partial,
-        executionId: context.executionId,
-      }),
-    };
-  },
+  run: runSearch,
 });

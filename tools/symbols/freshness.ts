@@ -110,6 +110,13 @@ export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatus
 }
 
 /**
+ * The walker's module, named by a computed specifier: a literal `import("…")` would make every
+ * command-line query (`status`, `find`, …) read and parse the walker's graph at start. The
+ * definitions (`tool.ts`) load it, so a `verify` run finds it loaded.
+ */
+const CANDIDATES = new URL("./candidates.ts", import.meta.url).href;
+
+/**
  * Every file whose index entry differs from the disk: content changed, gone, or new.
  *
  * @example
@@ -120,7 +127,7 @@ export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatus
  */
 export async function verifyIndex(options: FreshnessOptions): Promise<QueryOutcome<VerifyData>> {
   // The walker is loaded here only: `status` does without it.
-  const { walkCandidates } = await import("./candidates.ts");
+  const { walkCandidates }: typeof import("./candidates.ts") = await import(CANDIDATES);
   const store = openIndex(options);
   try {
     const diagnostics: Diagnostic[] = [];

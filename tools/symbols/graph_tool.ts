@@ -38,18 +38,8 @@ import {
   reachableSymbols,
   repoMap,
 } from "./graph_queries.ts";
-import {
-  count,
-  dbField,
-  envelopeOf,
-  firstAs,
-  kindField,
-  limitField,
-  pathsField,
-  queryOptions,
-  READ_ONLY,
-  where,
-} from "./tool_fields.ts";
+import { envelopeOf, firstAs, queryOptions, where } from "./commands.ts";
+import { count, dbField, kindField, limitField, pathsField, READ_ONLY } from "./tool_fields.ts";
 
 const symbolField = field(
   z.string().min(1).describe("Name, qualified name or symbol_id (first positional)"),

@@ -22,14 +22,12 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
+import { type FastCode, fastCommand, runFast } from "../../core/cli_fast.ts";
 import { failureEnvelope } from "../../core/failure.ts";
-import { closestNames } from "../../grammars/query.ts";
-import { ToolError } from "../../schema/diagnostic.ts";
+import { isPermissionRefusal, permissionError } from "../../core/permissions.ts";
 import { newId } from "../../schema/ids.ts";
-import { VERSION } from "../../core/version.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
-import { SYMBOLS_SUBCOMMANDS } from "./tool.ts";
+import { QUERY_CODE } from "./commands.ts";
 
 import type { IndexOptions, IndexOutcome } from "./indexer.ts";
 
@@ -56,28 +54,6 @@ export {
   reachableSymbols,
   repoMap,
 } from "./graph_queries.ts";
-export {
-  repoMapTool,
-  symbolsCyclesTool,
-  symbolsDeadCodeTool,
-  symbolsExportTool,
-  symbolsImpactTool,
-  symbolsPathsTool,
-  symbolsReachableTool,
-} from "./graph_tool.ts";
-export {
-  SYMBOLS_SUBCOMMANDS,
-  symbolsCalleesTool,
-  symbolsCallersTool,
-  symbolsFindTool,
-  symbolsImportersTool,
-  symbolsImportsTool,
-  symbolsIndexTool,
-  symbolsOutlineTool,
-  symbolsRefsTool,
-  symbolsStatusTool,
-  symbolsVerifyTool,
-} from "./tool.ts";
 
 /**
  * Brings the index of `options.root` up to date (`llm-symbols index` as a library call). The
@@ -93,41 +69,14 @@ export {
  * ```
  */
 export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
-  const engine = await import("./indexer.ts");
+  const engine: typeof import("./indexer.ts") = await import(INDEXER);
   return await engine.indexRoot(options);
 }
 
 /**
- * The top-level `--help` of `llm-symbols`: its subcommands.
- *
- * @example
- * ```ts
- * import { symbolsHelp } from "@llm/search/symbols";
- * symbolsHelp().includes("callers"); // true
- * ```
- */
-export function symbolsHelp(): string {
-  const rows = Object.entries(SYMBOLS_SUBCOMMANDS).map(([name, tool]) =>
-    `  ${name.padEnd(10)} ${tool.title}`
-  );
-  return [
-    `${LLM_SYMBOLS} ${VERSION} — symbol index and code graph queries`,
-    "",
-    "USAGE:",
-    `  ${LLM_SYMBOLS} SUBCOMMAND [FLAGS] [ARGS]`,
-    `  ${LLM_SYMBOLS} SUBCOMMAND --help`,
-    "",
-    "SUBCOMMANDS:",
-    ...rows,
-    "",
-    "The index is <root>/.llm/index.db (--db to choose); the root is the working directory.",
-    "`index` needs --allow-read --allow-write=<root>/.llm; every query needs --allow-read only.",
-    "",
-  ].join("\n");
-}
-
-/**
- * Runs `llm-symbols` with `args`: the first names the subcommand. Returns the exit code.
+ * Runs `llm-symbols` with `args`: the first names the subcommand. Returns the exit code. A
+ * read-only query whose flags the fast path can check runs without loading zod; anything else
+ * (`index`, `--help`, a refused flag…) loads the definitions (`dispatch.ts`).
  *
  * @example
  * ```ts
@@ -137,33 +86,47 @@ export function symbolsHelp(): string {
  */
 export async function runSymbols(args: string[]): Promise<number> {
   const [first, ...rest] = args;
-  const tool = first === undefined ? undefined : SYMBOLS_SUBCOMMANDS[first];
-  if (tool) return await runCli(tool, rest);
-  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    await Deno.stdout.write(new TextEncoder().encode(symbolsHelp()));
-    return first === undefined ? 2 : 0;
+  if (first !== undefined && Object.hasOwn(QUERY_CODE, first)) {
+    const code: FastCode<never> = QUERY_CODE[first as keyof typeof QUERY_CODE];
+    const command = fastCommand(`${LLM_SYMBOLS} ${first}`, code);
+    const exitCode = command && await runFast(command, rest);
+    if (exitCode !== undefined) return exitCode;
   }
-  if (first === "--version" || first === "-V") {
-    await Deno.stdout.write(new TextEncoder().encode(`${LLM_SYMBOLS} ${VERSION}\n`));
-    return 0;
+  let dispatch: typeof import("./dispatch.ts");
+  try {
+    dispatch = await import(DISPATCH);
+  } catch (error) {
+    return refusedFullPath(error);
   }
-  return unknownSubcommand(first);
+  return await dispatch.runSymbolsCommand(args);
 }
 
-/** Prints the `MAG-ARG-001` envelope of an unknown subcommand and returns its exit code. */
-async function unknownSubcommand(name: string): Promise<number> {
-  const names = Object.keys(SYMBOLS_SUBCOMMANDS);
-  const close = closestNames(name, names, 1);
-  const error = new ToolError(
-    "MAG-ARG-001",
-    `unknown subcommand '${name}'${close.length ? `; did you mean '${close[0]}'?` : ""}`,
-    { note: `subcommands: ${names.join(", ")}` },
+/**
+ * The modules loaded only when asked for, named by computed specifiers: Deno reads and parses
+ * the whole graph of every literal `import("…")` when the program starts, called or not
+ * (denoland/deno#23149), and the graph of `dispatch.ts` (zod, every definition) and of the
+ * indexer (the parser, the grammars) would cost a query more than its own work. A module loaded
+ * this way needs read permission for its file (`refusedFullPath`); `scripts/compile.ts` includes
+ * them in the executable.
+ */
+const DISPATCH = new URL("./dispatch.ts", import.meta.url).href;
+const INDEXER = new URL("./indexer.ts", import.meta.url).href;
+
+/**
+ * The envelope of a full command line whose definitions could not be loaded (read permission
+ * scoped away from the package): `MAG-PERM-001` naming the module, exit 4.
+ */
+function refusedFullPath(error: unknown): number {
+  if (!isPermissionRefusal(error)) throw error;
+  const refusal = permissionError("MAG", error);
+  const envelope = failureEnvelope(
+    { name: LLM_SYMBOLS, kind: "query", mcpName: LLM_SYMBOLS },
+    refusal,
+    newId(),
   );
-  const info = { name: LLM_SYMBOLS, kind: "query" as const, mcpName: LLM_SYMBOLS };
-  const envelope = failureEnvelope(info, error, newId());
-  await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(envelope) + "\n"));
-  console.error(`${LLM_SYMBOLS}: ${error.code}: ${error.message}`);
-  return error.exitCode;
+  Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(envelope) + "\n"));
+  console.error(`${LLM_SYMBOLS}: ${refusal.code}: ${refusal.message}`);
+  return refusal.exitCode;
 }
 
 if (import.meta.main) Deno.exit(await runSymbols(Deno.args));

@@ -70,6 +70,14 @@ export interface QueryOutcome<D> {
 export type NameMatch = "exact" | "prefix" | "fuzzy";
 
 /**
+ * The live index of a long-lived host, named by a computed specifier: a literal `import("…")`
+ * would make every command-line query read and parse the indexer's and the parser's modules at
+ * start (Deno loads the graph of literal dynamic imports). A host loads it with the definitions
+ * (`tool.ts`), so finding it needs no read permission for the package.
+ */
+const LIVE_INDEX = new URL("./live.ts", import.meta.url).href;
+
+/**
  * Runs `work` on the index of a query: opened read-only for this query, or, in a host with a
  * cache, the host's live index brought up to date first (what that refresh reports is added to
  * the diagnostics of `work`'s outcome).
@@ -85,7 +93,7 @@ export async function withIndex<T>(
   work: (store: IndexStore) => T | Promise<T>,
 ): Promise<T> {
   if (options.cache) {
-    const { liveIndex } = await import("./live.ts");
+    const { liveIndex }: typeof import("./live.ts") = await import(LIVE_INDEX);
     const live = liveIndex(options.cache, options.root, options.db);
     const notes = await live.fresh(options.signal);
     const outcome = await work(live.store);
@@ -172,7 +180,7 @@ export function cut<T>(items: T[], limit: number): T[] {
  * ```
  */
 export async function unknownSymbol(store: IndexStore, name: string): Promise<ToolError> {
-  const { closestNames } = await import("../../grammars/query.ts");
+  const { closestNames } = await import("../../grammars/closest_names.ts");
   const first = name.slice(0, 1);
   const pool = [
     ...store.namesBetween(first.toLowerCase(), first.toLowerCase() + "\u{10ffff}"),
@@ -305,19 +313,19 @@ function useList(
 /** Caches the definitions enclosing uses. */
 class Callers {
   readonly #store: IndexStore;
-  readonly #cache = new Map<string, SymbolRow | undefined>();
 
   constructor(store: IndexStore) {
     this.#store = store;
   }
 
+  /** The definition enclosing `row`, kept by the store while the index is unchanged. */
   of(row: RefRow): SymbolRow | undefined {
-    if (!row.enclosing) return undefined;
-    const key = `${row.file_id}\0${row.enclosing}`;
-    if (!this.#cache.has(key)) {
-      this.#cache.set(key, this.#store.symbolInFile(row.file_id, row.enclosing));
-    }
-    return this.#cache.get(key);
+    const enclosing = row.enclosing;
+    if (!enclosing) return undefined;
+    return this.#store.derived(
+      `enclosing\0${row.file_id}\0${enclosing}`,
+      () => this.#store.symbolInFile(row.file_id, enclosing),
+    );
   }
 }
 

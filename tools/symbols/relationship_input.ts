@@ -8,19 +8,21 @@
  */
 import { z } from "zod";
 import { field } from "../../schema/fields.ts";
-import type { Diagnostic } from "../../schema/diagnostic.ts";
-import type { RelationshipKinds } from "./relationships.ts";
+import type { RelationshipInput } from "./relationship_run.ts";
+
+export {
+  type RelatableResult,
+  type RelationshipInput,
+  relationshipKinds,
+  withRelations,
+} from "./relationship_run.ts";
 
 const flag = (what: string) =>
   z.boolean().default(false).describe(`Add ${what} from the symbol index (relationships)`);
 
 /** zod shape of the relationship flags, to spread into a tool's input schema. */
 export const relationshipInputShape: {
-  with_callers: z.ZodDefault<z.ZodBoolean>;
-  with_callees: z.ZodDefault<z.ZodBoolean>;
-  with_imports: z.ZodDefault<z.ZodBoolean>;
-  with_exports: z.ZodDefault<z.ZodBoolean>;
-  with_all_relationships: z.ZodDefault<z.ZodBoolean>;
+  [K in keyof RelationshipInput]: z.ZodDefault<z.ZodBoolean>;
 } = {
   with_callers: flag("the callers of each result's enclosing symbol"),
   with_callees: flag("the calls each result's enclosing symbol makes"),
@@ -33,68 +35,3 @@ export const relationshipInputShape: {
     { short: "R" },
   ),
 };
-
-/** The relationship flags as a tool's parsed input holds them. */
-export type RelationshipInput = { [K in keyof typeof relationshipInputShape]: boolean };
-
-/**
- * The relationships asked for, or `undefined` when none is (the plain path).
- *
- * @example
- * ```ts
- * import { relationshipKinds } from "./relationship_input.ts";
- * const none = { with_callers: false, with_callees: false, with_imports: false, with_exports: false };
- * relationshipKinds({ ...none, with_all_relationships: false }); // undefined
- * relationshipKinds({ ...none, with_callers: true, with_all_relationships: false })?.callers; // true
- * ```
- */
-export function relationshipKinds(input: RelationshipInput): RelationshipKinds | undefined {
-  const all = input.with_all_relationships;
-  const kinds = {
-    callers: all || input.with_callers,
-    callees: all || input.with_callees,
-    imports: all || input.with_imports,
-    exports: all || input.with_exports,
-  };
-  return Object.values(kinds).some(Boolean) ? kinds : undefined;
-}
-
-/** What a search engine returns, as far as relationships care. */
-export interface RelatableResult {
-  /** The engine's data: its matches get relationships. */
-  data: { matches?: unknown[] };
-  /** The engine's diagnostics: the relationships' notes are appended. */
-  diagnostics: Diagnostic[];
-}
-
-/**
- * Runs a search engine (`run`, given the `emit` to stream results through) and fills the
- * relationships `kinds` asks for in its matches, streamed or listed, from the index of `root`.
- * Without `kinds` it runs the engine as it is: the index modules are loaded only when asked.
- *
- * @example
- * ```ts
- * import { withRelations } from "./relationship_input.ts";
- * const result = { data: { matches: [] }, diagnostics: [] };
- * (await withRelations("llm-search", Deno.cwd(), undefined, undefined, () => Promise.resolve(result))) === result; // true
- * ```
- */
-export async function withRelations<R extends RelatableResult>(
-  tool: string,
-  root: string,
-  kinds: RelationshipKinds | undefined,
-  emit: ((item: unknown) => void) | undefined,
-  run: (emit: ((item: unknown) => void) | undefined) => Promise<R>,
-): Promise<R> {
-  if (!kinds) return await run(emit);
-  const { SpanRelations } = await import("./relationships.ts");
-  const relations = SpanRelations.open(tool, root, kinds);
-  try {
-    const result = await run(emit && ((item) => emit(relations.annotate(item))));
-    result.data.matches?.forEach((match) => relations.annotate(match));
-    result.diagnostics.push(...relations.diagnostics());
-    return result;
-  } finally {
-    relations.close();
-  }
-}

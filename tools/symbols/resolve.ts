@@ -128,10 +128,16 @@ export class Resolver<D extends Definition = SymbolRow> {
   #importPatterns(use: UseSite): PathPattern[] {
     let patterns = this.#imports.get(use.file_id);
     if (!patterns) {
-      patterns = this.#store.importsOfFile(use.file_id).flatMap((row) => {
-        const direct = importPatterns(use.language, use.path, row.target, row.kind);
-        return row.kind === "include" ? [...direct, ...direct.flatMap(companions)] : direct;
-      });
+      // Kept by the store while the index is unchanged: a long-lived host's next query of a
+      // use in the same file reads nothing again.
+      patterns = this.#store.derived(
+        `import-patterns\0${use.file_id}`,
+        () =>
+          this.#store.importsOfFile(use.file_id).flatMap((row) => {
+            const direct = importPatterns(use.language, use.path, row.target, row.kind);
+            return row.kind === "include" ? [...direct, ...direct.flatMap(companions)] : direct;
+          }),
+      );
       this.#imports.set(use.file_id, patterns);
     }
     return patterns;

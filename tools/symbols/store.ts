@@ -11,7 +11,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dirname, join, resolve, sep } from "node:path";
 import { ToolError } from "../../schema/diagnostic.ts";
-import { SYMBOL_INDEX_VERSION } from "../../schema/symbols.ts";
+import { SYMBOL_INDEX_VERSION } from "../../schema/symbol_index.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
 import { requirePermission } from "../../core/permissions.ts";
@@ -370,6 +370,10 @@ export class IndexStore {
   #factCounts: FactCounts | undefined;
   /** Whether `#factCounts` moved in the open transaction. */
   #factCountsMoved = false;
+  /** Values derived from the rows (see {@linkcode IndexStore.derived}). */
+  readonly #derived = new Map<string, unknown>();
+  /** `PRAGMA data_version` when `#derived` was last found valid. */
+  #derivedVersion: number | undefined;
 
   private constructor(location: DbLocation, db: DatabaseSync) {
     this.location = location;
@@ -500,8 +504,41 @@ export class IndexStore {
     return this.#statement(sql).get(...params) as T | undefined;
   }
 
+  /**
+   * The value `compute` derives from the index's rows, kept under `key` until the index changes:
+   * a write through this store, or a commit by another connection (`PRAGMA data_version`). A
+   * long-lived host asks the same questions of the same files query after query (a file's
+   * import patterns resolve every use in it); at most {@linkcode DERIVED_VALUES} are kept.
+   *
+   * @example
+   * ```ts
+   * import { IndexStore, locateDb } from "./store.ts";
+   * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
+   * store.derived("answer", () => 42); // 42
+   * store.derived("answer", () => 0); // 42
+   * store.close();
+   * ```
+   */
+  derived<T>(key: string, compute: () => T): T {
+    const version = this.#get<{ data_version: number }>("PRAGMA data_version")!.data_version;
+    if (version !== this.#derivedVersion || this.#derived.size >= DERIVED_VALUES) {
+      this.#derived.clear();
+      this.#derivedVersion = version;
+    }
+    if (this.#derived.has(key)) return this.#derived.get(key) as T;
+    const value = compute();
+    this.#derived.set(key, value);
+    return value;
+  }
+
+  /** Rows this connection has written since it opened. */
+  #totalChanges(): number {
+    return this.#get<{ n: number }>("SELECT total_changes() AS n")!.n;
+  }
+
   /** Runs `work` in one write transaction (rolled back when it throws). */
   transaction<T>(work: () => T): T {
+    const changesBefore = this.#totalChanges();
     try {
       this.#db.exec("BEGIN IMMEDIATE");
     } catch (error) {
@@ -519,6 +556,8 @@ export class IndexStore {
       // Outside a transaction another connection may write: the tally is read again.
       this.#factCounts = undefined;
       this.#factCountsMoved = false;
+      // Rows this store wrote (which `PRAGMA data_version` does not count) void what they gave.
+      if (this.#totalChanges() !== changesBefore) this.#derived.clear();
     }
   }
 
@@ -892,6 +931,9 @@ const FACT_COUNT_OF: Record<FactTable, keyof FactCounts> = {
 };
 /** `meta` key of the JSON of the fact tables' {@linkcode FactCounts}. */
 const FACT_COUNTS_KEY = "fact_counts";
+
+/** Derived values an index keeps at most before it drops them all (a bound on its memory). */
+const DERIVED_VALUES = 20_000;
 
 /** Rows per insert statement: 64 rows of at most 13 values stay far below SQLite's 32,766. */
 const ROWS_PER_INSERT = 64;

@@ -19,45 +19,34 @@ import {
 } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
 import {
-  type ImportListData,
   ImportListDataSchema,
   type IndexResult,
   IndexResultSchema,
-  type IndexStatusData,
   IndexStatusDataSchema,
-  type SymbolListData,
   SymbolListDataSchema,
-  type UseListData,
   UseListDataSchema,
   type VerifyData,
   VerifyDataSchema,
 } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS, SYMBOLS_MCP_NAMES } from "../../schema/tool_names.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
-import { indexStatus, verifyIndex } from "./freshness.ts";
+import { verifyIndex } from "./freshness.ts";
+// Loaded with the definitions: the engines name these modules by computed specifiers (so that
+// the command line's fast path does not read their graphs at start), and a run of a definition
+// (`verify`, or a long-lived host's queries with its live index) then finds them loaded, which
+// needs no read permission for the package.
+import "./candidates.ts";
+import "./live.ts";
 import { GRAPH_SUBCOMMANDS } from "./graph_tool.ts";
-import {
-  fileImporters,
-  fileImports,
-  findCallees,
-  findSymbols,
-  findUses,
-  outlineFile,
-  type QueryOptions,
-  type QueryOutcome,
-} from "./queries.ts";
+import { envelopeOf, QUERY_CODE } from "./commands.ts";
 import {
   count,
   dbField,
-  envelopeOf,
-  firstAs,
   kindField,
   limitField,
   nameField,
   pathsField,
-  queryOptions,
   READ_ONLY,
-  where,
 } from "./tool_fields.ts";
 
 const INDEX = `${LLM_SYMBOLS} index`;
@@ -78,31 +67,6 @@ const depthField = field(
 );
 
 const queryShape = { db: dbField, limit: limitField(SYMBOLS_DEFAULTS.limit), kind: kindField };
-
-function symbolLines(envelope: QueryEnvelope<SymbolListData>): string {
-  return (envelope.data.results ?? []).map((symbol) =>
-    `${where(symbol.span)}: ${symbol.kind} ${symbol.qualified_name}  ${symbol.signature}\n`
-  ).join("");
-}
-
-function useLines(envelope: QueryEnvelope<UseListData>): string {
-  return (envelope.data.results ?? []).map((use) => {
-    const caller = use.caller ? ` in ${use.caller.name}` : "";
-    const target = use.target?.span ? ` -> ${where(use.target.span)}` : "";
-    const depth = use.depth ? `[${use.depth}] ` : "";
-    return `${depth}${
-      where(use.span)
-    }: ${use.kind} ${use.name}${caller} (${use.resolution}${target})\n`;
-  }).join("");
-}
-
-function importLines(envelope: QueryEnvelope<ImportListData>): string {
-  return (envelope.data.results ?? []).map((imported) =>
-    `${where(imported.span)}: ${imported.kind} ${imported.target}${
-      imported.resolved_path ? ` -> ${imported.resolved_path}` : ""
-    }\n`
-  ).join("");
-}
 
 const IndexInput = z.object({
   db: dbField,
@@ -222,15 +186,9 @@ export const symbolsStatusTool: Tool = defineTool({
   annotations: READ_ONLY,
   input: z.object({ db: dbField }),
   output: queryEnvelopeSchema(IndexStatusDataSchema),
-  text: (envelope) => {
-    const data = (envelope as QueryEnvelope<IndexStatusData>).data;
-    return Object.entries(data).map(([key, value]) => `${key}: ${value}\n`).join("");
-  },
+  text: QUERY_CODE.status.text,
   cli: { usage: "[FLAGS]", examples: ["llm-symbols status"] },
-  run: (input, context) =>
-    Promise.resolve(
-      envelopeOf(STATUS, indexStatus({ root: context.cwd, db: input.db }), context.executionId),
-    ),
+  run: QUERY_CODE.status.run,
 });
 
 const VerifyInput = z.object({
@@ -327,36 +285,21 @@ export const symbolsFindTool: Tool = defineTool({
   output: queryEnvelopeSchema(SymbolListDataSchema),
   listKey: "results",
   itemType: "symbol",
-  text: (envelope) => symbolLines(envelope as QueryEnvelope<SymbolListData>),
+  text: QUERY_CODE.find.text,
   cli: {
     usage: "[FLAGS] NAME [PATH...]",
-    positionals: firstAs("name"),
+    positionals: QUERY_CODE.find.positionals,
     examples: [
       "llm-symbols find main",
       "llm-symbols find --match prefix sched_ kernel/",
       "llm-symbols find --match fuzzy schedcore --limit 5",
     ],
   },
-  run: async (input, context) =>
-    envelopeOf(
-      FIND,
-      await findSymbols(queryOptions(input, context), input.name, input.match),
-      context.executionId,
-    ),
+  run: QUERY_CODE.find.run,
 });
 
-/** The query of each use-listing subcommand. */
-const USE_QUERIES: Record<
-  "refs" | "callers" | "callees",
-  (options: QueryOptions, name: string, depth: number) => Promise<QueryOutcome<UseListData>>
-> = {
-  refs: (options, name) => findUses(options, name, { callsOnly: false }),
-  callers: (options, name, depth) => findUses(options, name, { callsOnly: true, depth }),
-  callees: (options, name, depth) => findCallees(options, name, depth),
-};
-
 function useTool(
-  subcommand: keyof typeof USE_QUERIES,
+  subcommand: "refs" | "callers" | "callees",
   text: { title: string; description: string; example: Record<string, unknown> },
 ): Tool {
   const name = `${LLM_SYMBOLS} ${subcommand}`;
@@ -374,21 +317,16 @@ function useTool(
     output: queryEnvelopeSchema(UseListDataSchema),
     listKey: "results",
     itemType: "use",
-    text: (envelope) => useLines(envelope as QueryEnvelope<UseListData>),
+    text: QUERY_CODE[subcommand].text,
     cli: {
       usage: "[FLAGS] NAME [PATH...]",
-      positionals: firstAs("name"),
+      positionals: QUERY_CODE[subcommand].positionals,
       examples: [
         `llm-symbols ${subcommand} parse_args`,
         `llm-symbols ${subcommand} Parser.parse --depth 2 src/`,
       ],
     },
-    run: async (input, context) =>
-      envelopeOf(
-        name,
-        await USE_QUERIES[subcommand](queryOptions(input, context), input.name, input.depth),
-        context.executionId,
-      ),
+    run: QUERY_CODE[subcommand].run,
   });
 }
 
@@ -477,22 +415,16 @@ export const symbolsOutlineTool: Tool = defineTool({
   output: queryEnvelopeSchema(SymbolListDataSchema),
   listKey: "results",
   itemType: "symbol",
-  text: (envelope) => symbolLines(envelope as QueryEnvelope<SymbolListData>),
+  text: QUERY_CODE.outline.text,
   cli: {
     usage: "[FLAGS] FILE",
-    positionals: ([file]) => file === undefined ? {} : { file },
+    positionals: QUERY_CODE.outline.positionals,
     examples: ["llm-symbols outline src/main.c", "llm-symbols outline -k function src/main.c"],
   },
-  run: async (input, context) =>
-    envelopeOf(
-      OUTLINE,
-      await outlineFile(queryOptions(input, context), input.file),
-      context.executionId,
-    ),
+  run: QUERY_CODE.outline.run,
 });
 
 function importTool(subcommand: "imports" | "importers", title: string, description: string): Tool {
-  const run = subcommand === "imports" ? fileImports : fileImporters;
   return defineTool({
     name: `${LLM_SYMBOLS} ${subcommand}`,
     mcpName: SYMBOLS_MCP_NAMES[subcommand],
@@ -511,18 +443,13 @@ function importTool(subcommand: "imports" | "importers", title: string, descript
     output: queryEnvelopeSchema(ImportListDataSchema),
     listKey: "results",
     itemType: "import",
-    text: (envelope) => importLines(envelope as QueryEnvelope<ImportListData>),
+    text: QUERY_CODE[subcommand].text,
     cli: {
       usage: "[FLAGS] FILE",
-      positionals: ([file]) => file === undefined ? {} : { file },
+      positionals: QUERY_CODE[subcommand].positionals,
       examples: [`llm-symbols ${subcommand} src/util.h`],
     },
-    run: async (input, context) =>
-      envelopeOf(
-        `${LLM_SYMBOLS} ${subcommand}`,
-        await run(queryOptions(input, context), input.file),
-        context.executionId,
-      ),
+    run: QUERY_CODE[subcommand].run,
   });
 }
 

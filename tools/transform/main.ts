@@ -24,8 +24,9 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
-import { transformTool } from "./tool.ts";
+import { runFastOrFull } from "../../core/cli_entry.ts";
+import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
+import { renderText, runTransform } from "./run.ts";
 
 export { transform } from "./engine.ts";
 export type { TransformOptions, TransformReport } from "./report.ts";
@@ -37,7 +38,28 @@ export {
   type RequestInput,
   type TransformRequest,
 } from "./request.ts";
-export { transformTool } from "./tool.ts";
 export type { ValidationMode } from "./report.ts";
 
-if (import.meta.main) Deno.exit(await runCli(transformTool, Deno.args));
+/**
+ * Runs `llm-transform` with `args` and returns the exit code. A command line whose flags the
+ * flag table can check (a replacement, a span edit, `--undo`, `--recover`, a plan file) runs
+ * without loading zod; anything else (`--help`, `--edits`, `--count`, a refused flag) loads the
+ * definition (`tool.ts`, `transformTool`) and takes the full path, with the same answers.
+ *
+ * @example
+ * ```ts
+ * import { runTransformCli } from "@llm/search/transform";
+ * typeof runTransformCli; // "function"
+ * ```
+ */
+export async function runTransformCli(args: string[]): Promise<number> {
+  const code = { run: runTransform, text: renderText };
+  return await runFastOrFull(
+    LLM_TRANSFORM,
+    code,
+    args,
+    async () => (await import("./tool.ts")).transformTool,
+  );
+}
+
+if (import.meta.main) Deno.exit(await runTransformCli(Deno.args));

@@ -10,8 +10,7 @@ import type { z } from "zod";
 import { type Checksum, normalizeChecksum } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { readInputFile } from "../../core/input_file.ts";
-import { type EditPlan, parseEditPlan } from "../../schema/edit_plan.ts";
-import { TransformInput } from "./input.ts";
+import type { EditPlan } from "../../schema/edit_plan.ts";
 
 /** A request to `llm-transform`, after the input was checked. */
 export type TransformRequest =
@@ -157,8 +156,13 @@ export function parseJsonText(text: string, source: string, code = "LMT-ARG-010"
   }
 }
 
-/** Validates a raw plan: the schema, and an execution id that can name a journal. */
-export function checkPlan(raw: unknown, source: string): EditPlan {
+/**
+ * Validates a raw plan: the schema, and an execution id that can name a journal. The plan's
+ * schema (zod) is loaded here, on first use: a replacement or a span edit given by flags never
+ * needs it, and loading zod costs a command more than its edit.
+ */
+export async function checkPlan(raw: unknown, source: string): Promise<EditPlan> {
+  const { parseEditPlan } = await import("../../schema/edit_plan.ts");
   const parsed = parseEditPlan(raw);
   if (!parsed.success) throw schemaError(source, parsed.error);
   const plan = parsed.data;
@@ -200,13 +204,29 @@ function refuse(mode: string, input: RequestInput, fields: (keyof RequestInput)[
   }
 }
 
-/** The request fields: every input field but the run options (`root`, `dry_run`, `validate`). */
-const ALL_FIELDS = Object.keys(TransformInput.shape).filter((field) =>
-  field !== "root" && field !== "dry_run" && field !== "validate"
-) as (keyof RequestInput)[];
+/**
+ * The request fields, in the input schema's order: every input field but the run options
+ * (`root`, `dry_run`, `validate`). Spelled out so that building a request needs no zod; a test
+ * holds it to the fields of `TransformInput`.
+ */
+export const REQUEST_FIELDS: readonly (keyof RequestInput)[] = [
+  "plan",
+  "edits",
+  "file_checksums",
+  "file",
+  "span",
+  "with",
+  "old",
+  "new",
+  "count",
+  "all",
+  "expect",
+  "recover",
+  "undo",
+];
 
 function except(...fields: (keyof RequestInput)[]): (keyof RequestInput)[] {
-  return ALL_FIELDS.filter((field) => !fields.includes(field));
+  return REQUEST_FIELDS.filter((field) => !fields.includes(field));
 }
 
 /** Where a plan's text comes from: a file, or standard input when the host allows it. */
@@ -274,13 +294,13 @@ export async function buildRequest(
       refuse("--plan", input, ["file_checksums"]);
       const label = input.plan === "-" ? "the plan on standard input" : `the plan ${input.plan}`;
       const text = await readPlanText(input.plan, source);
-      return { kind: "plan", plan: checkPlan(parseJsonText(text, label), label) };
+      return { kind: "plan", plan: await checkPlan(parseJsonText(text, label), label) };
     }
     const raw: Record<string, unknown> = { edits: inlineValue(input.edits, "edits") };
     if (input.file_checksums !== undefined) {
       raw.file_checksums = inlineValue(input.file_checksums, "file_checksums");
     }
-    return { kind: "plan", plan: checkPlan(raw, "the inline plan") };
+    return { kind: "plan", plan: await checkPlan(raw, "the inline plan") };
   }
   if (input.file_checksums !== undefined) {
     throw argError("--file-checksums needs --edits (in a plan file, put it in the plan)");

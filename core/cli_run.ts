@@ -1,0 +1,463 @@
+/**
+ * The command line of a tool without zod: parsing `args` by a table of flags, running, printing
+ * one JSON document (or JSONL, or text) and the contract's exit codes. `cli.ts` derives the
+ * flag table from a tool's zod input schema; a command's fast path (`cli_fast.ts`) reads the
+ * same table from the generated `flag_tables.json` instead, so it starts without loading zod.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { ToolError } from "../schema/diagnostic.ts";
+import type { Envelope, QueryEnvelope } from "../schema/envelope_build.ts";
+import { EXIT, explainCode } from "../schema/error_codes.ts";
+import { newId } from "../schema/ids.ts";
+import { logCliRun } from "./cli_log.ts";
+import { failureOutcome } from "./failure.ts";
+import type { CommandSpec, RunContext, Tool, ToolOutcome } from "./tool.ts";
+import { VERSION } from "./version.ts";
+
+/** Output formats every CLI accepts (`compact`: the contract's compact form, as MCP answers). */
+export type OutputFormat = "json" | "jsonl" | "text" | "compact";
+
+const FORMATS: readonly OutputFormat[] = ["json", "jsonl", "text", "compact"];
+
+/** How a flag takes its value. */
+export type FlagKind = "boolean" | "string" | "number" | "strings" | "enum";
+
+/** What parsing needs of one flag of a command: its field, names and kind. */
+export interface FlagSpec {
+  /** The input field it sets. */
+  field: string;
+  /** Its long name (`--max-count`). */
+  flag: string;
+  /** How it takes its value. */
+  kind: FlagKind;
+  /** Its single-letter name, if any. */
+  short?: string;
+  /** Other long flag names of the field (its aliases, kebab-cased). */
+  aliases: string[];
+  /** A number flag whose schema takes whole numbers only. */
+  integer?: boolean;
+}
+
+interface ParseOption {
+  type: "boolean" | "string";
+  multiple?: boolean;
+  short?: string;
+}
+
+/** The flag name of a field: `max_count` → `max-count`. */
+export function flagName(field: string): string {
+  return field.replaceAll("_", "-");
+}
+
+const HELP_OPTIONS: Record<string, ParseOption> = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+};
+
+const OUTPUT_OPTIONS: Record<string, ParseOption> = {
+  explain: { type: "string" },
+  format: { type: "string" },
+  debug: { type: "boolean" },
+  "error-codes": { type: "boolean", short: "E" },
+  log: { type: "boolean" },
+};
+
+/** Whether the command takes the output flags (tools do; `llm-mcp` does not). */
+export function hasOutputFlags(command: CommandHead): boolean {
+  return command.cli.outputFlags ?? true;
+}
+
+/**
+ * The `parseArgs` options of a command. A name or letter given twice is a mistake in the
+ * definition, reported as such rather than one flag silently shadowing another.
+ */
+function parseOptions(
+  command: CommandHead,
+  specs: readonly FlagSpec[],
+): Record<string, ParseOption> {
+  const options: Record<string, ParseOption> = {
+    ...HELP_OPTIONS,
+    ...(hasOutputFlags(command) ? OUTPUT_OPTIONS : {}),
+  };
+  const letters = new Set(Object.values(options).map((option) => option.short));
+  const add = (name: string, option: ParseOption) => {
+    if (name in options) throw new Error(`${command.name}: flag --${name} is defined twice`);
+    if (option.short !== undefined) {
+      if (letters.has(option.short)) {
+        throw new Error(`${command.name}: flag -${option.short} is defined twice`);
+      }
+      letters.add(option.short);
+    }
+    options[name] = option;
+  };
+  for (const spec of specs) {
+    const type = spec.kind === "boolean" ? "boolean" : "string";
+    const multiple = spec.kind === "strings";
+    add(spec.flag, spec.short ? { type, multiple, short: spec.short } : { type, multiple });
+    for (const alias of spec.aliases) add(alias, { type, multiple });
+  }
+  return options;
+}
+
+/**
+ * Joins a value-taking flag with a next argument that begins with `-` (`-e -foo` →
+ * `--patterns=-foo`): the flag takes it whatever it looks like, as in ripgrep, where
+ * `parseArgs` would call it ambiguous.
+ */
+function joinDashValues(args: string[], options: Record<string, ParseOption>): string[] {
+  const takesValue = new Map<string, string>();
+  for (const [name, option] of Object.entries(options)) {
+    if (option.type !== "string") continue;
+    takesValue.set(`--${name}`, name);
+    if (option.short) takesValue.set(`-${option.short}`, name);
+  }
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--") return [...joined, ...args.slice(i)];
+    const name = takesValue.get(args[i]);
+    if (name !== undefined && args[i + 1]?.startsWith("-")) joined.push(`--${name}=${args[++i]}`);
+    else joined.push(args[i]);
+  }
+  return joined;
+}
+
+/** The `*-ARG-001` error of a command line the flags refuse. */
+export function argError(command: CommandHead, message: string, note?: string): ToolError {
+  return new ToolError(`${command.prefix}-ARG-001`, message, note ? { note } : {});
+}
+
+const WHOLE_NUMBER = /^[+-]?\d+$/;
+const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The value of a number flag, parsed as strictly as ripgrep does: decimal digits only (no
+ * `0x10`, `1e3` or blanks where a whole number is expected) and no value beyond what a number
+ * holds exactly, so nothing is silently rounded or read as another value.
+ */
+function numberFlag(command: CommandHead, flag: string, value: string, spec: FlagSpec): number {
+  const integer = spec.integer ?? false;
+  if (!(integer ? WHOLE_NUMBER : DECIMAL_NUMBER).test(value)) {
+    throw argError(
+      command,
+      `--${flag} takes ${
+        integer ? "a whole number in decimal digits" : "a number"
+      }, got '${value}'`,
+    );
+  }
+  const number = Number(value);
+  if (integer ? !Number.isSafeInteger(number) : !Number.isFinite(number)) {
+    throw argError(
+      command,
+      `--${flag} ${value} is out of range`,
+      `the largest value is ${Number.MAX_SAFE_INTEGER}`,
+    );
+  }
+  return number;
+}
+
+/** Turns parsed flag values into the raw input object, coercing numbers. */
+function inputFromFlags(
+  command: CommandHead,
+  specs: readonly FlagSpec[],
+  values: Record<string, unknown>,
+  positionals: string[],
+): Record<string, unknown> {
+  const byFlag = new Map<string, FlagSpec>();
+  for (const spec of specs) {
+    for (const name of [spec.flag, ...spec.aliases]) byFlag.set(name, spec);
+  }
+  const input: Record<string, unknown> = {};
+  for (const [flag, value] of Object.entries(values)) {
+    const spec = byFlag.get(flag);
+    if (!spec || value === undefined) continue;
+    if (spec.kind === "number") {
+      input[spec.field] = numberFlag(command, flag, String(value), spec);
+    } else if (spec.kind === "strings") {
+      const previous = (input[spec.field] as string[] | undefined) ?? [];
+      input[spec.field] = [...previous, ...(value as string[])];
+    } else input[spec.field] = value;
+  }
+  if (command.cli.positionals) return { ...input, ...command.cli.positionals(positionals, input) };
+  if (positionals.length) throw argError(command, `unexpected argument '${positionals[0]}'`);
+  return input;
+}
+
+/** A command line taken apart: the common flags, and the raw input of the command's fields. */
+export interface ParsedCommandLine {
+  /** `-h`/`--help` was given. */
+  help: boolean;
+  /** `-V`/`--version` was given. */
+  version: boolean;
+  /** The code of `--explain CODE`. */
+  explain?: string;
+  /** The `--format` asked for. */
+  format: OutputFormat;
+  /** `--debug` was given. */
+  debug: boolean;
+  /** `--log` was given: the run asks to be logged. */
+  log: boolean;
+  /**
+   * The fields' values as the flags and positionals give them, not yet schema-checked. Throws a
+   * `*-ARG-001` {@linkcode ToolError} for a malformed number or an unexpected argument.
+   */
+  input(): Record<string, unknown>;
+}
+
+/** What parsing a command line needs of a command: its name, error prefix and CLI details. */
+export type CommandHead = Pick<CommandSpec, "name" | "prefix" | "cli">;
+
+/**
+ * Parses `args` by the flags `specs` of `command`. Throws a `*-ARG-001` {@linkcode ToolError}
+ * for an unknown flag, a flag's missing or malformed value, or an unexpected argument.
+ *
+ * @example
+ * ```ts
+ * import { parseCommandLineBy } from "./cli_run.ts";
+ * const command = { name: "llm-demo", prefix: "LMS" as const, cli: { usage: "", examples: [] } };
+ * const specs = [{ field: "max_count", flag: "max-count", kind: "number" as const, aliases: [], description: "", path: false }];
+ * parseCommandLineBy(command, specs, ["--max-count", "3"]).input(); // { max_count: 3 }
+ * ```
+ */
+export function parseCommandLineBy(
+  command: CommandHead,
+  specs: readonly FlagSpec[],
+  args: string[],
+): ParsedCommandLine {
+  const options = parseOptions(command, specs);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: joinDashValues(args, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw argError(command, error instanceof Error ? error.message : String(error));
+  }
+  const values = parsed.values as Record<string, unknown>;
+  const requested = values.format ?? "json";
+  if (!FORMATS.includes(requested as OutputFormat)) {
+    throw argError(command, `--format takes ${FORMATS.join(", ")}, got '${requested}'`);
+  }
+  return {
+    help: values.help === true,
+    version: values.version === true,
+    explain: typeof values.explain === "string" ? values.explain : undefined,
+    format: requested as OutputFormat,
+    debug: values.debug === true,
+    log: values.log === true,
+    input: () => inputFromFlags(command, specs, values, parsed.positionals),
+  };
+}
+
+const encoder = new TextEncoder();
+
+function writeStdout(text: string): void {
+  const bytes = encoder.encode(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+  } catch (error) {
+    // The reader went away (`| head`): nobody wants the rest, so stop quietly, as ripgrep does.
+    if (error instanceof Deno.errors.BrokenPipe) Deno.exit(EXIT.ok);
+    throw error;
+  }
+}
+
+function exitCodeOf(outcome: ToolOutcome): number {
+  if (outcome.exitCode !== undefined) return outcome.exitCode;
+  const envelope = outcome.envelope;
+  if (envelope.status !== "error" && envelope.status !== "rejected") return EXIT.ok;
+  const error = "error" in envelope && envelope.error
+    ? envelope.error
+    : envelope.diagnostics.find((d) => d.level === "error");
+  return error ? explainCode(error.code)?.exit ?? EXIT.internal : EXIT.refused;
+}
+
+/** One JSONL result line: the tool's item type first, which an item may override (`file`, `count`). */
+function itemLine(tool: CliTool, item: unknown): string {
+  return JSON.stringify({ type: tool.itemType ?? "item", ...item as object }) + "\n";
+}
+
+/** Writes the envelope's list items one per line, then the summary object. */
+function writeJsonl(tool: CliTool, envelope: Envelope): void {
+  const key = tool.listKey;
+  if (tool.kind !== "query" || !key) {
+    writeStdout(JSON.stringify({ type: "summary", ...envelope }) + "\n");
+    return;
+  }
+  const query = envelope as QueryEnvelope;
+  const data = { ...(query.data as unknown as Record<string, unknown>) };
+  const items = Array.isArray(data[key]) ? data[key] as unknown[] : [];
+  delete data[key];
+  let text = "";
+  for (const item of items) {
+    text += itemLine(tool, item);
+  }
+  writeStdout(text + JSON.stringify({ type: "summary", ...query, data }) + "\n");
+}
+
+async function writeOutcome(
+  tool: CliTool,
+  format: OutputFormat,
+  outcome: ToolOutcome,
+  reader: CommandLineReader,
+) {
+  if (format === "jsonl") writeJsonl(tool, outcome.envelope);
+  else if (format === "text") writeStdout(tool.renderText(outcome.envelope));
+  else if (format === "compact") {
+    if (!reader.compact) throw new Error(`${tool.name}: --format compact without its writer`);
+    writeStdout(JSON.stringify(await reader.compact(outcome.envelope)) + "\n");
+  } else writeStdout(JSON.stringify(outcome.envelope) + "\n");
+}
+
+/** Streaming line writer for JSONL items, flushing in blocks to keep syscalls few. */
+function jsonlEmitter(tool: CliTool): { emit: (item: unknown) => void; flush: () => void } {
+  let buffer = "";
+  const flush = () => {
+    if (buffer) writeStdout(buffer);
+    buffer = "";
+  };
+  return {
+    emit(item) {
+      buffer += itemLine(tool, item);
+      if (buffer.length > 1 << 16) flush();
+    },
+    flush,
+  };
+}
+
+/** What running a command line needs of a tool (a definition is one; so is a fast command). */
+export type CliTool = Pick<
+  Tool,
+  | "name"
+  | "mcpName"
+  | "prefix"
+  | "kind"
+  | "operationType"
+  | "listKey"
+  | "itemType"
+  | "cli"
+  | "execute"
+  | "renderText"
+>;
+
+/** How a command line is read: its parse and its `--help` text, and the compact form. */
+export interface CommandLineReader {
+  /** Parses the arguments (throws a `*-ARG-001` {@linkcode ToolError} when they are wrong). */
+  parse(): ParsedCommandLine;
+  /** The `--help` text. */
+  help(): string;
+  /**
+   * The contract's compact form of an envelope, for `--format compact`. It builds every tool's
+   * result schemas (zod), so only the full path gives it; the fast path leaves that format to
+   * the full path.
+   */
+  compact?(envelope: Envelope): Promise<unknown>;
+}
+
+/**
+ * Runs `tool` on a command line read by `reader`: runs, prints one JSON document (or JSONL, or
+ * text) on stdout and returns the exit code. Never throws. The run is also appended to the
+ * execution log of its root (see `core/cli_log.ts`) unless `options.log` is false.
+ *
+ * @example Run a definition by its own flags (what `runCli` does)
+ * ```ts
+ * import { runCommandLine } from "./cli_run.ts";
+ * import { flagSpecs, helpText } from "./cli.ts";
+ * import { parseCommandLineBy } from "./cli_run.ts";
+ * import { discoverTool } from "@llm/search";
+ * const args = ["--help"];
+ * const reader = {
+ *   parse: () => parseCommandLineBy(discoverTool, flagSpecs(discoverTool), args),
+ *   help: () => helpText(discoverTool),
+ * };
+ * await runCommandLine(discoverTool, args, reader); // 0
+ * ```
+ */
+export async function runCommandLine(
+  tool: CliTool,
+  args: string[],
+  reader: CommandLineReader,
+  options: { log?: boolean } = {},
+): Promise<number> {
+  const executionId = newId();
+  const debug = args.includes("--debug");
+  let format: OutputFormat = "json";
+  const startedAt = new Date();
+  let input: Record<string, unknown> = {};
+  const streamed: unknown[] = [];
+  let logRequested = false;
+  // Logged before the output is written: a reader that goes away (`| head`) ends the process.
+  const log = (outcome: ToolOutcome) => {
+    if (options.log === false) return;
+    const run = { tool, argv: args, input, outcome, startedAt, streamed, cwd: Deno.cwd() };
+    logCliRun({ ...run, requested: logRequested });
+  };
+  try {
+    const line = reader.parse();
+    format = line.format;
+    logRequested = line.log;
+    if (line.help) {
+      writeStdout(reader.help());
+      return EXIT.ok;
+    }
+    if (line.version) {
+      writeStdout(`${tool.name} ${VERSION}\n`);
+      return EXIT.ok;
+    }
+    if (line.explain !== undefined) {
+      const entry = explainCode(line.explain);
+      if (!entry) {
+        throw new ToolError(`${tool.prefix}-ARG-002`, `unknown error code '${line.explain}'`, {
+          remediation: "Codes read PREFIX-CATEGORY-NNN, e.g. LMS-QRY-001.",
+        });
+      }
+      writeStdout(
+        format === "text"
+          ? `${entry.code}: ${entry.meaning}\ncause: ${entry.cause}\nremediation: ${entry.remediation}\nexit: ${entry.exit}\n`
+          : JSON.stringify(entry) + "\n",
+      );
+      return EXIT.ok;
+    }
+    input = line.input();
+    const stream = format === "jsonl" && tool.listKey ? jsonlEmitter(tool) : undefined;
+    const context: RunContext = {
+      executionId,
+      cwd: Deno.cwd(),
+      emit: stream && ((item) => {
+        streamed.push(item);
+        stream.emit(item);
+      }),
+      readStdin: () => new Response(Deno.stdin.readable).text(),
+    };
+    const outcome = await tool.execute(input, context);
+    stream?.flush();
+    log(outcome);
+    await writeOutcome(tool, format, outcome, reader);
+    reportErrors(tool, outcome);
+    return exitCodeOf(outcome);
+  } catch (thrown) {
+    const outcome = failureOutcome(tool, thrown, executionId, debug);
+    if (debug && thrown instanceof Error && thrown.stack) console.error(thrown.stack);
+    log(outcome);
+    await writeOutcome(tool, format === "text" ? "json" : format, outcome, reader);
+    reportErrors(tool, outcome);
+    return exitCodeOf(outcome);
+  }
+}
+
+/** Repeats a run's errors on stderr for people watching the terminal (stdout stays JSON). */
+function reportErrors(tool: CliTool, outcome: ToolOutcome): void {
+  const envelope = outcome.envelope;
+  const errors = [
+    ...("error" in envelope && envelope.error ? [envelope.error] : []),
+    ...envelope.diagnostics.filter((d) => d.level === "error"),
+  ];
+  for (const error of new Set(errors)) {
+    console.error(`${tool.name}: ${error.code}: ${error.message}`);
+  }
+}

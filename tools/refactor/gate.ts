@@ -16,7 +16,7 @@ import { makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { GateReport } from "../../schema/gates.ts";
 import { LLM_REFACTOR } from "../../schema/tool_names.ts";
 import type { RunCache } from "../../core/cache.ts";
-import { type GateSelection, validateFile } from "../../core/gates/mod.ts";
+import { type GateSelection, validateFile, type ValidateOptions } from "../../core/gates/mod.ts";
 import { SYNTAX_ERRORS_LISTED, SYNTAX_TOOL } from "../../core/gates/syntax.ts";
 import type { FileChange } from "../../core/transaction/mod.ts";
 
@@ -96,13 +96,14 @@ async function makeStage(
   return stage;
 }
 
-async function gate(
+/** What `validateFile` is given for `bytes` of `filePath`, checked in `root`. */
+function gateOptions(
   run: GateRun,
   root: string,
   filePath: string,
   bytes: Uint8Array,
-): Promise<GateReport> {
-  return await validateFile({
+): ValidateOptions {
+  return {
     root,
     filePath,
     bytes,
@@ -110,7 +111,7 @@ async function gate(
     prefix: "SPL",
     ...(run.cache ? { cache: run.cache } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
-  });
+  };
 }
 
 /** Error messages of a report, counted. */
@@ -198,15 +199,101 @@ function compilerVerdict(change: FileChange, language: string, errors: Diagnosti
   return errors.every((d) => d.line !== undefined && d.line < line) ? "old" : "unknown";
 }
 
-/** What the new bytes' errors are, from what is known of the old bytes. */
-function verdictOf(run: GateRun, change: FileChange, report: GateReport): Verdict {
-  if (!change.before) return "new";
+/** What is known of a failed file's errors, gate by gate, from the old bytes. */
+interface Verdicts {
+  /** The syntax gate's errors. */
+  syntax: Verdict;
+  /** The compiler's errors. */
+  compiler: Verdict;
+}
+
+/** What the new bytes' errors are, gate by gate, from what is known of the old bytes. */
+function verdictsOf(run: GateRun, change: FileChange, report: GateReport): Verdicts {
+  if (!change.before) return { syntax: "new", compiler: "new" };
   const errors = report.diagnostics.filter((d) => d.level === "error");
-  const syntax = syntaxVerdict(run, change, errors.filter((d) => d.tool === SYNTAX_TOOL));
-  if (syntax === "new") return "new";
-  const compilerErrors = errors.filter((d) => d.tool !== SYNTAX_TOOL);
-  const compiler = compilerVerdict(change, report.language, compilerErrors);
-  return syntax === "old" && compiler === "old" ? "old" : "unknown";
+  return {
+    syntax: syntaxVerdict(run, change, errors.filter((d) => d.tool === SYNTAX_TOOL)),
+    compiler: compilerVerdict(
+      change,
+      report.language,
+      errors.filter((d) => d.tool !== SYNTAX_TOOL),
+    ),
+  };
+}
+
+/**
+ * The errors of a failed file that its old bytes did not have. When only the syntax gate's
+ * errors are in doubt, the old bytes go through the syntax gate alone: their compiler errors
+ * are known to be old ones, and a second compiler run would only repeat them.
+ */
+async function freshErrors(run: GateRun, change: FileChange, report: GateReport) {
+  const errors = report.diagnostics.filter((d) => d.level === "error");
+  const { syntax, compiler } = verdictsOf(run, change, report);
+  if (syntax === "new") return errors;
+  if (syntax === "old" && compiler === "old") return [];
+  const syntaxOnly = compiler === "old";
+  const before = await validateFile({
+    ...gateOptions(run, run.root, change.file_path, change.before!),
+    ...(syntaxOnly ? { gates: "syntax" as const } : {}),
+  });
+  const fresh = newErrors(report, before, run.normalize);
+  return syntaxOnly ? fresh.filter((d) => d.tool === SYNTAX_TOOL) : fresh;
+}
+
+/** What the gates said of one changed file. */
+interface FileFindings {
+  /** Its refusal, when it has new errors. */
+  refused?: Diagnostic;
+  /** The gates' diagnostics. */
+  diagnostics: Diagnostic[];
+}
+
+/** Runs the gates on one change's new bytes; it is refused for errors it did not have. */
+async function gateChange(run: GateRun, root: string, change: FileChange): Promise<FileFindings> {
+  const report = await validateFile(gateOptions(run, root, change.file_path, change.after!));
+  if (report.approved) {
+    return { diagnostics: report.diagnostics.filter((d) => d.level !== "error") };
+  }
+  const fresh = await freshErrors(run, change, report);
+  if (fresh.length > 0) return { refused: refusal(change, fresh), diagnostics: fresh };
+  return {
+    diagnostics: [makeDiagnostic(
+      LLM_REFACTOR,
+      "SPL-V-010",
+      `${change.file_path} failed validation before the edit too, with the same errors; ` +
+        "the edit was not refused",
+      { level: "warning", file: change.file_path },
+    )],
+  };
+}
+
+/**
+ * Gates every file, as many at a time as the machine has cores (at least two): a compiler gate
+ * spends most of its time in a child process, during which this thread parses the next file.
+ * Every gate is waited for, even after one throws, before the stage they read is removed.
+ */
+async function gateAll(
+  run: GateRun,
+  root: string,
+  changes: readonly FileChange[],
+): Promise<FileFindings[]> {
+  const results: PromiseSettledResult<FileFindings>[] = new Array(changes.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < changes.length) {
+      const index = next++;
+      results[index] = await gateChange(run, root, changes[index]).then(
+        (value) => ({ status: "fulfilled", value }),
+        (reason) => ({ status: "rejected", reason }),
+      );
+    }
+  };
+  const lanes = Math.min(changes.length, Math.max(2, navigator.hardwareConcurrency ?? 1));
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return results.map((result) => {
+    if (result.status === "rejected") throw result.reason;
+    return result.value;
+  });
 }
 
 /** Runs the gates on every change's new bytes; a file is refused for errors it did not have. */
@@ -214,43 +301,16 @@ export async function gateChanges(
   changes: readonly FileChange[],
   run: GateRun,
 ): Promise<GateFindings> {
-  const findings: GateFindings = { refused: [], diagnostics: [] };
+  const gated = changes.filter((change) => change.after);
   // Only a compiler resolves one file against another: the syntax gate needs no stage.
-  const stage = changes.length > 1 && run.gates === "all"
-    ? await makeStage(run, changes)
-    : undefined;
+  const stage = gated.length > 1 && run.gates === "all" ? await makeStage(run, changes) : undefined;
   try {
-    for (const change of changes) {
-      if (!change.after) continue;
-      const report = await gate(run, stage ?? run.root, change.file_path, change.after);
-      if (report.approved) {
-        findings.diagnostics.push(...report.diagnostics.filter((d) => d.level !== "error"));
-        continue;
-      }
-      const verdict = verdictOf(run, change, report);
-      const before = verdict === "unknown"
-        ? await gate(run, run.root, change.file_path, change.before!)
-        : undefined;
-      const fresh = verdict === "old"
-        ? []
-        : before
-        ? newErrors(report, before, run.normalize)
-        : report.diagnostics.filter((d) => d.level === "error");
-      if (fresh.length === 0) {
-        findings.diagnostics.push(makeDiagnostic(
-          LLM_REFACTOR,
-          "SPL-V-010",
-          `${change.file_path} failed validation before the edit too, with the same errors; ` +
-            "the edit was not refused",
-          { level: "warning", file: change.file_path },
-        ));
-        continue;
-      }
-      findings.diagnostics.push(...fresh);
-      findings.refused.push(refusal(change, fresh));
-    }
+    const perFile = await gateAll(run, stage ?? run.root, gated);
+    return {
+      refused: perFile.flatMap((file) => file.refused ? [file.refused] : []),
+      diagnostics: perFile.flatMap((file) => file.diagnostics),
+    };
   } finally {
     if (stage) await Deno.remove(stage, { recursive: true });
   }
-  return findings;
 }

@@ -267,33 +267,35 @@ async function gateChange(run: GateRun, root: string, change: FileChange): Promi
   };
 }
 
+/** Files gated at a time: one per core, at least two, at most eight. */
+const GATE_LANES = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 1));
+
 /**
- * Gates every file, as many at a time as the machine has cores (at least two): a compiler gate
- * spends most of its time in a child process, during which this thread parses the next file.
- * Every gate is waited for, even after one throws, before the stage they read is removed.
+ * Gates every file, {@linkcode GATE_LANES} at a time: a compiler gate spends most of its time in
+ * a child process, during which this thread parses the next file. After a gate throws no file
+ * is started, and the ones running are waited for before the stage they read is removed.
  */
 async function gateAll(
   run: GateRun,
   root: string,
   changes: readonly FileChange[],
 ): Promise<FileFindings[]> {
-  const results: PromiseSettledResult<FileFindings>[] = new Array(changes.length);
+  const results: FileFindings[] = new Array(changes.length);
   let next = 0;
+  let failure: { reason: unknown } | undefined;
   const lane = async () => {
-    while (next < changes.length) {
+    while (next < changes.length && !failure) {
       const index = next++;
-      results[index] = await gateChange(run, root, changes[index]).then(
-        (value) => ({ status: "fulfilled", value }),
-        (reason) => ({ status: "rejected", reason }),
-      );
+      try {
+        results[index] = await gateChange(run, root, changes[index]);
+      } catch (reason) {
+        failure ??= { reason };
+      }
     }
   };
-  const lanes = Math.min(changes.length, Math.max(2, navigator.hardwareConcurrency ?? 1));
-  await Promise.all(Array.from({ length: lanes }, lane));
-  return results.map((result) => {
-    if (result.status === "rejected") throw result.reason;
-    return result.value;
-  });
+  await Promise.all(Array.from({ length: Math.min(changes.length, GATE_LANES) }, lane));
+  if (failure) throw failure.reason;
+  return results;
 }
 
 /** Runs the gates on every change's new bytes; a file is refused for errors it did not have. */

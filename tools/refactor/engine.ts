@@ -216,10 +216,7 @@ async function edit(
       const outcome = await runStep(view, step);
       for (const edit of outcome.edits) {
         if (!originals.has(edit.file_path) && !before.has(edit.file_path)) {
-          originals.set(
-            edit.file_path,
-            await Deno.readFile(workspace.resolve(edit.file_path).path),
-          );
+          originals.set(edit.file_path, await view.diskBytesOf(edit.file_path));
         }
       }
       outcomes.push(outcome);

@@ -36,9 +36,14 @@ const CASES: RenameCase[] = [
   {
     language: "c",
     args: ["helper", "--file", "util.c", "--kind", "function", "--to", "twice"],
-    edits: 5,
+    edits: 7,
     kept: {
       "main.c": ["static int shadow(int helper)", "int helper = 5;", '"helper %d'],
+      "util.h": [
+        "#define HELPER_TWICE(v) twice(twice(v))",
+        "#define APPLY(helper, v) ((helper) + (v))",
+        '"helper"',
+      ],
       "other.c": ["static int helper(int x)", "return helper(1);"],
       "util.c": ['/* helper: "helper" is also in this comment */'],
     },

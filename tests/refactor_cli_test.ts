@@ -35,7 +35,7 @@ interface RenameCase {
 const CASES: RenameCase[] = [
   {
     language: "c",
-    args: ["helper", "--file", "util.c", "--kind", "function", "--to", "twice"],
+    args: ["helper", "--file", "util.c", "--kind", "function", "--to", "twice", "--proof"],
     edits: 7,
     kept: {
       "main.c": ["static int shadow(int helper)", "int helper = 5;", '"helper %d'],

@@ -35,6 +35,11 @@ export interface MacroNames {
   places: MacroPlace[];
 }
 
+/** Whether bytes `[start, end)` lie inside one of `regions` (a macro's parameters or body). */
+export function inRegions(start: number, end: number, regions: [number, number][]): boolean {
+  return regions.some(([from, to]) => start >= from && end <= to);
+}
+
 const encoder = new TextEncoder();
 const DEFINE = /^[ \t]*#[ \t]*define\b/gm;
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;

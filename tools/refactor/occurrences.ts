@@ -14,7 +14,7 @@
 import { basename, dirname } from "node:path";
 import type { LeftOccurrence } from "../../schema/refactor.ts";
 import { Resolver } from "../symbols/resolve.ts";
-import { macroNames, type MacroPlace } from "./macros.ts";
+import { inRegions, macroNames, type MacroPlace } from "./macros.ts";
 import { shorthandsNamed } from "./tree_names.ts";
 import type { Def, FactView, LoadedFile, Use } from "./view.ts";
 
@@ -276,7 +276,7 @@ export class OccurrenceFinder {
     }
     for (const use of file.uses) {
       if (use.name !== name) continue;
-      if (regions.some(([start, end]) => use.byte_start >= start && use.byte_end <= end)) continue;
+      if (inRegions(use.byte_start, use.byte_end, regions)) continue;
       const occurrence = occurrenceAt(file, use.byte_start, use.byte_end, "reference");
       const verdict = this.#verdict(use, file);
       if (verdict === "ours") set.occurrences.push(occurrence);

@@ -6,13 +6,17 @@
  * spelled as the name is the macro's own (so is that name in the body), never the symbol. A
  * token pasted (`##`) or stringified (`#`) is no reference that can be renamed safely: it is
  * reported for the caller to refuse. Strings, character literals and comments in bodies hold
- * no reference.
+ * no reference. The symbol index holds no fact of a macro body, so the files that name the
+ * symbol only there are looked for apart ({@linkcode macroOnlyFiles}).
  *
  * @module
  */
+import { basename } from "node:path";
 import type { Node } from "web-tree-sitter";
 import { createParser } from "../../grammars/loader.ts";
-import type { LoadedFile } from "./view.ts";
+import { languageForFile } from "../../grammars/languages.ts";
+import { indexPathOf, IndexRefusal, openIndex } from "../../core/trigram/reader.ts";
+import type { FactView, LoadedFile } from "./view.ts";
 
 /** What a macro's token spelled as the name is. */
 export type MacroRole = "body" | "parameter" | "pasted";
@@ -208,4 +212,63 @@ export async function macroNames(file: LoadedFile, name: string): Promise<MacroN
   } finally {
     parser.delete();
   }
+}
+
+/** Files of the symbol index read in full for macro-only mentions when there is no search index. */
+export const MACRO_SCAN_MAX_FILES = 2_000;
+
+const decoder = new TextDecoder();
+
+function isC(path: string): boolean {
+  return ["c", "cpp"].includes(languageForFile(basename(path))?.name ?? "");
+}
+
+/**
+ * Candidate paths for `name` from the search index `.llm/trigram.idx`: the files holding its
+ * trigrams when it was built, and the symbol index's files it does not describe as they are
+ * now (changed or added since); `undefined` when there is none or it cannot be trusted.
+ */
+function searchIndexCandidates(view: FactView, name: string): string[] | undefined {
+  try {
+    const index = openIndex(indexPathOf(view.workspace.real));
+    const hits = index?.candidates([name], false);
+    if (!index || !hits) return undefined;
+    const candidates = index.paths.filter((_, id) => hits[id] === 1 && !index.binary(id));
+    for (const row of view.store.files()) {
+      const id = index.idOf(row.path);
+      if (id === undefined || !index.trusted(id, row.size, row.mtime)) candidates.push(row.path);
+    }
+    return [...new Set(candidates)];
+  } catch (error) {
+    if (error instanceof IndexRefusal) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * C and C++ files of the symbol index besides `known` whose `#define`s spell `name`: the search
+ * index's candidates, or every C and C++ file of the symbol index when there is no search index
+ * and they are at most {@linkcode MACRO_SCAN_MAX_FILES}; each read now.
+ */
+export async function macroOnlyFiles(
+  view: FactView,
+  name: string,
+  known: ReadonlySet<string>,
+): Promise<string[]> {
+  const fromSearchIndex = searchIndexCandidates(view, name);
+  const candidates = fromSearchIndex ?? view.store.files().map((row) => row.path);
+  const unknown = candidates.filter((path) => !known.has(path) && isC(path));
+  if (!fromSearchIndex && unknown.length > MACRO_SCAN_MAX_FILES) return [];
+  const found: string[] = [];
+  for (const path of unknown) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await view.diskBytesOf(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      throw error;
+    }
+    if (mayDefineWith(decoder.decode(bytes), name)) found.push(path);
+  }
+  return found;
 }

@@ -14,7 +14,7 @@
 import { basename, dirname } from "node:path";
 import type { LeftOccurrence } from "../../schema/refactor.ts";
 import { Resolver } from "../symbols/resolve.ts";
-import { inRegions, macroNames, type MacroPlace } from "./macros.ts";
+import { inRegions, macroNames, macroOnlyFiles, type MacroPlace } from "./macros.ts";
 import { shorthandsNamed } from "./tree_names.ts";
 import type { Def, FactView, LoadedFile, Use } from "./view.ts";
 
@@ -239,7 +239,11 @@ export class OccurrenceFinder {
   /** Loads every file that may hold the name, then sorts each occurrence. */
   async find(): Promise<OccurrenceSet> {
     const files: LoadedFile[] = [];
-    for (const path of this.#view.filesMentioning(this.#target.name)) {
+    const paths = this.#view.filesMentioning(this.#target.name);
+    if (LINKED.has(this.#target.language)) {
+      paths.push(...await macroOnlyFiles(this.#view, this.#target.name, new Set(paths)));
+    }
+    for (const path of paths) {
       const file = await this.#view.loadFor(path, this.#target.name);
       if (file && family(file.language) === family(this.#target.language)) files.push(file);
     }

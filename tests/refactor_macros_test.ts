@@ -5,8 +5,12 @@
  * is not parsed.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { macroNames } from "../tools/refactor/macros.ts";
 import type { LoadedFile } from "../tools/refactor/view.ts";
+import { runEntry } from "./helpers.ts";
+import { hasCompiler, refactorCli, withFixture } from "./refactor_helpers.ts";
+import { exists } from "./transform_helpers.ts";
 
 function fileOf(text: string, language = "c"): LoadedFile {
   return {
@@ -62,4 +66,43 @@ Deno.test("a file whose #defines do not spell the name is not parsed; other lang
   assert.equal(await macroNames(fileOf("#define A foo\n", "python"), "foo"), undefined);
   const found = await macroNames(fileOf("#define A(x) x\n#define B foo\n"), "foo");
   assert.deepEqual(found?.regions.length, 3);
+});
+
+Deno.test({
+  name: "with a search index, a file naming the symbol only in a #define is found, and one added " +
+    "since its build too (needs gcc)",
+  ignore: !hasCompiler("c"),
+  fn: () =>
+    withFixture("c", async (root) => {
+      const index = await runEntry("tools/symbols/main.ts", ["index"], {
+        cwd: root,
+        permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
+      });
+      assert.equal(index.code, 0, index.stderr);
+      assert.ok(await exists(join(root, ".llm", "trigram.idx")));
+      // The rename's full refresh tells the symbol index of late.h; the search index, built
+      // before, does not list it.
+      await Deno.writeTextFile(join(root, "late.h"), "#define HELPER_LATE(v) helper(v)\n");
+      const run = await refactorCli(root, [
+        "rename",
+        "--refresh",
+        "all",
+        "helper",
+        "--file",
+        "util.c",
+        "--kind",
+        "function",
+        "--to",
+        "twice",
+      ]);
+      assert.equal(run.code, 0, JSON.stringify(run.envelope));
+      assert.equal(
+        await Deno.readTextFile(join(root, "wrap.h")).then((t) => t.includes("twice(v)")),
+        true,
+      );
+      assert.equal(
+        await Deno.readTextFile(join(root, "late.h")),
+        "#define HELPER_LATE(v) twice(v)\n",
+      );
+    }),
 });

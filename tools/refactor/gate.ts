@@ -6,7 +6,8 @@
  * (removed afterwards), so an import of a renamed name resolves; otherwise each file beside the
  * others as they are on disk. A file is refused only for errors its old bytes did not have
  * (compared by message, a rename's new name read as the old one): a file that did not compile
- * before (a kernel file without its build's include paths) is not refused for that.
+ * before (a kernel file without its build's include paths) is not refused for that. Files are
+ * gated several at a time: while a compiler checks one, this thread parses the next.
  *
  * @module
  */

@@ -172,20 +172,32 @@ function firstChangedLine(before: Uint8Array, after: Uint8Array): number {
 /** What a file's errors are: new, the old bytes' own, or unknown without gating the old bytes. */
 type Verdict = "new" | "old" | "unknown";
 
+/** The note the syntax gate puts on its last listed error when it found more than it lists. */
+const UNLISTED = /^(\d+) more syntax errors are not listed$/;
+
+/**
+ * How many syntax errors the new bytes have: those listed, plus the ones the note on the last
+ * listed one counts (`undefined` when the gate listed its most and no such note is found).
+ */
+function syntaxErrorCount(errors: Diagnostic[]): number | undefined {
+  if (errors.length < SYNTAX_ERRORS_LISTED) return errors.length;
+  const more = errors.map((d) => UNLISTED.exec(d.note ?? "")).find((match) => match !== null);
+  return more ? errors.length + Number(more[1]) : undefined;
+}
+
 /**
  * The syntax gate's errors without gating the old bytes again (a parse spared): `new` when the
  * old bytes parsed cleanly; `old` when there are none, or when only identifiers changed and
- * there are no more than the old bytes had (and fewer than the gate lists, so the count is
- * exact); `unknown` otherwise.
+ * there are no more than the old bytes had (counted by the same tree walk, `errorNodes`);
+ * `unknown` otherwise.
  */
 function syntaxVerdict(run: GateRun, change: FileChange, errors: Diagnostic[]): Verdict {
   if (errors.length === 0) return "old";
   const before = run.parseErrorsBefore?.(change.file_path);
   if (before === undefined) return "unknown";
   if (before === 0) return "new";
-  return run.identifiersOnly && errors.length < SYNTAX_ERRORS_LISTED && errors.length <= before
-    ? "old"
-    : "unknown";
+  const count = syntaxErrorCount(errors);
+  return run.identifiersOnly && count !== undefined && count <= before ? "old" : "unknown";
 }
 
 /**

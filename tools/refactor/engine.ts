@@ -23,6 +23,7 @@ import { LLM_REFACTOR } from "../../schema/tool_names.ts";
 import type { RunCache } from "../../core/cache.ts";
 import {
   checksumOf,
+  checksumOfAsync,
   commitChanges,
   compareText,
   type FileChange,
@@ -222,6 +223,11 @@ async function edit(
       outcomes.push(outcome);
     }
     const changes = changesOf(workspace, view, originals);
+    // Hashed side by side by Web Crypto; every later checksum of these bytes is the memo's.
+    await Promise.all(
+      changes.flatMap((change) => [change.before, change.after])
+        .flatMap((bytes) => bytes ? [checksumOfAsync(bytes)] : []),
+    );
     checkExpected(changes, options.expectedChecksums ?? {});
     // The files written are re-indexed by the next run's refresh (or a live index's watcher).
     return await gateAndCommit(workspace, request, outcomes, changes, view, options);

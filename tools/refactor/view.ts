@@ -8,7 +8,7 @@
 import { basename } from "node:path";
 import { languageForFile } from "../../grammars/languages.ts";
 import { symbolId } from "../../schema/ids.ts";
-import { checksumOf } from "../../core/transaction/fs.ts";
+import { checksumOfAsync } from "../../core/transaction/fs.ts";
 import type { Workspace } from "../transform/workspace.ts";
 import { extractFacts } from "../symbols/extract.ts";
 import type { FileFacts } from "../symbols/facts.ts";
@@ -148,7 +148,7 @@ export class FactView {
     const defs: Def[] = this.store.symbolsOfFile(row.id);
     if (defs.some((def) => def.name === name)) return await this.load(path);
     const bytes = await this.bytesOf(path);
-    if (checksumOf(bytes) !== row.hash) return await this.load(path);
+    if (await checksumOfAsync(bytes) !== row.hash) return await this.load(path);
     let named = this.#refsByName.get(name);
     if (!named) {
       named = this.store.refsNamed(name, false);

@@ -2,13 +2,13 @@
  * The transaction writes its backups and temporary files side by side (so their flushes share
  * disk commits): a failure among them still leaves every file byte-identical, removes every
  * temporary file it wrote (and nothing it did not write), and the helper that runs them waits
- * for every write in flight before anyone cleans up.
+ * for every write in flight before anyone cleans up; files are created in order, then flushed.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sha256, ToolError } from "../schema/mod.ts";
 import { commitChanges, type FileChange, tempPathFor } from "../core/transaction/mod.ts";
-import { eachLimited } from "../core/transaction/parallel.ts";
+import { eachLimited, NewFileError, writeNewFiles } from "../core/transaction/parallel.ts";
 import { REFACTOR_TRANSACTION_CODES } from "../tools/refactor/engine.ts";
 import { makeTree } from "./helpers.ts";
 import { manifestOf, snapshot, temporaries } from "./transform_helpers.ts";
@@ -107,4 +107,26 @@ Deno.test("eachLimited keeps to its limit, starts nothing after a failure, waits
   assert.deepEqual(started, [0, 1, 2, 3]);
   assert.deepEqual([...finished].sort((a, b) => a - b), [0, 1, 2, 3]);
   assert.equal(running, 0);
+});
+
+Deno.test("writeNewFiles creates the files in order, flushed, and stops at the first it cannot create", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(join(dir, "f2"));
+    const files = Array.from({ length: 5 }, (_, i) => ({
+      path: join(dir, `f${i}`),
+      bytes: encoder.encode(`file ${i}\n`),
+      mode: 0o600,
+    }));
+    const created: string[] = [];
+    const error = await writeNewFiles(files, created).then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof NewFileError, String(error));
+    assert.equal(error.index, 2);
+    assert.deepEqual(created, [files[0].path, files[1].path]);
+    assert.equal(await Deno.readTextFile(files[1].path), "file 1\n");
+    assert.equal((await Deno.stat(files[1].path)).mode! & 0o777, 0o600);
+    assert.equal(await Deno.stat(files[3].path).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -19,14 +19,7 @@ import { dirname } from "node:path";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalFile } from "../../schema/journal.ts";
 import { isPermissionRefusal, requirePermission } from "../permissions.ts";
-import {
-  checksumOfAsync,
-  contentsAt,
-  fileMode,
-  removeFileIfPresent,
-  syncDirectory,
-  writeNewFile,
-} from "./fs.ts";
+import { checksumOfAsync, contentsAt, fileMode, removeFileIfPresent, syncDirectory } from "./fs.ts";
 import { requireInsideRoot } from "./confine.ts";
 import {
   Journal,
@@ -36,7 +29,7 @@ import {
   pruneJournals,
   tempPathFor,
 } from "./journal.ts";
-import { eachLimited, PARALLEL_WRITES } from "./parallel.ts";
+import { eachLimited, NewFileError, PARALLEL_WRITES, writeNewFiles } from "./parallel.ts";
 import { restoreFile } from "./restore.ts";
 import type { FileChange, TransactionOptions } from "./types.ts";
 
@@ -228,35 +221,38 @@ async function probeWritable(change: FileChange, options: TransactionOptions): P
 }
 
 /**
- * Writes every temporary file, side by side (see {@linkcode eachLimited}); on failure removes
- * the ones written and abandons the journal.
+ * Writes every temporary file and flushes them side by side (see {@linkcode writeNewFiles}); on
+ * failure removes the ones written and abandons the journal.
  */
 async function writeTemporaries(
   journal: Journal,
   changes: readonly FileChange[],
   options: TransactionOptions,
 ): Promise<void> {
+  const pending = changes.flatMap((change, index) =>
+    change.after ? [{ change, after: change.after, file: journal.manifest.files[index] }] : []
+  );
   const written: string[] = [];
   try {
-    await eachLimited(changes, PARALLEL_WRITES, async (change, index) => {
-      if (!change.after) return;
-      const file = journal.manifest.files[index];
-      try {
-        if (!change.before) await Deno.mkdir(dirname(file.path), { recursive: true });
-        await writeNewFile(file.temp, change.after, file.mode);
-        written.push(file.temp);
-      } catch (error) {
-        if (isPermissionRefusal(error)) throw error;
-        throw new ToolError(
-          options.codes.writeFailed,
-          `cannot write ${change.file_path}: ${messageOf(error)}; nothing was changed`,
-          { file: change.file_path, note: `temporary file: ${file.temp}` },
-        );
-      }
-    });
+    for (const [index, { change, file }] of pending.entries()) {
+      if (change.before) continue;
+      await Deno.mkdir(dirname(file.path), { recursive: true })
+        .catch((error) => Promise.reject(new NewFileError(index, error)));
+    }
+    await writeNewFiles(
+      pending.map(({ after, file }) => ({ path: file.temp, bytes: after, mode: file.mode })),
+      written,
+    );
   } catch (error) {
     await abandon(journal, written);
-    throw error;
+    if (!(error instanceof NewFileError)) throw error;
+    if (isPermissionRefusal(error.cause)) throw error.cause;
+    const { change, file } = pending[error.index];
+    throw new ToolError(
+      options.codes.writeFailed,
+      `cannot write ${change.file_path}: ${error.message}; nothing was changed`,
+      { file: change.file_path, note: `temporary file: ${file.temp}` },
+    );
   }
 }
 

@@ -20,6 +20,7 @@ import type { RunCache } from "../../core/cache.ts";
 import { type GateSelection, validateFile, type ValidateOptions } from "../../core/gates/mod.ts";
 import { SYNTAX_ERRORS_LISTED, SYNTAX_TOOL } from "../../core/gates/syntax.ts";
 import type { FileChange } from "../../core/transaction/mod.ts";
+import { eachLimited } from "../../core/transaction/parallel.ts";
 
 /** How the gates run. */
 export interface GateRun {
@@ -294,20 +295,9 @@ async function gateAll(
   changes: readonly FileChange[],
 ): Promise<FileFindings[]> {
   const results: FileFindings[] = new Array(changes.length);
-  let next = 0;
-  let failure: { reason: unknown } | undefined;
-  const lane = async () => {
-    while (next < changes.length && !failure) {
-      const index = next++;
-      try {
-        results[index] = await gateChange(run, root, changes[index]);
-      } catch (reason) {
-        failure ??= { reason };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(changes.length, GATE_LANES) }, lane));
-  if (failure) throw failure.reason;
+  await eachLimited(changes, GATE_LANES, async (change, index) => {
+    results[index] = await gateChange(run, root, change);
+  });
   return results;
 }
 
@@ -318,7 +308,9 @@ export async function gateChanges(
 ): Promise<GateFindings> {
   const gated = changes.filter((change) => change.after);
   // Only a compiler resolves one file against another: the syntax gate needs no stage.
-  const stage = gated.length > 1 && run.gates === "all" ? await makeStage(run, changes) : undefined;
+  const stage = changes.length > 1 && run.gates === "all"
+    ? await makeStage(run, changes)
+    : undefined;
   try {
     const perFile = await gateAll(run, stage ?? run.root, gated);
     return {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { macroNames } from "../tools/refactor/macros.ts";
 import type { LoadedFile } from "../tools/refactor/view.ts";
-import { runEntry } from "./helpers.ts";
+import { REPO, runEntry } from "./helpers.ts";
 import { hasCompiler, refactorCli, withFixture } from "./refactor_helpers.ts";
 import { exists } from "./transform_helpers.ts";
 
@@ -76,7 +76,8 @@ Deno.test({
     withFixture("c", async (root) => {
       const index = await runEntry("tools/symbols/main.ts", ["index"], {
         cwd: root,
-        permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
+        // `index` loads its definitions at run time, which needs read permission for the package.
+        permissions: [`--allow-read=${root},${REPO}`, `--allow-write=${root}`],
       });
       assert.equal(index.code, 0, index.stderr);
       assert.ok(await exists(join(root, ".llm", "trigram.idx")));

@@ -35,10 +35,16 @@ interface RenameCase {
 const CASES: RenameCase[] = [
   {
     language: "c",
-    args: ["helper", "--file", "util.c", "--kind", "function", "--to", "twice"],
-    edits: 5,
+    args: ["helper", "--file", "util.c", "--kind", "function", "--to", "twice", "--proof"],
+    edits: 8,
     kept: {
       "main.c": ["static int shadow(int helper)", "int helper = 5;", '"helper %d'],
+      "wrap.h": ["#define HELPER_PLUS_ONE(v) (twice(v) + 1)"],
+      "util.h": [
+        "#define HELPER_TWICE(v) twice(twice(v))",
+        "#define APPLY(helper, v) ((helper) + (v))",
+        '"helper"',
+      ],
       "other.c": ["static int helper(int x)", "return helper(1);"],
       "util.c": ['/* helper: "helper" is also in this comment */'],
     },

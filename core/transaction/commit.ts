@@ -3,7 +3,7 @@
  *
  * 1. Journal: back up every prior file under `<root>/.llm/journal/<execution_id>/`.
  * 2. Write each new file to a temporary file in its own directory, flushed to disk, with the
- *    prior file's mode.
+ *    prior file's mode (the files side by side, so their flushes share disk commits).
  * 3. Take the workspace's commit lock, then the lock of every directory written (keyed by the
  *    directory itself, so runs given different `--root` spellings of the same files exclude
  *    each other), and re-check that every original still holds the bytes the caller verified
@@ -19,14 +19,7 @@ import { dirname } from "node:path";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalFile } from "../../schema/journal.ts";
 import { isPermissionRefusal, requirePermission } from "../permissions.ts";
-import {
-  checksumOfAsync,
-  contentsAt,
-  fileMode,
-  removeFileIfPresent,
-  syncDirectory,
-  writeNewFile,
-} from "./fs.ts";
+import { checksumOfAsync, contentsAt, fileMode, removeFileIfPresent, syncDirectory } from "./fs.ts";
 import { requireInsideRoot } from "./confine.ts";
 import {
   Journal,
@@ -36,6 +29,7 @@ import {
   pruneJournals,
   tempPathFor,
 } from "./journal.ts";
+import { eachLimited, NewFileError, PARALLEL_WRITES, writeNewFiles } from "./parallel.ts";
 import { restoreFile } from "./restore.ts";
 import type { FileChange, TransactionOptions } from "./types.ts";
 
@@ -144,9 +138,8 @@ async function commitLocked(
   await recheck(journal, changes, options);
   await journal.setState("committing");
   await putInPlace(journal, changes, options);
-  for (const dir of new Set(files.map((file) => dirname(file.path)))) {
-    await syncDirectory(dir);
-  }
+  const dirs = [...new Set(files.map((file) => dirname(file.path)))];
+  await eachLimited(dirs, PARALLEL_WRITES, syncDirectory);
   await journal.setState("committed");
   await pruneJournals(options.root, options.keepJournals ?? DEFAULT_KEEP, options.codes);
 }
@@ -227,29 +220,39 @@ async function probeWritable(change: FileChange, options: TransactionOptions): P
   }
 }
 
-/** Writes every temporary file; on failure removes the ones written and abandons the journal. */
+/**
+ * Writes every temporary file and flushes them side by side (see {@linkcode writeNewFiles}); on
+ * failure removes the ones written and abandons the journal.
+ */
 async function writeTemporaries(
   journal: Journal,
   changes: readonly FileChange[],
   options: TransactionOptions,
 ): Promise<void> {
+  const pending = changes.flatMap((change, index) =>
+    change.after ? [{ change, after: change.after, file: journal.manifest.files[index] }] : []
+  );
   const written: string[] = [];
-  for (const [index, change] of changes.entries()) {
-    if (!change.after) continue;
-    const file = journal.manifest.files[index];
-    try {
-      if (!change.before) await Deno.mkdir(dirname(file.path), { recursive: true });
-      await writeNewFile(file.temp, change.after, file.mode);
-      written.push(file.temp);
-    } catch (error) {
-      await abandon(journal, written);
-      if (isPermissionRefusal(error)) throw error;
-      throw new ToolError(
-        options.codes.writeFailed,
-        `cannot write ${change.file_path}: ${messageOf(error)}; nothing was changed`,
-        { file: change.file_path, note: `temporary file: ${file.temp}` },
-      );
+  try {
+    for (const [index, { change, file }] of pending.entries()) {
+      if (change.before) continue;
+      await Deno.mkdir(dirname(file.path), { recursive: true })
+        .catch((error) => Promise.reject(new NewFileError(index, error)));
     }
+    await writeNewFiles(
+      pending.map(({ after, file }) => ({ path: file.temp, bytes: after, mode: file.mode })),
+      written,
+    );
+  } catch (error) {
+    await abandon(journal, written);
+    if (!(error instanceof NewFileError)) throw error;
+    if (isPermissionRefusal(error.cause)) throw error.cause;
+    const { change, file } = pending[error.index];
+    throw new ToolError(
+      options.codes.writeFailed,
+      `cannot write ${change.file_path}: ${error.message}; nothing was changed`,
+      { file: change.file_path, note: `temporary file: ${file.temp}` },
+    );
   }
 }
 

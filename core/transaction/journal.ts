@@ -21,6 +21,7 @@ import {
   stateDirectory,
 } from "./confine.ts";
 import { lstatIfPresent, removeFileIfPresent, syncDirectory, writeNewFile } from "./fs.ts";
+import { NewFileError, writeNewFiles } from "./parallel.ts";
 import { compareText, type TransactionCodes, type TransactionOptions } from "./types.ts";
 
 const ID_PATTERN = /^[0-9A-Za-z][0-9A-Za-z_-]{0,127}$/;
@@ -438,10 +439,14 @@ export class Journal {
       if (options.undoOf) manifest.undo_of = options.undoOf;
       await writeManifest(dir, manifest, false);
       await requireJournalDirectory(dir, options.codes);
-      for (const file of files) {
+      const backupFiles = files.flatMap((file) => {
         const bytes = file.backup ? backups.get(file.backup) : undefined;
-        if (file.backup && bytes) await writeNewFile(join(dir, file.backup), bytes, 0o600);
-      }
+        return file.backup && bytes ? [{ path: join(dir, file.backup), bytes, mode: 0o600 }] : [];
+      });
+      // A failure removes the whole journal directory: the paths created need no list.
+      await writeNewFiles(backupFiles, []).catch((error) =>
+        Promise.reject(error instanceof NewFileError ? error.cause : error)
+      );
       await syncDirectory(dir);
       return new Journal(dir, manifest, lock);
     } catch (error) {

@@ -23,6 +23,7 @@ import { LLM_REFACTOR } from "../../schema/tool_names.ts";
 import type { RunCache } from "../../core/cache.ts";
 import {
   checksumOf,
+  checksumOfAsync,
   commitChanges,
   compareText,
   type FileChange,
@@ -216,15 +217,17 @@ async function edit(
       const outcome = await runStep(view, step);
       for (const edit of outcome.edits) {
         if (!originals.has(edit.file_path) && !before.has(edit.file_path)) {
-          originals.set(
-            edit.file_path,
-            await Deno.readFile(workspace.resolve(edit.file_path).path),
-          );
+          originals.set(edit.file_path, await view.diskBytesOf(edit.file_path));
         }
       }
       outcomes.push(outcome);
     }
     const changes = changesOf(workspace, view, originals);
+    // Hashed side by side by Web Crypto; every later checksum of these bytes is the memo's.
+    await Promise.all(
+      changes.flatMap((change) => [change.before, change.after])
+        .flatMap((bytes) => bytes ? [checksumOfAsync(bytes)] : []),
+    );
     checkExpected(changes, options.expectedChecksums ?? {});
     // The files written are re-indexed by the next run's refresh (or a live index's watcher).
     return await gateAndCommit(workspace, request, outcomes, changes, view, options);

@@ -6,7 +6,8 @@
  * (removed afterwards), so an import of a renamed name resolves; otherwise each file beside the
  * others as they are on disk. A file is refused only for errors its old bytes did not have
  * (compared by message, a rename's new name read as the old one): a file that did not compile
- * before (a kernel file without its build's include paths) is not refused for that.
+ * before (a kernel file without its build's include paths) is not refused for that. Files are
+ * gated several at a time: while a compiler checks one, this thread parses the next.
  *
  * @module
  */
@@ -16,9 +17,10 @@ import { makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { GateReport } from "../../schema/gates.ts";
 import { LLM_REFACTOR } from "../../schema/tool_names.ts";
 import type { RunCache } from "../../core/cache.ts";
-import { type GateSelection, validateFile } from "../../core/gates/mod.ts";
+import { type GateSelection, validateFile, type ValidateOptions } from "../../core/gates/mod.ts";
 import { SYNTAX_ERRORS_LISTED, SYNTAX_TOOL } from "../../core/gates/syntax.ts";
 import type { FileChange } from "../../core/transaction/mod.ts";
+import { eachLimited } from "../../core/transaction/parallel.ts";
 
 /** How the gates run. */
 export interface GateRun {
@@ -96,13 +98,14 @@ async function makeStage(
   return stage;
 }
 
-async function gate(
+/** What `validateFile` is given for `bytes` of `filePath`, checked in `root`. */
+function gateOptions(
   run: GateRun,
   root: string,
   filePath: string,
   bytes: Uint8Array,
-): Promise<GateReport> {
-  return await validateFile({
+): ValidateOptions {
+  return {
     root,
     filePath,
     bytes,
@@ -110,7 +113,7 @@ async function gate(
     prefix: "SPL",
     ...(run.cache ? { cache: run.cache } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
-  });
+  };
 }
 
 /** Error messages of a report, counted. */
@@ -170,20 +173,32 @@ function firstChangedLine(before: Uint8Array, after: Uint8Array): number {
 /** What a file's errors are: new, the old bytes' own, or unknown without gating the old bytes. */
 type Verdict = "new" | "old" | "unknown";
 
+/** The note the syntax gate puts on its last listed error when it found more than it lists. */
+const UNLISTED = /^(\d+) more syntax errors are not listed$/;
+
+/**
+ * How many syntax errors the new bytes have: those listed, plus the ones the note on the last
+ * listed one counts (`undefined` when the gate listed its most and no such note is found).
+ */
+function syntaxErrorCount(errors: Diagnostic[]): number | undefined {
+  if (errors.length < SYNTAX_ERRORS_LISTED) return errors.length;
+  const more = errors.map((d) => UNLISTED.exec(d.note ?? "")).find((match) => match !== null);
+  return more ? errors.length + Number(more[1]) : undefined;
+}
+
 /**
  * The syntax gate's errors without gating the old bytes again (a parse spared): `new` when the
  * old bytes parsed cleanly; `old` when there are none, or when only identifiers changed and
- * there are no more than the old bytes had (and fewer than the gate lists, so the count is
- * exact); `unknown` otherwise.
+ * there are no more than the old bytes had (counted by the same tree walk, `errorNodes`);
+ * `unknown` otherwise.
  */
 function syntaxVerdict(run: GateRun, change: FileChange, errors: Diagnostic[]): Verdict {
   if (errors.length === 0) return "old";
   const before = run.parseErrorsBefore?.(change.file_path);
   if (before === undefined) return "unknown";
   if (before === 0) return "new";
-  return run.identifiersOnly && errors.length < SYNTAX_ERRORS_LISTED && errors.length <= before
-    ? "old"
-    : "unknown";
+  const count = syntaxErrorCount(errors);
+  return run.identifiersOnly && count !== undefined && count <= before ? "old" : "unknown";
 }
 
 /**
@@ -198,15 +213,92 @@ function compilerVerdict(change: FileChange, language: string, errors: Diagnosti
   return errors.every((d) => d.line !== undefined && d.line < line) ? "old" : "unknown";
 }
 
-/** What the new bytes' errors are, from what is known of the old bytes. */
-function verdictOf(run: GateRun, change: FileChange, report: GateReport): Verdict {
-  if (!change.before) return "new";
+/** What is known of a failed file's errors, gate by gate, from the old bytes. */
+interface Verdicts {
+  /** The syntax gate's errors. */
+  syntax: Verdict;
+  /** The compiler's errors. */
+  compiler: Verdict;
+}
+
+/** What the new bytes' errors are, gate by gate, from what is known of the old bytes. */
+function verdictsOf(run: GateRun, change: FileChange, report: GateReport): Verdicts {
+  if (!change.before) return { syntax: "new", compiler: "new" };
   const errors = report.diagnostics.filter((d) => d.level === "error");
-  const syntax = syntaxVerdict(run, change, errors.filter((d) => d.tool === SYNTAX_TOOL));
-  if (syntax === "new") return "new";
-  const compilerErrors = errors.filter((d) => d.tool !== SYNTAX_TOOL);
-  const compiler = compilerVerdict(change, report.language, compilerErrors);
-  return syntax === "old" && compiler === "old" ? "old" : "unknown";
+  return {
+    syntax: syntaxVerdict(run, change, errors.filter((d) => d.tool === SYNTAX_TOOL)),
+    compiler: compilerVerdict(
+      change,
+      report.language,
+      errors.filter((d) => d.tool !== SYNTAX_TOOL),
+    ),
+  };
+}
+
+/**
+ * The errors of a failed file that its old bytes did not have. When only the syntax gate's
+ * errors are in doubt, the old bytes go through the syntax gate alone: their compiler errors
+ * are known to be old ones, and a second compiler run would only repeat them.
+ */
+async function freshErrors(run: GateRun, change: FileChange, report: GateReport) {
+  const errors = report.diagnostics.filter((d) => d.level === "error");
+  const { syntax, compiler } = verdictsOf(run, change, report);
+  if (syntax === "new") return errors;
+  if (syntax === "old" && compiler === "old") return [];
+  const syntaxOnly = compiler === "old";
+  const before = await validateFile({
+    ...gateOptions(run, run.root, change.file_path, change.before!),
+    ...(syntaxOnly ? { gates: "syntax" as const } : {}),
+  });
+  const fresh = newErrors(report, before, run.normalize);
+  return syntaxOnly ? fresh.filter((d) => d.tool === SYNTAX_TOOL) : fresh;
+}
+
+/** What the gates said of one changed file. */
+interface FileFindings {
+  /** Its refusal, when it has new errors. */
+  refused?: Diagnostic;
+  /** The gates' diagnostics. */
+  diagnostics: Diagnostic[];
+}
+
+/** Runs the gates on one change's new bytes; it is refused for errors it did not have. */
+async function gateChange(run: GateRun, root: string, change: FileChange): Promise<FileFindings> {
+  const report = await validateFile(gateOptions(run, root, change.file_path, change.after!));
+  if (report.approved) {
+    return { diagnostics: report.diagnostics.filter((d) => d.level !== "error") };
+  }
+  const fresh = await freshErrors(run, change, report);
+  if (fresh.length > 0) return { refused: refusal(change, fresh), diagnostics: fresh };
+  return {
+    diagnostics: [makeDiagnostic(
+      LLM_REFACTOR,
+      "SPL-V-010",
+      `${change.file_path} failed validation before the edit too, with the same errors; ` +
+        "the edit was not refused",
+      { level: "warning", file: change.file_path },
+    )],
+  };
+}
+
+/** Files gated at a time: one per core, at least two, at most eight. */
+const GATE_LANES = Math.min(8, Math.max(2, navigator.hardwareConcurrency ?? 1));
+
+/**
+ * Gates every file, {@linkcode GATE_LANES} at a time: a compiler gate spends most of its time in
+ * a child process, during which this thread parses the next file. After a gate throws no file
+ * is started, and the ones running are waited for before the stage they read is removed.
+ */
+async function gateAll(
+  run: GateRun,
+  root: string,
+  changes: readonly FileChange[],
+): Promise<FileFindings[]> {
+  const results: FileFindings[] = new Array(changes.length);
+  await eachLimited(changes, GATE_LANES, async (change, index) => {
+    results[index] = await gateChange(run, root, change);
+  });
+  return results;
 }
 
 /** Runs the gates on every change's new bytes; a file is refused for errors it did not have. */
@@ -214,43 +306,18 @@ export async function gateChanges(
   changes: readonly FileChange[],
   run: GateRun,
 ): Promise<GateFindings> {
-  const findings: GateFindings = { refused: [], diagnostics: [] };
+  const gated = changes.filter((change) => change.after);
   // Only a compiler resolves one file against another: the syntax gate needs no stage.
   const stage = changes.length > 1 && run.gates === "all"
     ? await makeStage(run, changes)
     : undefined;
   try {
-    for (const change of changes) {
-      if (!change.after) continue;
-      const report = await gate(run, stage ?? run.root, change.file_path, change.after);
-      if (report.approved) {
-        findings.diagnostics.push(...report.diagnostics.filter((d) => d.level !== "error"));
-        continue;
-      }
-      const verdict = verdictOf(run, change, report);
-      const before = verdict === "unknown"
-        ? await gate(run, run.root, change.file_path, change.before!)
-        : undefined;
-      const fresh = verdict === "old"
-        ? []
-        : before
-        ? newErrors(report, before, run.normalize)
-        : report.diagnostics.filter((d) => d.level === "error");
-      if (fresh.length === 0) {
-        findings.diagnostics.push(makeDiagnostic(
-          LLM_REFACTOR,
-          "SPL-V-010",
-          `${change.file_path} failed validation before the edit too, with the same errors; ` +
-            "the edit was not refused",
-          { level: "warning", file: change.file_path },
-        ));
-        continue;
-      }
-      findings.diagnostics.push(...fresh);
-      findings.refused.push(refusal(change, fresh));
-    }
+    const perFile = await gateAll(run, stage ?? run.root, gated);
+    return {
+      refused: perFile.flatMap((file) => file.refused ? [file.refused] : []),
+      diagnostics: perFile.flatMap((file) => file.diagnostics),
+    };
   } finally {
     if (stage) await Deno.remove(stage, { recursive: true });
   }
-  return findings;
 }

@@ -7,13 +7,14 @@
  * of the same name shadow it (the extraction leaves such uses out); another definition of the
  * same name in another scope keeps its uses. A use that cannot be told apart (a member of a
  * receiver of unknown type while several members share the name) is reported as unclear,
- * never guessed.
+ * never guessed. In C and C++ the tokens of `#define` bodies are read too (`macros.ts`).
  *
  * @module
  */
 import { basename, dirname } from "node:path";
 import type { LeftOccurrence } from "../../schema/refactor.ts";
 import { Resolver } from "../symbols/resolve.ts";
+import { inRegions, macroNames, macroOnlyFiles, type MacroPlace } from "./macros.ts";
 import { shorthandsNamed } from "./tree_names.ts";
 import type { Def, FactView, LoadedFile, Use } from "./view.ts";
 
@@ -238,7 +239,11 @@ export class OccurrenceFinder {
   /** Loads every file that may hold the name, then sorts each occurrence. */
   async find(): Promise<OccurrenceSet> {
     const files: LoadedFile[] = [];
-    for (const path of this.#view.filesMentioning(this.#target.name)) {
+    const paths = this.#view.filesMentioning(this.#target.name);
+    if (LINKED.has(this.#target.language)) {
+      paths.push(...await macroOnlyFiles(this.#view, this.#target.name, new Set(paths)));
+    }
+    for (const path of paths) {
       const file = await this.#view.loadFor(path, this.#target.name);
       if (file && family(file.language) === family(this.#target.language)) files.push(file);
     }
@@ -256,13 +261,16 @@ export class OccurrenceFinder {
       files,
     };
     for (const file of files) {
-      this.#sortFile(file, set);
+      const macros = await macroNames(file, this.#target.name);
+      this.#sortFile(file, set, macros?.regions ?? []);
+      if (macros) this.#sortMacroPlaces(file, set, macros.places);
       await this.#sortShorthands(file, set);
     }
     return set;
   }
 
-  #sortFile(file: LoadedFile, set: OccurrenceSet): void {
+  /** The facts' definitions and uses of the name; those in `regions` are the macros' to judge. */
+  #sortFile(file: LoadedFile, set: OccurrenceSet, regions: [number, number][]): void {
     const name = this.#target.name;
     for (const def of file.defs) {
       if (def.name !== name || def.name_start === undefined) continue;
@@ -272,12 +280,53 @@ export class OccurrenceFinder {
     }
     for (const use of file.uses) {
       if (use.name !== name) continue;
+      if (inRegions(use.byte_start, use.byte_end, regions)) continue;
       const occurrence = occurrenceAt(file, use.byte_start, use.byte_end, "reference");
       const verdict = this.#verdict(use, file);
       if (verdict === "ours") set.occurrences.push(occurrence);
       else if (verdict === "unclear") set.unclear.push(occurrence);
       else set.left.push(leftAt(occurrence, verdict));
     }
+  }
+
+  /**
+   * The name's tokens in `#define`s: a body's token is judged as a use written there; a macro's
+   * parameter (and its use in the body) is another symbol; a pasted or stringified token is
+   * unclear (renaming it would change what the macro builds).
+   */
+  #sortMacroPlaces(file: LoadedFile, set: OccurrenceSet, places: MacroPlace[]): void {
+    for (const place of places) {
+      const occurrence = occurrenceAt(file, place.start, place.end, "reference");
+      if (place.role === "parameter") {
+        set.left.push(leftAt(occurrence, "other_symbol"));
+        continue;
+      }
+      const verdict = place.role === "pasted"
+        ? "unclear"
+        : this.#verdict(this.#useAt(file, occurrence), file);
+      if (verdict === "ours") set.occurrences.push(occurrence);
+      else if (verdict === "unclear") set.unclear.push(occurrence);
+      else set.left.push(leftAt(occurrence, verdict));
+    }
+  }
+
+  /** A use of the name at `occurrence`, at file scope (as a macro body or a shorthand is read). */
+  #useAt(file: LoadedFile, occurrence: Occurrence): Use {
+    return {
+      file_id: file.fileId,
+      path: file.path,
+      language: file.language,
+      byte_start: occurrence.start,
+      byte_end: occurrence.end,
+      start_line: occurrence.line,
+      start_col: occurrence.column,
+      end_line: occurrence.line,
+      end_col: occurrence.column + occurrence.end - occurrence.start,
+      name: this.#target.name,
+      is_call: 0,
+      enclosing: null,
+      qualifier: null,
+    };
   }
 
   /**
@@ -295,22 +344,7 @@ export class OccurrenceFinder {
         set.unclear.push(occurrence);
         continue;
       }
-      const use: Use = {
-        file_id: file.fileId,
-        path: file.path,
-        language: file.language,
-        byte_start: leaf.start,
-        byte_end: leaf.end,
-        start_line: occurrence.line,
-        start_col: occurrence.column,
-        end_line: occurrence.line,
-        end_col: occurrence.column + leaf.end - leaf.start,
-        name,
-        is_call: 0,
-        enclosing: null,
-        qualifier: null,
-      };
-      const verdict = this.#plainVerdict(use);
+      const verdict = this.#plainVerdict(this.#useAt(file, occurrence));
       if (verdict === "ours") set.occurrences.push(occurrence);
       else if (verdict === "unclear") set.unclear.push(occurrence);
       else set.left.push(leftAt(occurrence, verdict));

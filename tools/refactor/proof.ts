@@ -11,7 +11,8 @@ import type { ProofGraph, ProofInvariant, RenameProof } from "../../schema/refac
 import { symbolId } from "../../schema/ids.ts";
 import { OccurrenceFinder, separatorOf } from "./occurrences.ts";
 import type { StepOutcome } from "./ops.ts";
-import type { Def, FactView } from "./view.ts";
+import { inRegions, macroNames } from "./macros.ts";
+import type { Def, FactView, LoadedFile } from "./view.ts";
 
 /** The qualified name `def` has once its last part is `name`. */
 function renamedQualified(def: Def, name: string): string {
@@ -29,6 +30,23 @@ function sortedIds(defs: Def[], excluded: Set<string>, qualified: string): strin
 
 function invariant(name: string, holds: boolean, detail: string): ProofInvariant {
   return { name, holds, detail };
+}
+
+/**
+ * Uses of `name` in `files`, counted as the finder sorts them: the facts' uses outside
+ * `#define`s, and the name's tokens in them (a macro's parameter included).
+ */
+async function oldNameUses(files: LoadedFile[], name: string): Promise<number> {
+  let count = 0;
+  for (const file of files) {
+    const macros = await macroNames(file, name);
+    const regions = macros?.regions ?? [];
+    count += file.uses.filter((use) =>
+      use.name === name && !inRegions(use.byte_start, use.byte_end, regions)
+    ).length;
+    count += macros?.places.length ?? 0;
+  }
+  return count;
 }
 
 /** Checks the proof of the rename `outcome` made in `view` (its new bytes in the overlay). */
@@ -75,8 +93,7 @@ export async function proveRename(view: FactView, outcome: StepOutcome): Promise
     references: afterSet?.occurrences.filter((o) => o.kind === "reference").length ?? 0,
     other_symbol_ids: afterOthers.length,
   };
-  const oldUsesLeft =
-    afterFiles.flatMap((file) => file.uses).filter((use) => use.name === target.name).length;
+  const oldUsesLeft = await oldNameUses(afterFiles, target.name);
   return {
     before,
     after,

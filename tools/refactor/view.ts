@@ -7,8 +7,8 @@
  */
 import { basename } from "node:path";
 import { languageForFile } from "../../grammars/languages.ts";
-import { sha256 } from "../../schema/checksum.ts";
 import { symbolId } from "../../schema/ids.ts";
+import { checksumOfAsync } from "../../core/transaction/fs.ts";
 import type { Workspace } from "../transform/workspace.ts";
 import { extractFacts } from "../symbols/extract.ts";
 import type { FileFacts } from "../symbols/facts.ts";
@@ -97,6 +97,7 @@ export class FactView {
   readonly #light = new Map<string, LoadedFile>();
   readonly #refsByName = new Map<string, Use[]>();
   readonly #diskParseErrors = new Map<string, number>();
+  readonly #disk = new Map<string, Uint8Array>();
   #nextSyntheticId = -1;
 
   /** A view of `store` where the files of `overlay` (root-relative path → bytes) hold new text. */
@@ -108,7 +109,20 @@ export class FactView {
 
   /** The bytes of `path` as the operation sees them now. */
   async bytesOf(path: string): Promise<Uint8Array> {
-    return this.#overlay.get(path) ?? await Deno.readFile(this.workspace.resolve(path).path);
+    return this.#overlay.get(path) ?? await this.diskBytesOf(path);
+  }
+
+  /**
+   * The bytes of `path` on disk, read once per view: the edits, the index check, the backup and
+   * the checksum the commit verifies are all of the same bytes (and hashed once).
+   */
+  async diskBytesOf(path: string): Promise<Uint8Array> {
+    let bytes = this.#disk.get(path);
+    if (!bytes) {
+      bytes = await Deno.readFile(this.workspace.resolve(path).path);
+      this.#disk.set(path, bytes);
+    }
+    return bytes;
   }
 
   /** Sets the new bytes of `path` (a step's edit) and forgets its parse. */
@@ -134,7 +148,7 @@ export class FactView {
     const defs: Def[] = this.store.symbolsOfFile(row.id);
     if (defs.some((def) => def.name === name)) return await this.load(path);
     const bytes = await this.bytesOf(path);
-    if (sha256(bytes) !== row.hash) return await this.load(path);
+    if (await checksumOfAsync(bytes) !== row.hash) return await this.load(path);
     let named = this.#refsByName.get(name);
     if (!named) {
       named = this.store.refsNamed(name, false);

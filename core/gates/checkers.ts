@@ -29,8 +29,10 @@ import {
   parseGccJson,
   parseJavac,
   parseJavacSources,
+  parseJavacVersion,
   parseNodeCheck,
   parsePythonReport,
+  parsePythonVersion,
   parseRustcJson,
 } from "./parsers.ts";
 
@@ -82,6 +84,11 @@ export interface ProgramChecker {
   env?: Record<string, string>;
   /** Its output as native diagnostics. */
   parse: (output: ProgramOutput) => NativeDiagnostic[];
+  /**
+   * Its version line, from the output of the check when its arguments ask the compiler for it
+   * too (no second process, which for javac is a second JVM); absent, `--version` is asked.
+   */
+  version?: (output: ProgramOutput) => string | undefined;
   /** The names it gives the candidate in its output, besides `copyPath`. */
   candidateNames?: (context: CheckContext) => string[];
   /** Why it cannot check this file in its context, if it cannot. */
@@ -153,6 +160,7 @@ with warnings.catch_warnings(record=True) as caught:
         failed = True
 for warning in caught:
     report("warning", warning.category.__name__, str(warning.message), warning.lineno, None)
+report("version", None, "Python " + sys.version.split()[0], None, None)
 sys.exit(1 if failed else 0)
 `;
 
@@ -163,6 +171,7 @@ const python: ProgramChecker = {
   args: (context) => ["-c", PYTHON_CHECK, context.filePath],
   env: { PYTHONDONTWRITEBYTECODE: "1" },
   parse: (output) => parsePythonReport(output.stdout),
+  version: (output) => parsePythonVersion(output.stdout),
   candidateNames: (context) => [context.filePath],
 };
 
@@ -250,6 +259,7 @@ const javac: ProgramChecker = {
   program: () => "javac",
   input: "folder",
   args: (context) => [
+    "-version",
     ...(context.collectInputs ? ["-verbose"] : []),
     "-proc:none",
     "-implicit:none",
@@ -260,6 +270,7 @@ const javac: ProgramChecker = {
     context.copyPath,
   ],
   parse: (output) => parseJavac(output.stderr),
+  version: (output) => parseJavacVersion(output),
   inputs: (_context, output) => Promise.resolve(parseJavacSources(output.stderr)),
 };
 

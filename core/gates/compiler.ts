@@ -14,6 +14,7 @@ import { LineIndex } from "../../schema/line_index.ts";
 import { makeSpan } from "../../schema/span_build.ts";
 import type { CheckContext, Checker, ProgramChecker, ProgramOutput } from "./checkers.ts";
 import type { NativeDiagnostic } from "./native.ts";
+import { lookUp, toolVersion } from "./toolchain.ts";
 
 /** The file a compiler gate checks. */
 export interface CompilerCheck {
@@ -50,66 +51,41 @@ export interface GateResult {
 
 const decoder = new TextDecoder();
 
-/** Version line of each program, asked once per process. */
-const versions = new Map<string, Promise<string | undefined>>();
-
 function firstLine(text: string): string | undefined {
   return text.split("\n").map((line) => line.trim()).find((line) => line !== "");
 }
 
-/** The first line `program --version` prints (`javac -version` for javac). */
-function toolVersion(checker: ProgramChecker, program: string): Promise<string | undefined> {
+/**
+ * The version line of the program at `path` (`program` when it could not be looked up): what
+ * the check printed when the checker asks its compiler for it with the check, else the first
+ * line `--version` prints, kept per program (`toolchain.ts`).
+ */
+function versionOf(
+  checker: ProgramChecker,
+  program: string,
+  path: string,
+): Promise<string | undefined> | undefined {
   if (checker.name === "deno") return Promise.resolve(`deno ${Deno.version.deno}`);
-  let version = versions.get(program);
-  if (!version) {
-    const flag = checker.name === "javac" ? "-version" : "--version";
-    version = new Deno.Command(program, { args: [flag], stdin: "null" }).output()
-      .then((output) =>
-        firstLine(decoder.decode(output.stdout)) ?? firstLine(decoder.decode(output.stderr))
-      )
-      .catch(() => undefined);
-    versions.set(program, version);
-  }
-  return version;
-}
-
-/**
- * The folder Deno puts first on its PATH when `node` is not on it, holding a `node` that runs
- * Deno itself: never a compiler of the gates (`node --check` would be `deno`'s).
- */
-const DENO_NODE_SHIM = "node_compat_bin";
-
-/**
- * The absolute path of `program` on PATH (Deno's `node` shim left out), `null` when it is not
- * there, or `undefined` when the
- * run may not read PATH or stat its folders (the child would still resolve the name).
- */
-function lookUp(program: string): string | null | undefined {
-  if (isAbsolute(program)) return program;
-  if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") {
-    return undefined;
-  }
-  for (const folder of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (folder === "" || basename(folder) === DENO_NODE_SHIM) continue;
-    const candidate = join(folder, program);
-    if (Deno.permissions.querySync({ name: "read", path: candidate }).state !== "granted") {
-      return undefined;
-    }
-    try {
-      if (Deno.statSync(candidate).isFile) return candidate;
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-  }
-  return null;
+  if (checker.version) return undefined;
+  return toolVersion(
+    path,
+    () =>
+      new Deno.Command(program, { args: ["--version"], stdin: "null" }).output()
+        .then((output) =>
+          firstLine(decoder.decode(output.stdout)) ?? firstLine(decoder.decode(output.stderr))
+        )
+        .catch(() => undefined),
+  );
 }
 
 /** Why a program the run may not start is skipped: absent from PATH, or not allowed. */
-function notRunnable(check: CompilerCheck, name: string, program: string, started: number) {
-  const found = lookUp(program);
-  if (found === null) {
-    return skipped(check, name, "compilerMissing", `${program} is not on PATH`, started);
-  }
+function notRunnable(
+  check: CompilerCheck,
+  name: string,
+  program: string,
+  found: string | undefined,
+  started: number,
+) {
   const absent = found === undefined ? ` (or ${program} is not on PATH)` : "";
   const reason = `the run may not start ${program}: add --allow-run=${program}${absent}`;
   return skipped(check, name, "runNotAllowed", reason, started);
@@ -243,15 +219,13 @@ function pointOffset(index: LineIndex, line: number, column: number): number | u
 }
 
 /** Whether the run may start `program`; anything but `granted` counts as no. */
-async function mayRun(program: string): Promise<boolean> {
-  const status = await Deno.permissions.query({ name: "run", command: program });
-  return status.state === "granted";
+function mayRun(program: string): boolean {
+  return Deno.permissions.querySync({ name: "run", command: program }).state === "granted";
 }
 
 /** Whether the run may write in `dir` (for the hidden copy). */
-async function mayWrite(dir: string): Promise<boolean> {
-  const status = await Deno.permissions.query({ name: "write", path: dir });
-  return status.state === "granted";
+function mayWrite(dir: string): boolean {
+  return Deno.permissions.querySync({ name: "write", path: dir }).state === "granted";
 }
 
 /** The folder a checker's hidden files go in: the crate's for `crate`, else the target's. */
@@ -412,19 +386,20 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
     );
   }
   const program = checker.program();
-  if (lookUp(program) === null) {
+  const path = lookUp(program);
+  if (path === null) {
     return skipped(check, checker.name, "compilerMissing", `${program} is not on PATH`, started);
   }
-  if (!(await mayRun(program))) return notRunnable(check, checker.name, program, started);
+  if (!mayRun(program)) return notRunnable(check, checker.name, program, path, started);
   const parent = scratchParent(checker, check);
-  if (checker.input !== "stdin" && !(await mayWrite(parent))) {
+  if (checker.input !== "stdin" && !mayWrite(parent)) {
     const reason = `it checks a hidden copy beside the file, and the run may not write in ` +
       `${relative(check.root, parent) || "."} (add --allow-write for it)`;
     return skipped(check, checker.name, "copyNotAllowed", reason, started);
   }
-  const tool: Partial<GateOutcome> = { tool_path: lookUp(program) ?? program };
-  // Asked once per process, beside the check rather than after it.
-  const versionAsked = toolVersion(checker, program);
+  const tool: Partial<GateOutcome> = { tool_path: path ?? program };
+  // Asked beside the check rather than after it, when the check does not print it.
+  const versionAsked = versionOf(checker, program, path ?? program);
   const timeout = AbortSignal.timeout(check.timeoutMs);
   const signal = check.signal ? AbortSignal.any([check.signal, timeout]) : timeout;
   const created: string[] = [];
@@ -451,7 +426,7 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
     await removeAll(created);
   }
   check.signal?.throwIfAborted();
-  const version = await versionAsked;
+  const version = versionAsked ? await versionAsked : checker.version?.(output);
   if (version) tool.tool_version = version;
   if (timeout.aborted) return timedOut(check, checker.name, program, started, tool);
   const candidates = new Set([context.copyPath, ...(checker.candidateNames?.(context) ?? [])]);

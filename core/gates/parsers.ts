@@ -112,24 +112,25 @@ export function parseDenoInfo(stdout: string): string[] {
 }
 
 interface PythonReport {
-  kind: "error" | "warning";
-  type: string;
+  kind: "error" | "warning" | "version";
+  type: string | null;
   message: string;
   lineno?: number | null;
   offset?: number | null;
 }
+
+/** A line of the Python checker that is a finding (not its version line). */
+type PythonFinding = PythonReport & { kind: "error" | "warning" };
 
 /**
  * The JSON lines of the Python checker (`python.ts`): the `SyntaxError` (or subclass) that
  * `compile` raised, with its 1-based character offset, and each warning it gave.
  */
 export function parsePythonReport(stdout: string): NativeDiagnostic[] {
-  return (parseJsonLines(stdout) as PythonReport[]).map((report) => {
-    const native: NativeDiagnostic = {
-      level: report.kind,
-      message: report.message,
-      nativeCode: report.type,
-    };
+  const isFinding = (report: PythonReport): report is PythonFinding => report.kind !== "version";
+  return (parseJsonLines(stdout) as PythonReport[]).filter(isFinding).map((report) => {
+    const native: NativeDiagnostic = { level: report.kind, message: report.message };
+    if (report.type) native.nativeCode = report.type;
     if (report.lineno) native.line = report.lineno;
     if (report.offset) {
       native.column = report.offset - 1;
@@ -137,6 +138,21 @@ export function parsePythonReport(stdout: string): NativeDiagnostic[] {
     }
     return native;
   });
+}
+
+/** The version line the Python checker printed (`Python 3.11.2`), if it printed one. */
+export function parsePythonVersion(stdout: string): string | undefined {
+  return (parseJsonLines(stdout) as PythonReport[]).find((report) => report.kind === "version")
+    ?.message;
+}
+
+/**
+ * The version line `javac -version` printed before its check (`javac 17.0.15`): on standard
+ * output since JDK 9, on standard error before.
+ */
+export function parseJavacVersion(output: { stdout: string; stderr: string }): string | undefined {
+  const version = /^javac \S+$/;
+  return [...lines(output.stdout), ...lines(output.stderr)].find((line) => version.test(line));
 }
 
 /**

@@ -10,8 +10,10 @@ import {
   parseGccJson,
   parseJavac,
   parseJavacSources,
+  parseJavacVersion,
   parseNodeCheck,
   parsePythonReport,
+  parsePythonVersion,
   parseRustcJson,
 } from "./parsers.ts";
 
@@ -55,6 +57,17 @@ Deno.test("python: the checker's JSON lines, offsets made 0-based UTF-16 columns
     2,
   ]);
   assert.equal(found[1].column, undefined);
+  assert.equal(found.length, 2, "the version line is not a finding");
+  assert.equal(parsePythonVersion(captured("python.stdout")), "Python 3.11.7");
+});
+
+Deno.test("javac -version: the version line before the check, on stdout (JDK 9+) or stderr", () => {
+  assert.equal(parseJavacVersion({ stdout: "javac 17.0.15\n", stderr: "" }), "javac 17.0.15");
+  assert.equal(
+    parseJavacVersion({ stdout: "", stderr: "javac 1.8.0_402\nX.java:1: error: x\n" }),
+    "javac 1.8.0_402",
+  );
+  assert.equal(parseJavacVersion({ stdout: "", stderr: "X.java:1: error: javac x\n" }), undefined);
 });
 
 Deno.test("node --check: file and line from the head, column from the caret", () => {

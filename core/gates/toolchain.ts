@@ -1,0 +1,150 @@
+/**
+ * Which compiler a gate starts and which version it is, each found once per process and kept
+ * while the files it rests on are unchanged: the PATH folders searched (a program added to an
+ * earlier folder changes that folder's mtime) and the program itself (an upgrade, or a link
+ * such as `/usr/bin/javac` pointed at another JDK, changes what `stat` sees through the link).
+ * Probing each call cost a gate milliseconds (a `stat` per PATH folder, each miss a thrown
+ * error) and, for the version, a whole process (`python3 --version` through a pyenv shim
+ * ≈ 300 ms, `javac -version` a JVM start) beside the compiler's own.
+ *
+ * @module
+ */
+import { basename, isAbsolute, join } from "node:path";
+
+/**
+ * The folder Deno puts first on its PATH when `node` is not on it, holding a `node` that runs
+ * Deno itself: never a compiler of the gates (`node --check` would be `deno`'s).
+ */
+const DENO_NODE_SHIM = "node_compat_bin";
+
+/**
+ * A folder or file changed this recently is not trusted to stay as seen: a change in the same
+ * tick would go unnoticed (git's "racily clean" rule; Deno gives `ctime` in whole seconds), so
+ * it is looked at again next time.
+ */
+const RACY_MS = 2_000;
+
+/** What a cached answer rests on: paths and the identity `stat` gave each of them. */
+type Stamps = [path: string, stamp: string][];
+
+/** A PATH resolution kept with the stamps of the folders it searched. */
+interface Resolution {
+  found: string | null;
+  stamps: Stamps;
+}
+
+/** A version line asked (or being asked), kept with the identity of the program asked. */
+interface KnownVersion {
+  version: Promise<string | undefined>;
+  stamp: string;
+}
+
+const resolutions = new Map<string, Resolution>();
+const versions = new Map<string, KnownVersion>();
+
+/**
+ * `dev:ino:mtime:ctime:size` of `path` (links followed; `ctime` moves on every write, even one
+ * that restores the mtime), `absent` when it does not exist, or `undefined` when the run may not
+ * look or the entry was modified too recently to be trusted.
+ */
+function identity(path: string): string | undefined {
+  if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") return undefined;
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return "absent";
+    }
+    throw error;
+  }
+  const [mtime, ctime] = [info.mtime?.getTime(), info.ctime?.getTime()];
+  if (mtime === undefined || ctime === undefined) return undefined;
+  if (Date.now() - Math.max(mtime, ctime) < RACY_MS) return undefined;
+  return `${info.dev}:${info.ino}:${mtime}:${ctime}:${info.size}`;
+}
+
+/** Whether every stamp still holds. */
+function unchanged(stamps: Stamps): boolean {
+  return stamps.every(([path, stamp]) => identity(path) === stamp);
+}
+
+/** Whether `path` is a file; errors other than a missing entry are thrown. */
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return false;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The absolute path of `program` on PATH (Deno's `node` shim left out), `null` when it is not
+ * there, or `undefined` when the run may not read PATH or stat its folders (the child would
+ * still resolve the name). Kept per PATH while the folders searched are unchanged.
+ *
+ * @example
+ * ```ts
+ * import { lookUp } from "./toolchain.ts";
+ * lookUp("/bin/sh"); // "/bin/sh"
+ * ```
+ */
+export function lookUp(program: string): string | null | undefined {
+  if (isAbsolute(program)) return program;
+  if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") {
+    return undefined;
+  }
+  const path = Deno.env.get("PATH") ?? "";
+  const key = `${program}\0${path}`;
+  const known = resolutions.get(key);
+  if (known && unchanged(known.stamps)) return known.found;
+  const stamps: Stamps = [];
+  let trusted = true;
+  let found: string | null = null;
+  for (const folder of path.split(":")) {
+    if (folder === "" || basename(folder) === DENO_NODE_SHIM) continue;
+    const candidate = join(folder, program);
+    if (Deno.permissions.querySync({ name: "read", path: candidate }).state !== "granted") {
+      return undefined;
+    }
+    const stamp = identity(folder);
+    if (stamp === undefined) trusted = false;
+    else stamps.push([folder, stamp]);
+    if (stamp !== "absent" && isFile(candidate)) {
+      found = candidate;
+      break;
+    }
+  }
+  if (trusted) resolutions.set(key, { found, stamps });
+  else resolutions.delete(key);
+  return found;
+}
+
+/**
+ * The version line of the program at `path` (an absolute path, or a bare name when the run may
+ * not look it up), asked with `probe` only when no answer is kept for the same program: the
+ * same path whose `stat` (links followed) is unchanged. A bare name is asked once per process;
+ * a path the run may not `stat`, or that changed a moment ago, is asked each time.
+ *
+ * @example Ask bash once
+ * ```ts
+ * import { toolVersion } from "./toolchain.ts";
+ * const probe = () => Promise.resolve("GNU bash, version 5");
+ * await toolVersion("/bin/bash", probe); // kept from now on
+ * ```
+ */
+export function toolVersion(
+  path: string,
+  probe: () => Promise<string | undefined>,
+): Promise<string | undefined> {
+  const stamp = isAbsolute(path) ? identity(path) : "unknown";
+  if (stamp === undefined) return probe();
+  const known = versions.get(path);
+  if (known && known.stamp === stamp) return known.version;
+  const version = probe();
+  versions.set(path, { version, stamp });
+  return version;
+}

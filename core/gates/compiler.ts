@@ -305,7 +305,9 @@ async function placeCandidate(
   created: string[],
 ): Promise<string | undefined> {
   if (checker.input === "stdin") return;
-  await Deno.mkdir(context.scratchDir);
+  // Synchronous up to the spawn (a crate's copy aside): the syntax gate parses only once the
+  // compiler is running.
+  Deno.mkdirSync(context.scratchDir);
   created.push(context.scratchDir);
   if (checker.input === "crate" && checker.crateDir) {
     if (
@@ -319,7 +321,7 @@ async function placeCandidate(
     return;
   }
   if (checker.input === "copy") created.push(context.copyPath);
-  await Deno.writeFile(context.copyPath, bytes, { createNew: true, mode: 0o600 });
+  Deno.writeFileSync(context.copyPath, bytes, { createNew: true, mode: 0o600 });
 }
 
 async function removeAll(paths: string[]): Promise<void> {

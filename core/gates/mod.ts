@@ -94,19 +94,21 @@ async function cachedSyntaxGate(
   language: string,
   prefix: GatePrefix,
 ): Promise<SyntaxOutcome> {
-  const checksum = sha256(options.bytes);
-  const namespace = `gate:syntax:${language}:${prefix}:${options.filePath}`;
-  const stamp = { size: options.bytes.length, mtimeMs: 0, checksum };
-  const hit = options.cache?.get<SyntaxOutcome>(namespace, checksum, stamp);
-  if (hit) return hit;
-  const outcome = await syntaxGate({
+  const check = {
     language,
     filePath: options.filePath,
     bytes: options.bytes,
     prefix,
     timeoutMs: options.timeoutMs ?? GATE_TIMEOUT_MS,
-  });
-  options.cache?.set(namespace, checksum, stamp, outcome);
+  };
+  if (!options.cache) return syntaxGate(check);
+  const checksum = sha256(options.bytes);
+  const namespace = `gate:syntax:${language}:${prefix}:${options.filePath}`;
+  const stamp = { size: options.bytes.length, mtimeMs: 0, checksum };
+  const hit = options.cache.get<SyntaxOutcome>(namespace, checksum, stamp);
+  if (hit) return hit;
+  const outcome = await syntaxGate(check);
+  options.cache.set(namespace, checksum, stamp, outcome);
   return outcome;
 }
 
@@ -347,10 +349,16 @@ export async function validateFile(options: ValidateOptions): Promise<GateReport
       gates: [{ name: "syntax", status: "skipped", reason, duration_ms: 0 }],
     };
   }
+  // The compiler starts first and the syntax gate parses while it runs: its child is already
+  // spawned when the parse takes the thread.
+  const compiling = (options.gates ?? "all") === "all"
+    ? compilerResult(options, language, prefix)
+    : undefined;
+  // Its failure is awaited below; meanwhile it must not count as an unhandled rejection.
+  compiling?.catch(() => undefined);
   const results = [await syntaxResult(options, language, prefix)];
-  if ((options.gates ?? "all") === "all") {
-    options.signal?.throwIfAborted();
-    const compiler = await compilerResult(options, language, prefix);
+  if (compiling) {
+    const compiler = await compiling;
     if (compiler.outcome.status === "passed") results[0] = overruled(results[0], compiler.outcome);
     results.push(compiler);
   }

@@ -5,14 +5,15 @@
  *
  * @module
  */
-import type { Parser } from "web-tree-sitter";
+import type { Parser, Tree } from "web-tree-sitter";
 import { createParser, runtimeFailure } from "../../grammars/loader.ts";
 import { errorNodes, syntaxErrorMessage } from "../../grammars/syntax_errors.ts";
-import { decodeUtf8 } from "../utf8.ts";
+import { type DecodedText, decodeUtf8 } from "../utf8.ts";
 import { LineIndex } from "../../schema/line_index.ts";
 import { makeSpan } from "../../schema/span_build.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import { gateCode, type GatePrefix } from "../../schema/error_codes.ts";
+import { textEdit, TreeKeeper } from "./kept_trees.ts";
 
 /** The `tool` of the syntax gate's diagnostics. */
 export const SYNTAX_TOOL = "tree-sitter";
@@ -27,6 +28,9 @@ export type SyntaxOutcome =
 
 /** One parser per language, kept for the life of the isolate (a parse resets it). */
 const parsers = new Map<string, Promise<Parser>>();
+
+/** The last tree of each file, for an incremental parse of its next version. */
+const keptTrees = new TreeKeeper();
 
 function parserFor(language: string): Promise<Parser> {
   let parser = parsers.get(language);
@@ -53,9 +57,24 @@ export interface SyntaxCheck {
 }
 
 /**
+ * The tree of `text`, parsed from the file's kept tree when there is one (the same tree as a
+ * full parse: `tests/gates_incremental_test.ts` compares them on random edits), or `null` past
+ * the deadline.
+ */
+function parseText(parser: Parser, key: string, text: string, deadline: number): Tree | null {
+  const options = { progressCallback: () => performance.now() > deadline };
+  const kept = keptTrees.take(key);
+  if (!kept) return parser.parse(text, null, options);
+  kept.tree.edit(textEdit(kept.text, text));
+  const tree = parser.parse(text, kept.tree, options);
+  kept.tree.delete();
+  return tree;
+}
+
+/**
  * Parses the candidate bytes and reports every syntax error (ERROR or MISSING node), outermost
  * first, at most {@linkcode SYNTAX_ERRORS_LISTED}. A grammar that does not load or a parse past
- * the time limit skips the gate, with the reason.
+ * the time limit skips the gate, with the reason. The tree is kept for the file's next version.
  */
 export async function syntaxGate(check: SyntaxCheck): Promise<SyntaxOutcome> {
   let parser: Parser;
@@ -65,15 +84,15 @@ export async function syntaxGate(check: SyntaxCheck): Promise<SyntaxOutcome> {
     return { status: "skipped", reason: error instanceof Error ? error.message : String(error) };
   }
   const decoded = decodeUtf8(check.bytes);
-  const deadline = performance.now() + check.timeoutMs;
+  const key = `${check.language}\0${check.filePath}`;
   let tree;
   try {
-    tree = parser.parse(decoded.text, null, {
-      progressCallback: () => performance.now() > deadline,
-    });
+    tree = parseText(parser, key, decoded.text, performance.now() + check.timeoutMs);
   } catch (error) {
-    // An aborted runtime cannot parse again in this isolate: the gate cannot run.
+    // An aborted runtime cannot parse again in this isolate (nor free its trees): the gate
+    // cannot run.
     parsers.delete(check.language);
+    keptTrees.forget();
     const failure = runtimeFailure(error);
     return {
       status: "skipped",
@@ -85,34 +104,44 @@ export async function syntaxGate(check: SyntaxCheck): Promise<SyntaxOutcome> {
     return { status: "skipped", reason: `the parse ran past ${check.timeoutMs} ms` };
   }
   try {
-    const errors = errorNodes(tree.rootNode);
-    const index = new LineIndex(check.bytes);
-    const listed = errors.slice(0, SYNTAX_ERRORS_LISTED);
-    const diagnostics = listed.map((node, position) => {
-      const span = makeSpan(
-        check.filePath,
-        index,
-        decoded.byteOffset(node.startIndex),
-        decoded.byteOffset(node.endIndex),
-      );
-      const more = errors.length - listed.length;
-      return makeDiagnostic(
-        SYNTAX_TOOL,
-        gateCode(check.prefix, "syntax"),
-        syntaxErrorMessage(node, decoded.text),
-        {
-          file: check.filePath,
-          span,
-          line: span.start_line,
-          column: span.start_col,
-          ...(more > 0 && position === listed.length - 1
-            ? { note: `${more} more syntax errors are not listed` }
-            : {}),
-        },
-      );
-    });
-    return { status: diagnostics.length > 0 ? "failed" : "passed", diagnostics };
+    return syntaxFindings(check, decoded, tree);
   } finally {
-    tree.delete();
+    keptTrees.keep(key, decoded.text, tree);
   }
+}
+
+/** The gate's verdict on a parsed tree: its syntax errors as diagnostics. */
+function syntaxFindings(
+  check: SyntaxCheck,
+  decoded: DecodedText,
+  tree: Tree,
+): SyntaxOutcome {
+  const errors = errorNodes(tree.rootNode);
+  if (errors.length === 0) return { status: "passed", diagnostics: [] };
+  const index = new LineIndex(check.bytes);
+  const listed = errors.slice(0, SYNTAX_ERRORS_LISTED);
+  const diagnostics = listed.map((node, position) => {
+    const span = makeSpan(
+      check.filePath,
+      index,
+      decoded.byteOffset(node.startIndex),
+      decoded.byteOffset(node.endIndex),
+    );
+    const more = errors.length - listed.length;
+    return makeDiagnostic(
+      SYNTAX_TOOL,
+      gateCode(check.prefix, "syntax"),
+      syntaxErrorMessage(node, decoded.text),
+      {
+        file: check.filePath,
+        span,
+        line: span.start_line,
+        column: span.start_col,
+        ...(more > 0 && position === listed.length - 1
+          ? { note: `${more} more syntax errors are not listed` }
+          : {}),
+      },
+    );
+  });
+  return { status: "failed", diagnostics };
 }

@@ -16,6 +16,7 @@
  */
 import { dirname, join } from "node:path";
 import type { NativeDiagnostic } from "./native.ts";
+import { isFile } from "./toolchain.ts";
 import { checkJson } from "./json.ts";
 import { checkToml } from "./toml.ts";
 import { checkYaml } from "./yaml.ts";
@@ -197,19 +198,6 @@ function configChain(dir: string, names: string[]): string[] {
       if (isFile(join(folder, name))) found.push(join(folder, name));
     }
     if (dirname(folder) === folder) return found;
-  }
-}
-
-/** Whether `path` is a file the run may see (a folder it may not read counts as none). */
-function isFile(path: string): boolean {
-  if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") return false;
-  try {
-    return Deno.statSync(path).isFile;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return false;
-    }
-    throw error;
   }
 }
 

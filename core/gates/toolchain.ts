@@ -69,8 +69,18 @@ function unchanged(stamps: Stamps): boolean {
   return stamps.every(([path, stamp]) => identity(path) === stamp);
 }
 
-/** Whether `path` is a file; errors other than a missing entry are thrown. */
-function isFile(path: string): boolean {
+/**
+ * Whether `path` is a file the run may see (one it may not read counts as none); errors other
+ * than a missing entry are thrown.
+ *
+ * @example
+ * ```ts
+ * import { isFile } from "./toolchain.ts";
+ * isFile("/"); // false
+ * ```
+ */
+export function isFile(path: string): boolean {
+  if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") return false;
   try {
     return Deno.statSync(path).isFile;
   } catch (error) {

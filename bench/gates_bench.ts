@@ -359,8 +359,15 @@ const COMPILERS: CompilerCase[] = [
       "crate/Cargo.toml": '[package]\nname = "bench"\nversion = "0.1.0"\nedition = "2021"\n',
       "crate/src/util.rs": "pub fn one() -> i32 {\n    1\n}\n",
     },
-    // The gate builds in a fresh folder each time (its copy's own target/): so does this run.
-    direct: (dir) => ["cargo", ["check", "--offline", "--quiet"], {
+    // The gate builds in a fresh folder each time (its copy's own target/): so does this run,
+    // with the gate's arguments (--all-targets checks the tests too: a second rustc).
+    direct: (dir) => ["cargo", [
+      "check",
+      "--offline",
+      "--quiet",
+      "--all-targets",
+      "--message-format=json",
+    ], {
       CARGO_TARGET_DIR: join(dir, `.target-${crypto.randomUUID()}`),
     }],
   },

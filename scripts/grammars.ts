@@ -27,7 +27,7 @@ const GRAMMARS_DIR = join(REPO, "grammars");
 const OUT = join(GRAMMARS_DIR, "wasm");
 const QUERIES = join(GRAMMARS_DIR, "queries");
 
-/** Where each npm package lives (nodeModulesDir "auto" in deno.json). */
+/** Where each npm package lives once `deno install --node-modules-dir=auto` made node_modules/. */
 const CORE_PACKAGE = "web-tree-sitter@0.25.10";
 const GRAMMAR_PACKAGE = "tree-sitter-wasms@0.1.13";
 const CORE_FILE = join(REPO, "node_modules", "web-tree-sitter", "tree-sitter.wasm");

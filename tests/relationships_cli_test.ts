@@ -147,7 +147,7 @@ Deno.test("relationships: the plain path does not load the index modules", async
         if (!dependency.isDynamic && dependency.code) pending.push(dependency.code.specifier);
       }
     }
-    assert.ok([...loaded].some((specifier) => specifier.endsWith("relationship_input.ts")));
+    assert.ok([...loaded].some((specifier) => specifier.endsWith("relationship_run.ts")));
     assert.ok(!loaded.has("node:sqlite"), `${entry} loads node:sqlite without a flag`);
   }
 });

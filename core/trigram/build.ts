@@ -253,17 +253,20 @@ function writeAtomically(path: string, parts: Uint8Array[]): void {
   Deno.renameSync(temporary, path);
 }
 
-/** `<root>/.llm`, created when absent; refuses a link or a file in its place. */
+/**
+ * `<root>/.llm`, created when absent; refuses a link or a file in its place, also one that won a
+ * race to create it (another index run).
+ */
 function stateFolder(root: string): string {
   const folder = join(root, ".llm");
   try {
-    const info = Deno.lstatSync(folder);
-    if (!info.isDirectory || info.isSymlink) {
-      throw new Deno.errors.AlreadyExists(`${folder} is not a real folder`);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
     Deno.mkdirSync(folder);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  const info = Deno.lstatSync(folder);
+  if (!info.isDirectory || info.isSymlink) {
+    throw new Deno.errors.AlreadyExists(`${folder} is not a real folder`);
   }
   return folder;
 }

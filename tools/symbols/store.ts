@@ -266,8 +266,14 @@ function checkFolders(root: string, folder: string, shown: string, create: boole
         if (error instanceof Deno.errors.NotFound) return;
         throw error;
       }
-      Deno.mkdirSync(current);
-      continue;
+      try {
+        Deno.mkdirSync(current);
+        continue;
+      } catch (raced) {
+        // Another run created it meanwhile: it is checked like one found there.
+        if (!(raced instanceof Deno.errors.AlreadyExists)) throw raced;
+        info = Deno.lstatSync(current);
+      }
     }
     if (!info.isDirectory) {
       throw refusal(

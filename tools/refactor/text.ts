@@ -6,6 +6,7 @@
  */
 import type { MutationEnvelope } from "../../schema/envelope.ts";
 import type { RefactorOutput } from "../../schema/refactor.ts";
+import { mutationTextTail } from "../../core/mutation_text.ts";
 
 /** The text of an `llm-refactor` envelope. */
 export function renderText(envelope: MutationEnvelope<RefactorOutput>): string {
@@ -21,11 +22,6 @@ export function renderText(envelope: MutationEnvelope<RefactorOutput>): string {
   } else if (result && "journals" in result) {
     lines.push(...result.journals.map((journal) => `${journal.outcome}  ${journal.execution_id}`));
   }
-  for (const d of envelope.diagnostics) {
-    const where = d.file ? `${d.file}${d.line ? `:${d.line}:${(d.column ?? 0) + 1}` : ""}: ` : "";
-    lines.push(`${d.level} ${d.code}: ${where}${d.message}`);
-    if (d.note) lines.push(...d.note.split("\n").map((line) => `  ${line}`));
-  }
-  lines.push(`${envelope.status}: ${envelope.message}`);
+  lines.push(...mutationTextTail(envelope));
   return lines.join("\n") + "\n";
 }

@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
+import { mutationTextTail } from "../../core/mutation_text.ts";
 import {
   type MutationEnvelope,
   mutationEnvelope,
@@ -36,12 +37,7 @@ function renderText(envelope: MutationEnvelope<WriteOutput>): string {
   if (result && "undone_execution_id" in result) {
     lines.push(...result.files.map((file) => `undone    ${file.file_path}`));
   }
-  for (const d of envelope.diagnostics) {
-    const where = d.file ? `${d.file}${d.line ? `:${d.line}:${(d.column ?? 0) + 1}` : ""}: ` : "";
-    lines.push(`${d.level} ${d.code}: ${where}${d.message}`);
-    if (d.note) lines.push(...d.note.split("\n").map((line) => `  ${line}`));
-  }
-  lines.push(`${envelope.status}: ${envelope.message}`);
+  lines.push(...mutationTextTail(envelope));
   return lines.join("\n") + "\n";
 }
 

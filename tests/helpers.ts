@@ -38,16 +38,17 @@ export interface RunOptions {
 }
 
 /**
- * Runs `deno run --no-prompt <permissions> <entry> <args>` with the repository's config, as a
- * user of the published package would, and collects its output.
+ * Starts `deno run --no-prompt <permissions> <entry> <args>` with the repository's config, as a
+ * user of the published package would, without waiting for it; `options.stdin` is written and
+ * closed in the background.
  */
-export async function runEntry(
+export function spawnEntry(
   entry: string,
   args: string[],
   options: RunOptions = {},
-): Promise<RunResult> {
+): Deno.ChildProcess {
   // A PATH set for the child may not hold deno: the running one is started by its path then.
-  const command = new Deno.Command(options.env ? Deno.execPath() : "deno", {
+  const child = new Deno.Command(options.env ? Deno.execPath() : "deno", {
     args: [
       "run",
       "--quiet",
@@ -62,13 +63,24 @@ export async function runEntry(
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-  });
-  const child = command.spawn();
+  }).spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
+    writer.write(new TextEncoder().encode(options.stdin)).then(() => writer.close());
   }
+  return child;
+}
+
+/**
+ * Runs `deno run --no-prompt <permissions> <entry> <args>` with the repository's config, as a
+ * user of the published package would, and collects its output.
+ */
+export async function runEntry(
+  entry: string,
+  args: string[],
+  options: RunOptions = {},
+): Promise<RunResult> {
+  const child = spawnEntry(entry, args, options);
   const output = await child.output();
   const decoder = new TextDecoder();
   return {

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { RecoverResult, UndoResult } from "../schema/mod.ts";
-import { REPO } from "./helpers.ts";
+import { spawnEntry } from "./helpers.ts";
 import {
   assertBytesOf,
   assertCompiles,
@@ -308,21 +308,7 @@ function latin1(bytes: Uint8Array): string {
 
 /** Starts the tool without waiting for it, with the same flags as the runs above. */
 function spawn(root: string, args: string[]): Deno.ChildProcess {
-  return new Deno.Command("deno", {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      `--config=${join(REPO, "deno.json")}`,
-      ...scoped(root),
-      join(REPO, ENTRY),
-      ...args,
-    ],
-    cwd: root,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  return spawnEntry(ENTRY, args, { cwd: root, permissions: scoped(root) });
 }
 
 /** The execution id of the temporary files `.llm-tmp.<id>.<n>` a commit writes, once there. */

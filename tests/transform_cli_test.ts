@@ -16,7 +16,7 @@ import {
   type TransformResult,
 } from "../schema/mod.ts";
 import { transformTool } from "../tools/transform/tool.ts";
-import { assertValidEnvelope, makeTree, parseJson, REPO, runEntry } from "./helpers.ts";
+import { assertValidEnvelope, makeTree, parseJson, runEntry, spawnEntry } from "./helpers.ts";
 import {
   exists,
   holdCommitLock,
@@ -60,24 +60,7 @@ function recoverResult(run: Run): RecoverResult {
 
 /** Starts the tool without waiting for it, with the same flags {@linkcode runEntry} gives. */
 function spawn(root: string, args: string[], stdin: string): Deno.ChildProcess {
-  const child = new Deno.Command("deno", {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      `--config=${join(REPO, "deno.json")}`,
-      ...scoped(root),
-      join(REPO, ENTRY),
-      ...args,
-    ],
-    cwd: root,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  writer.write(new TextEncoder().encode(stdin)).then(() => writer.close());
-  return child;
+  return spawnEntry(ENTRY, args, { cwd: root, permissions: scoped(root), stdin });
 }
 
 async function stillRunning(child: Deno.ChildProcess, ms: number): Promise<boolean> {

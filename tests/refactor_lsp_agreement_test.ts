@@ -206,8 +206,8 @@ async function lspRenames(root: string): Promise<string[][]> {
     return renames;
   } catch (error) {
     await client.kill();
-    if (error instanceof Deno.errors.BrokenPipe) throw new PeerEnded(String(error));
-    throw error;
+    // Any failure of the session is the peer's (a broken pipe, an early exit): asked again.
+    throw error instanceof PeerEnded ? error : new PeerEnded(String(error));
   }
 }
 

@@ -46,7 +46,13 @@ function restoredEdit(scratch: string, file: string, command: Command): Command 
   return ["sh", ["-c", `cp '${scratch}/${file}.orig' '${scratch}/${file}' && ${quoted.join(" ")}`]];
 }
 
-function cases(scratch: string): Case[] {
+/**
+ * The cases; `scratchOf(repo)` is the scratch tree of the checkout at `repo`. Each side edits its
+ * own scratch tree: a mutating run leaves its journal and log records under `.llm/`, which the
+ * next runs of the same side read, so sharing one tree would make each side pay for the other's
+ * state (a finished journal of an older layout is read as a possibly interrupted one).
+ */
+function cases(scratchOf: (repo: string) => string): Case[] {
   const search = (args: string[]): Case => ({
     bench: "search",
     label: `llm-search ${args.join(" ")}`,
@@ -67,8 +73,9 @@ function cases(scratch: string): Case[] {
   const transform = (label: string, file: string, args: string[]): Case => ({
     bench: "transform",
     label,
-    command: (repo) =>
-      restoredEdit(
+    command: (repo) => {
+      const scratch = scratchOf(repo);
+      return restoredEdit(
         scratch,
         file,
         deno(
@@ -77,7 +84,8 @@ function cases(scratch: string): Case[] {
           "tools/transform/main.ts",
           ["--root", scratch, "--file", file, ...args],
         ),
-      ),
+      );
+    },
   });
   return [
     search(["PM_RESUME"]),
@@ -178,7 +186,8 @@ async function main(): Promise<void> {
   const only = values.only?.split(",");
   await prepare();
   const base = values.checkout ?? await checkout(rev);
-  const scratch = await scratchTree();
+  const scratches = new Map([[base, await scratchTree()], [REPO, await scratchTree()]]);
+  const scratchOf = (repo: string) => scratches.get(repo)!;
   let slower = 0;
   try {
     console.log(`${await git(["rev-parse", "--short", rev])} vs this checkout, medians of ${runs}`);
@@ -186,7 +195,7 @@ async function main(): Promise<void> {
       `| case | ${rev} wall ms | now wall ms | ratio | ${rev} CPU ms | now CPU ms | ratio |`,
     );
     console.log("| --- | --- | --- | --- | --- | --- | --- |");
-    for (const item of cases(scratch).filter((c) => !only || only.includes(c.bench))) {
+    for (const item of cases(scratchOf).filter((c) => !only || only.includes(c.bench))) {
       const [before, after] = await interleaved(
         [item.command(base), item.command(REPO)],
         LINUX,
@@ -199,7 +208,7 @@ async function main(): Promise<void> {
       if (flagged) slower++;
     }
   } finally {
-    await Deno.remove(scratch, { recursive: true });
+    for (const scratch of scratches.values()) await Deno.remove(scratch, { recursive: true });
     if (!values.checkout) await git(["worktree", "remove", "--force", base]);
   }
   console.log(

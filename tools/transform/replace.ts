@@ -44,26 +44,65 @@ export interface ClosestLine {
   similarity: number;
 }
 
-function bigrams(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (let i = 0; i < text.length - 1; i++) {
-    const pair = text.slice(i, i + 2);
-    counts.set(pair, (counts.get(pair) ?? 0) + 1);
+/**
+ * The character bigrams of the probed text, for Dice similarity against many lines: each pair of
+ * UTF-16 units is a number, and a 64 Ki-entry table of hashed pairs turns away most pairs of a
+ * line before a map lookup, so a miss in a 16 MB file costs tens of milliseconds, not seconds.
+ */
+class BigramProbe {
+  /** Number of bigrams of the probe (its length minus one). */
+  readonly size: number;
+  readonly #slotOf = new Map<number, number>();
+  readonly #counts: number[] = [];
+  readonly #used: Int32Array;
+  readonly #hinted = new Uint8Array(1 << 16);
+
+  constructor(probe: string) {
+    this.size = Math.max(0, probe.length - 1);
+    for (let i = 0; i < probe.length - 1; i++) {
+      const pair = pairAt(probe, i);
+      const slot = this.#slotOf.get(pair);
+      if (slot === undefined) {
+        this.#slotOf.set(pair, this.#counts.length);
+        this.#counts.push(1);
+        this.#hinted[hashOf(pair)] = 1;
+      } else this.#counts[slot]++;
+    }
+    this.#used = new Int32Array(this.#counts.length);
   }
-  return counts;
+
+  /** The most {@linkcode BigramProbe.similarity} a line of `length` units can reach. */
+  bound(length: number): number {
+    const pairs = length - 1;
+    return pairs < 1 || this.size === 0
+      ? 0
+      : (2 * Math.min(pairs, this.size)) / (this.size + pairs);
+  }
+
+  /** Dice coefficient of the bigram multisets of the probe and `line`. */
+  similarity(line: string): number {
+    if (line.length < 2 || this.size === 0) return 0;
+    let shared = 0;
+    const touched: number[] = [];
+    for (let i = 0; i < line.length - 1; i++) {
+      const pair = pairAt(line, i);
+      if (this.#hinted[hashOf(pair)] === 0) continue;
+      const slot = this.#slotOf.get(pair);
+      if (slot === undefined) continue;
+      if (this.#used[slot] === 0) touched.push(slot);
+      if (this.#used[slot]++ < this.#counts[slot]) shared++;
+    }
+    for (const slot of touched) this.#used[slot] = 0;
+    return (2 * shared) / (this.size + line.length - 1);
+  }
 }
 
-function dice(a: Map<string, number>, aSize: number, b: string): number {
-  if (b.length < 2 || aSize === 0) return 0;
-  let shared = 0;
-  const seen = new Map<string, number>();
-  for (let i = 0; i < b.length - 1; i++) {
-    const pair = b.slice(i, i + 2);
-    const used = seen.get(pair) ?? 0;
-    if (used < (a.get(pair) ?? 0)) shared++;
-    seen.set(pair, used + 1);
-  }
-  return (2 * shared) / (aSize + b.length - 1);
+function pairAt(text: string, i: number): number {
+  return text.charCodeAt(i) * 0x10000 + text.charCodeAt(i + 1);
+}
+
+function hashOf(pair: number): number {
+  return ((pair >>> 16) * 31 + (pair & 0xffff)) & 0xffff;
 }
 
 const MAX_SCANNED_LINE = 1000;
@@ -81,13 +120,14 @@ const MAX_SCANNED_LINE = 1000;
 export function closestLine(text: string, wanted: string): ClosestLine | undefined {
   const probe = wanted.split("\n").map((line) => line.trim()).find((line) => line.length > 0);
   if (!probe) return undefined;
-  const grams = bigrams(probe);
-  const size = Math.max(0, probe.length - 1);
+  const grams = new BigramProbe(probe);
   let best: ClosestLine | undefined;
   text.split("\n").forEach((raw, i) => {
     const line = raw.trim();
     if (line.length > MAX_SCANNED_LINE) return;
-    const similarity = line === probe ? 1 : dice(grams, size, line);
+    // A line too long or too short to beat the best so far is not scored.
+    if (line !== probe && grams.bound(line.length) <= (best?.similarity ?? 0)) return;
+    const similarity = line === probe ? 1 : grams.similarity(line);
     if (similarity > (best?.similarity ?? 0)) {
       best = { line: i + 1, text: raw.replace(/\r$/, "").slice(0, 200), similarity };
     }

@@ -109,7 +109,20 @@ function jsonSample(path: string): string {
   return print(count);
 }
 
-const NPM = join(REPO, "node_modules/.deno");
+/**
+ * The folder an npm package's files are in, as `deno info` reports it: Deno's global cache under
+ * `"nodeModulesDir": "none"`, wherever that cache is.
+ */
+function npmPackageDir(spec: string): string {
+  const info = new Deno.Command("deno", { args: ["info", "--json", `npm:${spec}`], cwd: REPO })
+    .outputSync();
+  if (!info.success) throw new Error(`deno info npm:${spec} failed`);
+  const packages: Record<string, { localPath?: string }> =
+    JSON.parse(new TextDecoder().decode(info.stdout)).npmPackages ?? {};
+  const dir = packages[spec]?.localPath;
+  if (!dir) throw new Error(`deno info npm:${spec} names no local folder`);
+  return dir;
+}
 
 /**
  * The samples: real code where this machine has it (the Linux tree of `prepare.ts`, the npm
@@ -117,7 +130,7 @@ const NPM = join(REPO, "node_modules/.deno");
  * compare with the brief's earlier figure (generated Python).
  */
 function syntaxSamples(): SyntaxSample[] {
-  const webTreeSitter = "web-tree-sitter@0.25.10/node_modules/web-tree-sitter";
+  const webTreeSitter = npmPackageDir("web-tree-sitter@0.25.10");
   return [
     {
       language: "c",
@@ -151,13 +164,13 @@ function syntaxSamples(): SyntaxSample[] {
       language: "javascript",
       label: "web-tree-sitter's tree-sitter.js + .cjs",
       file: "tree-sitter.js",
-      text: fromFiles(NPM, [`${webTreeSitter}/tree-sitter.js`, `${webTreeSitter}/tree-sitter.cjs`]),
+      text: fromFiles(webTreeSitter, ["tree-sitter.js", "tree-sitter.cjs"]),
     },
     {
       language: "typescript",
       label: "zod's src/v4/core/schemas.ts",
       file: "schemas.ts",
-      text: fromFiles(NPM, ["zod@4.6.7/node_modules/zod/src/v4/core/schemas.ts"]),
+      text: fromFiles(npmPackageDir("zod@4.6.7"), ["src/v4/core/schemas.ts"]),
     },
     {
       language: "java",

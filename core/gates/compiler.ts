@@ -15,6 +15,7 @@ import { makeSpan } from "../../schema/span_build.ts";
 import type { CheckContext, Checker, ProgramChecker, ProgramOutput } from "./checkers.ts";
 import type { NativeDiagnostic } from "./native.ts";
 import { lookUp, toolVersion } from "./toolchain.ts";
+import { Breather } from "../breather.ts";
 
 /** The file a compiler gate checks. */
 export interface CompilerCheck {
@@ -266,27 +267,36 @@ const NOT_COPIED = /^(target|\.git|\.llm|\.llm-gate-.*|node_modules)$/;
 /** Most bytes copied for a `crate` checker: a bigger context skips the gate. */
 export const CRATE_COPY_LIMIT = 64 * 1024 * 1024;
 
+/** How long a crate's copy runs before other work (another MCP call) gets the thread. */
+const COPY_BREATH_MS = 10;
+
 /**
  * Copies the regular files and folders of `from` into `to` (links are left out: they may
  * point out of the root), within the byte budget; returns the budget left, negative when the
- * copy stopped for want of it.
+ * copy stopped for want of it. The file operations are synchronous (a crate of a few files is
+ * copied in well under a millisecond, where one awaited operation each took about half of
+ * one); `breather` lets the event loop run between entries of a large crate, and stops the
+ * copy once the gate's signal aborts.
  */
 async function copyTree(
   from: string,
   to: string,
   budget: number,
   copied: string[],
+  breather: Breather,
   prefix = "",
 ): Promise<number> {
-  await Deno.mkdir(to, { recursive: true });
-  for await (const entry of Deno.readDir(from)) {
+  Deno.mkdirSync(to, { recursive: true });
+  for (const entry of Deno.readDirSync(from)) {
     if (NOT_COPIED.test(entry.name)) continue;
+    await breather.breathe();
     const [source, target] = [join(from, entry.name), join(to, entry.name)];
     const name = `${prefix}${entry.name}`;
-    if (entry.isDirectory) budget = await copyTree(source, target, budget, copied, `${name}/`);
-    else if (entry.isFile) {
-      budget -= (await Deno.stat(source)).size;
-      if (budget >= 0) await Deno.copyFile(source, target);
+    if (entry.isDirectory) {
+      budget = await copyTree(source, target, budget, copied, breather, `${name}/`);
+    } else if (entry.isFile) {
+      budget -= Deno.statSync(source).size;
+      if (budget >= 0) Deno.copyFileSync(source, target);
       copied.push(name);
     }
     if (budget < 0) return budget;
@@ -303,6 +313,7 @@ async function placeCandidate(
   context: CheckContext,
   bytes: Uint8Array,
   created: string[],
+  signal: AbortSignal,
 ): Promise<string | undefined> {
   if (checker.input === "stdin") return;
   // Synchronous up to the spawn (a crate's copy aside): the syntax gate parses only once the
@@ -310,14 +321,20 @@ async function placeCandidate(
   Deno.mkdirSync(context.scratchDir);
   created.push(context.scratchDir);
   if (checker.input === "crate" && checker.crateDir) {
-    if (
-      await copyTree(checker.crateDir, context.scratchDir, CRATE_COPY_LIMIT, context.copied) < 0
-    ) {
+    const breather = new Breather(signal, COPY_BREATH_MS);
+    const left = await copyTree(
+      checker.crateDir,
+      context.scratchDir,
+      CRATE_COPY_LIMIT,
+      context.copied,
+      breather,
+    );
+    if (left < 0) {
       return `the Cargo context ${checker.crateDir} holds more than ${CRATE_COPY_LIMIT} bytes ` +
         "to copy";
     }
-    await Deno.mkdir(dirname(context.copyPath), { recursive: true });
-    await Deno.writeFile(context.copyPath, bytes, { mode: 0o600 });
+    Deno.mkdirSync(dirname(context.copyPath), { recursive: true });
+    Deno.writeFileSync(context.copyPath, bytes, { mode: 0o600 });
     return;
   }
   if (checker.input === "copy") created.push(context.copyPath);
@@ -408,7 +425,7 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
   let output: ProgramOutput;
   let inputs: string[] | undefined;
   try {
-    const placed = await placeCandidate(checker, context, check.bytes, created);
+    const placed = await placeCandidate(checker, context, check.bytes, created, signal);
     if (placed) return skipped(check, checker.name, "contextUnsupported", placed, started, tool);
     output = await runProgram(program, checker, context, check.bytes, signal);
     // A crate's inputs also say whether rustc read the file at all: always asked for.

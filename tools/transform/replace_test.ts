@@ -48,8 +48,7 @@ Deno.test("closestLine picks the line and similarity the plain Dice scan picks, 
   // Few distinct characters (with a surrogate pair and a CR) so that bigrams repeat and collide.
   const alphabet = ["a", "b", "c", "ab", " ", "_", "(", "é", "😀", "\r", "x".repeat(3)];
   const pick = () => alphabet[Math.floor(random() * alphabet.length)];
-  const phrase = (max: number) =>
-    Array.from({ length: Math.floor(random() * max) }, pick).join("");
+  const phrase = (max: number) => Array.from({ length: Math.floor(random() * max) }, pick).join("");
   for (let round = 0; round < 400; round++) {
     const lines = Array.from({ length: 1 + Math.floor(random() * 30) }, () => phrase(25));
     const text = lines.join("\n");

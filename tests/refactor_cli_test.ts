@@ -195,6 +195,32 @@ Deno.test({
 });
 
 Deno.test({
+  name: "the Go gate (go vet of the package in a copy of the module) refuses a patch that " +
+    "breaks another package: every file byte-identical (needs go)",
+  ignore: !hasCompiler("go"),
+  fn: async () => {
+    await withFixture("go", async (root) => {
+      const before = await snapshot(root);
+      const plan = {
+        steps: [
+          { op: "rename", symbol: "shadow", to: "plusOne" },
+          {
+            op: "patch",
+            symbol: "Helper",
+            with: "func Helper(x string) string {\n\treturn x\n}\n",
+          },
+        ],
+      };
+      const run = await refactorCli(root, ["plan", "-"], { stdin: JSON.stringify(plan) });
+      assert.equal(run.code, 3, JSON.stringify(run.envelope));
+      assert.equal(run.envelope.error?.code, "SPL-V-003");
+      assert.match(run.envelope.error?.message ?? "", /main\.go/);
+      assert.deepEqual(await snapshot(root), before);
+    });
+  },
+});
+
+Deno.test({
   name: "patch, insert and delete through a plan compile; undo restores every byte (needs gcc)",
   ignore: !hasCompiler("c"),
   fn: async () => {

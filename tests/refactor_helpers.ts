@@ -16,7 +16,7 @@ export const ENTRY = "tools/refactor/main.ts";
 export const FIXTURES: string = join(REPO, "tests", "fixtures", "refactor");
 
 /** Compilers the gates may start in these tests. */
-const COMPILERS = ["gcc", "g++", "python3", "node", "javac", "rustc", Deno.execPath()];
+const COMPILERS = ["gcc", "g++", "python3", "node", "javac", "rustc", "go", Deno.execPath()];
 
 /** The permissions a user gives: the root read and written, the compilers run. */
 export function scoped(root: string): string[] {
@@ -92,6 +92,8 @@ export async function refactorCli(
   const result = await runEntry(ENTRY, args, {
     cwd: root,
     permissions: options.permissions ?? scoped(root),
+    // The Go gate's build cache, in the state folder (neither copied nor snapshotted).
+    env: { GOCACHE: join(root, ".llm", "go-cache"), GOPATH: join(root, ".llm", "go-path") },
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
   });
   const envelope = parseJson(result);

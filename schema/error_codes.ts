@@ -961,6 +961,16 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Run `llm-refactor recover` for an interrupted operation.",
     exit: EXIT.refused,
   },
+  "SPL-REF-005": {
+    meaning: "The name is a C or C++ field (of a struct, union or class); nothing was changed.",
+    cause: "llm-refactor does not rename, patch or delete fields: the symbol index holds no " +
+      "field, and which struct `p->name` or `x.name` reaches depends on the type of `p` or " +
+      "`x`, which only the compiler knows (another struct, or a system header's, may have a " +
+      "field of that name).",
+    remediation: "Rename the field with a type-aware tool (clangd's rename), or edit the " +
+      "declaration and the places the compiler then reports (`llm-transform`, the gcc gate).",
+    exit: EXIT.refused,
+  },
   "SPL-V-001": {
     meaning: "The new name collides with a name in an affected scope; nothing was changed.",
     cause: "A definition, a local variable or a use of the new name in a file the rename " +

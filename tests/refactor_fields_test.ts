@@ -90,14 +90,8 @@ Deno.test({
   fn: async () => {
     await withFields(async (root) => {
       const before = await snapshot(root);
-      const run = await refactorCli(root, [
-        "rename",
-        "width",
-        "--kind",
-        "function",
-        "--to",
-        "span",
-      ]);
+      const rename = "rename width --kind function --to span".split(" ");
+      const run = await refactorCli(root, rename);
       assert.equal(run.code, 0, JSON.stringify(run.envelope));
       assert.equal(editResult(run).edits.length, 3, JSON.stringify(editResult(run).edits));
       const main = await Deno.readTextFile(join(root, "main.c"));

@@ -322,23 +322,23 @@ const GATE_ENTRIES: Record<GateCodeName, EntryText> = {
   noCompilerGate: {
     meaning: "No compiler gate exists for the file's language; only the syntax gate checked it.",
     cause: "The toolkit runs compilers for C, C++, Python, JavaScript, TypeScript, Java, Rust, " +
-      "shell, and parsers for JSON, YAML and TOML only.",
+      "Go, shell, and parsers for JSON, YAML and TOML only.",
     remediation: "Nothing to do; check the file with its language's own tools if it matters.",
     exit: EXIT.ok,
   },
   copyNotAllowed: {
     meaning: "A compiler gate was skipped: the run may not write the hidden copy it checks.",
     cause: "node, deno, javac and rustc check a hidden copy beside the file (cargo a copy of " +
-      "the crate in its folder) so imports resolve, which needs write permission there; " +
-      "read-only runs lack it.",
+      "the crate in its folder, go one of the module) so imports resolve, which needs write " +
+      "permission there; read-only runs lack it.",
     remediation: "Add --allow-write for the file's folder to run the gate (the copy is removed " +
       "at once; the file itself is never written).",
     exit: EXIT.ok,
   },
   contextUnsupported: {
     meaning: "A compiler gate was skipped: it cannot check this file in its context.",
-    cause: "A Rust file no target of its Cargo package includes (no `mod` names it), a " +
-      "crate too large to copy, JSX for node, zsh for bash, JSON with comments, or a folder " +
+    cause: "A Rust file no target of its Cargo package includes (no `mod` names it), a Go " +
+      "file in no module (no go.mod), a crate or module too large to copy, JSX for node, zsh for bash, JSON with comments, or a folder " +
       "outside the root.",
     remediation: "Check the file with the project's own build (e.g. `cargo check`) after writing.",
     exit: EXIT.ok,
@@ -959,6 +959,16 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     meaning: "That operation's journal cannot be undone.",
     cause: "It was already undone, rolled back or interrupted, or its journal is damaged.",
     remediation: "Run `llm-refactor recover` for an interrupted operation.",
+    exit: EXIT.refused,
+  },
+  "SPL-REF-005": {
+    meaning: "The name is a C or C++ field (of a struct, union or class); nothing was changed.",
+    cause: "llm-refactor does not rename, patch or delete fields: the symbol index holds no " +
+      "field, and which struct `p->name` or `x.name` reaches depends on the type of `p` or " +
+      "`x`, which only the compiler knows (another struct, or a system header's, may have a " +
+      "field of that name).",
+    remediation: "Rename the field with a type-aware tool (clangd's rename), or edit the " +
+      "declaration and the places the compiler then reports (`llm-transform`, the gcc gate).",
     exit: EXIT.refused,
   },
   "SPL-V-001": {

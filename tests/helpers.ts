@@ -148,10 +148,13 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Whether `name --version` runs: tests that need a peer binary are ignored, visibly, without it. */
-export function hasCommand(name: string): boolean {
+/**
+ * Whether `name --version` (or `name ...probe`) runs: tests that need a peer binary are
+ * ignored, visibly, without it. `go` knows only `go version`.
+ */
+export function hasCommand(name: string, probe: string[] = ["--version"]): boolean {
   try {
-    return new Deno.Command(name, { args: ["--version"], stdout: "null", stderr: "null" })
+    return new Deno.Command(name, { args: probe, stdout: "null", stderr: "null" })
       .outputSync().success;
   } catch {
     return false;

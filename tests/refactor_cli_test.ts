@@ -14,6 +14,7 @@ import { spawnEntry } from "./helpers.ts";
 import {
   assertBytesOf,
   assertCompiles,
+  CHECKS,
   editResult,
   ENTRY,
   hasCompiler,
@@ -172,27 +173,53 @@ Deno.test("an ambiguous name is refused with its candidates, exit 3", async () =
   });
 });
 
-Deno.test({
-  name:
-    "a plan whose patch breaks compilation lands nowhere: every file byte-identical (needs gcc)",
-  ignore: !hasCompiler("c"),
-  fn: async () => {
-    await withFixture("c", async (root) => {
-      const before = await snapshot(root);
-      const plan = {
-        steps: [
-          { op: "rename", symbol: "helper", file: "util.c", kind: "function", to: "twice" },
-          { op: "patch", symbol: "other", with: "int other(void) {\n  return missing_name;\n}\n" },
-        ],
-      };
-      const run = await refactorCli(root, ["plan", "-"], { stdin: JSON.stringify(plan) });
-      assert.equal(run.code, 3, JSON.stringify(run.envelope));
-      assert.equal(run.envelope.error?.code, "SPL-V-003");
-      assert.match(run.envelope.error?.message ?? "", /other\.c/);
-      assert.deepEqual(await snapshot(root), before);
-    });
+/** A plan whose second step breaks compilation, and the file the compiler gate refuses. */
+interface BrokenPlan {
+  language: string;
+  what: string;
+  steps: Record<string, string>[];
+  refused: RegExp;
+}
+
+const BROKEN_PLANS: BrokenPlan[] = [
+  {
+    language: "c",
+    what: "a patch using an undeclared name (gcc)",
+    steps: [
+      { op: "rename", symbol: "helper", file: "util.c", kind: "function", to: "twice" },
+      { op: "patch", symbol: "other", with: "int other(void) {\n  return missing_name;\n}\n" },
+    ],
+    refused: /other\.c/,
   },
-});
+  {
+    language: "go",
+    what: "a patch that breaks the importing package (go vet of a copy of the module)",
+    steps: [
+      { op: "rename", symbol: "shadow", to: "plusOne" },
+      { op: "patch", symbol: "Helper", with: "func Helper(x string) string {\n\treturn x\n}\n" },
+    ],
+    refused: /main\.go/,
+  },
+];
+
+for (const broken of BROKEN_PLANS) {
+  Deno.test({
+    name: `a ${broken.language} plan with ${broken.what} lands nowhere: every file ` +
+      `byte-identical (needs ${CHECKS[broken.language].compiler})`,
+    ignore: !hasCompiler(broken.language),
+    fn: async () => {
+      await withFixture(broken.language, async (root) => {
+        const before = await snapshot(root);
+        const plan = JSON.stringify({ steps: broken.steps });
+        const run = await refactorCli(root, ["plan", "-"], { stdin: plan });
+        assert.equal(run.code, 3, JSON.stringify(run.envelope));
+        assert.equal(run.envelope.error?.code, "SPL-V-003");
+        assert.match(run.envelope.error?.message ?? "", broken.refused);
+        assert.deepEqual(await snapshot(root), before);
+      });
+    },
+  });
+}
 
 Deno.test({
   name: "patch, insert and delete through a plan compile; undo restores every byte (needs gcc)",

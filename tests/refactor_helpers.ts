@@ -16,7 +16,7 @@ export const ENTRY = "tools/refactor/main.ts";
 export const FIXTURES: string = join(REPO, "tests", "fixtures", "refactor");
 
 /** Compilers the gates may start in these tests. */
-const COMPILERS = ["gcc", "g++", "python3", "node", "javac", "rustc", Deno.execPath()];
+const COMPILERS = ["gcc", "g++", "python3", "node", "javac", "rustc", "go", Deno.execPath()];
 
 /** The permissions a user gives: the root read and written, the compilers run. */
 export function scoped(root: string): string[] {
@@ -92,6 +92,8 @@ export async function refactorCli(
   const result = await runEntry(ENTRY, args, {
     cwd: root,
     permissions: options.permissions ?? scoped(root),
+    // The Go gate's build cache, in the state folder (neither copied nor snapshotted).
+    env: { GOCACHE: join(root, ".llm", "go-cache"), GOPATH: join(root, ".llm", "go-path") },
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
   });
   const envelope = parseJson(result);
@@ -119,6 +121,10 @@ export interface FixtureCheck {
   compiler: string;
   /** Commands run in the root, in order; each must succeed. */
   commands: string[][];
+  /** The arguments that show the compiler is there (`--version` when absent). */
+  probe?: string[];
+  /** Variables pointed at a fresh temporary folder (caches the compiler would write elsewhere). */
+  scratchEnv?: string[];
 }
 
 /** Each fixture's compile (and run) check. */
@@ -149,30 +155,45 @@ export const CHECKS: Record<string, FixtureCheck> = {
     ]],
   },
   rust: { compiler: "rustc", commands: [["rustc", "-o", "prog", "main.rs"], ["./prog"]] },
-  go: { compiler: "go", commands: [["go", "build", "-o", "prog", "."], ["./prog"]] },
+  go: {
+    compiler: "go",
+    commands: [["go", "build", "-o", "prog", "."], ["./prog"]],
+    probe: ["version"],
+    scratchEnv: ["GOCACHE", "GOPATH"],
+  },
 };
 
 /** Whether the fixture's compiler is installed. */
 export function hasCompiler(language: string): boolean {
-  const compiler = CHECKS[language].compiler;
-  return compiler === "deno" || hasCommand(compiler);
+  const { compiler, probe } = CHECKS[language];
+  return compiler === "deno" || hasCommand(compiler, probe);
 }
 
 /** Runs the fixture's compile (and run) commands in `root`; fails the test when one fails. */
 export async function assertCompiles(language: string, root: string): Promise<void> {
-  for (const [program, ...args] of CHECKS[language].commands) {
-    const output = await new Deno.Command(program, {
-      args,
-      cwd: root,
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    const decoder = new TextDecoder();
-    assert.ok(
-      output.success,
-      `${program} ${args.join(" ")} failed in ${language}:\n${decoder.decode(output.stderr)}` +
-        decoder.decode(output.stdout),
-    );
+  const check = CHECKS[language];
+  const scratch = await Deno.makeTempDir({ prefix: "llm-refactor-compiler-" });
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const name of check.scratchEnv ?? []) env[name] = join(scratch, name.toLowerCase());
+  try {
+    for (const [program, ...args] of check.commands) {
+      const output = await new Deno.Command(program, {
+        args,
+        cwd: root,
+        stdout: "piped",
+        stderr: "piped",
+        env,
+      }).output();
+      const decoder = new TextDecoder();
+      assert.ok(
+        output.success,
+        `${program} ${args.join(" ")} failed in ${language}:\n${decoder.decode(output.stderr)}` +
+          decoder.decode(output.stdout),
+      );
+    }
+  } finally {
+    // Go marks its module cache read-only; chmod lets the removal through.
+    await new Deno.Command("chmod", { args: ["-R", "u+w", scratch] }).output();
+    await Deno.remove(scratch, { recursive: true });
   }
 }

@@ -9,12 +9,13 @@
  *   `mod` declarations and the nearest `package.json`/`deno.json` resolve as for the file;
  * - `folder`: a hidden folder `.llm-gate-<uuid>/` beside the target holding `<name>` (javac needs
  *   the file name to match the public class) and the compiler's output;
- * - `crate`: a hidden folder `.llm-gate-<uuid>/` in the Cargo workspace (else package) folder
- *   holding a copy of it with the candidate in place (`cargo check` reads a whole crate).
+ * - `crate`: a hidden folder `.llm-gate-<uuid>/` in the Cargo workspace (else package) folder,
+ *   or the Go module's folder, holding a copy of it with the candidate in place (`cargo check`
+ *   reads a whole crate, `go vet` a whole package and the packages it imports).
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { NativeDiagnostic } from "./native.ts";
 import { isFile } from "./toolchain.ts";
 import { checkJson } from "./json.ts";
@@ -28,6 +29,7 @@ import {
   parseDepInfo,
   parseGccHeaders,
   parseGccJson,
+  parseGoVet,
   parseJavac,
   parseJavacSources,
   parseJavacVersion,
@@ -83,6 +85,8 @@ export interface ProgramChecker {
   args: (context: CheckContext) => string[];
   /** Environment variables to add. */
   env?: Record<string, string>;
+  /** The arguments that make it print its version (`--version` when absent). */
+  versionArgs?: string[];
   /** Its output as native diagnostics. */
   parse: (output: ProgramOutput) => NativeDiagnostic[];
   /**
@@ -366,9 +370,60 @@ const yaml: InProcessChecker = { name: "yaml", check: checkYaml };
 
 const toml: InProcessChecker = { name: "toml", check: checkToml };
 
+/** The analyzers `go test` runs through vet: a finding of theirs fails the package's tests. */
+const GO_TEST_ANALYZERS = [
+  "atomic",
+  "bool",
+  "buildtags",
+  "errorsas",
+  "ifaceassert",
+  "nilfunc",
+  "printf",
+  "stringintconv",
+];
+
+/**
+ * `go vet` of the candidate's package in a copy of its module with the candidate in place: Go
+ * type-checks a package as a whole (its tests included). Offline (`GOPROXY=off`), with the
+ * installed toolchain (`GOTOOLCHAIN=local`), outside any `go.work`; the build cache is the
+ * user's, as for any `go` command. Only the analyzers `go test` runs report findings.
+ */
+function goVet(moduleDir: string | undefined): ProgramChecker {
+  const packageFolder = (context: CheckContext) => {
+    const folder = dirname(relative(context.scratchDir, context.copyPath));
+    return folder === "." ? "." : `./${folder}`;
+  };
+  return {
+    name: "go",
+    program: () => "go",
+    input: "crate",
+    ...(moduleDir ? { crateDir: moduleDir } : {}),
+    args: (context) => [
+      "vet",
+      ...GO_TEST_ANALYZERS.map((name) => `-${name}`),
+      packageFolder(context),
+    ],
+    env: { GOPROXY: "off", GOTOOLCHAIN: "local", GOWORK: "off" },
+    versionArgs: ["version"],
+    parse: (output) => parseGoVet(output.stderr),
+    unsupported: () =>
+      moduleDir ? undefined : "the file lies in no Go module (no go.mod above it in the root)",
+    // The files of its package folder (build constraints are not read) and the module's files.
+    inputs: (context) => {
+      const candidate = relative(context.scratchDir, context.copyPath);
+      const folder = dirname(candidate);
+      const read = context.copied.filter((name) =>
+        (dirname(name) === folder && name.endsWith(".go")) || /^go\.(mod|sum)$/.test(name)
+      );
+      return Promise.resolve([...new Set([candidate, ...read])]);
+    },
+  };
+}
+
 /**
  * The compiler gate of `language` (a registry name), or `undefined` when it has none.
- * `crateDir` is the folder of the Cargo workspace (else package) a Rust file belongs to.
+ * `crateDir` is the folder of the Cargo workspace (else package) a Rust file belongs to, or
+ * of the Go module a Go file belongs to.
  */
 export function checkerFor(language: string, crateDir?: string): Checker | undefined {
   switch (language) {
@@ -387,6 +442,8 @@ export function checkerFor(language: string, crateDir?: string): Checker | undef
       return javac;
     case "rust":
       return crateDir === undefined ? rustc : cargo(crateDir);
+    case "go":
+      return goVet(crateDir);
     case "bash":
       return bash;
     case "json":

@@ -71,7 +71,8 @@ function versionOf(
   return toolVersion(
     path,
     () =>
-      new Deno.Command(program, { args: ["--version"], stdin: "null" }).output()
+      new Deno.Command(program, { args: checker.versionArgs ?? ["--version"], stdin: "null" })
+        .output()
         .then((output) =>
           firstLine(decoder.decode(output.stdout)) ?? firstLine(decoder.decode(output.stderr))
         )
@@ -330,7 +331,8 @@ async function placeCandidate(
       breather,
     );
     if (left < 0) {
-      return `the Cargo context ${checker.crateDir} holds more than ${CRATE_COPY_LIMIT} bytes ` +
+      return `the context ${checker.crateDir} (Cargo crate, Go module) holds more than ` +
+        `${CRATE_COPY_LIMIT} bytes ` +
         "to copy";
     }
     Deno.mkdirSync(dirname(context.copyPath), { recursive: true });

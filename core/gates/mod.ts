@@ -211,6 +211,15 @@ function crateFolder(root: string, dir: string): string | undefined {
   return crate;
 }
 
+/** The folder of the Go module a file in `dir` belongs to: the nearest with a `go.mod`. */
+function moduleFolder(root: string, dir: string): string | undefined {
+  for (let folder = dir; isInside(root, folder); folder = dirname(folder)) {
+    if (exists(join(folder, "go.mod"))) return folder;
+    if (folder === root) break;
+  }
+  return undefined;
+}
+
 /** A compiler gate that did not run for a reason known before starting anything. */
 function compilerSkipped(
   options: ValidateOptions,
@@ -237,7 +246,13 @@ async function compilerResult(
 ): Promise<GateResult> {
   const root = realPathOf(options.root);
   const dir = contextFolder(root, options.filePath);
-  const crate = language === "rust" && dir !== undefined ? crateFolder(root, dir) : undefined;
+  const crate = dir === undefined
+    ? undefined
+    : language === "rust"
+    ? crateFolder(root, dir)
+    : language === "go"
+    ? moduleFolder(root, dir)
+    : undefined;
   const checker = checkerFor(language, crate);
   if (!checker) {
     const reason = `the toolkit has no compiler gate for ${language}`;

@@ -392,3 +392,24 @@ export function parseBash(stderr: string): NativeDiagnostic[] {
   }
   return found;
 }
+
+/**
+ * `go vet` on stderr: `FILE:LINE:COL: message` (1-based byte columns), the file relative to
+ * the working folder (`./main.go`, `util/util.go`), a type error of vet's own checker prefixed
+ * with `vet: `; the `# package` lines between are headers. Each finding fails `go test` too.
+ */
+export function parseGoVet(stderr: string): NativeDiagnostic[] {
+  return lines(stderr).flatMap((line): NativeDiagnostic[] => {
+    const head = /^(?:vet: )?(.+?\.go):(\d+):(\d+): (.*)$/.exec(line);
+    if (!head) return [];
+    const [, file, number, column, message] = head;
+    return [{
+      file: file.replace(/^\.\//, ""),
+      line: Number(number),
+      column: Number(column) - 1,
+      columnUnit: "byte",
+      level: "error",
+      message,
+    }];
+  });
+}

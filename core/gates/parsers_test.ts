@@ -8,6 +8,7 @@ import {
   parseDepInfo,
   parseGccHeaders,
   parseGccJson,
+  parseGoVet,
   parseJavac,
   parseJavacSources,
   parseJavacVersion,
@@ -200,5 +201,17 @@ Deno.test("cargo: rustc's diagnostics from the compiler-message lines, each once
   const found = parseCargoJson(stdout);
   assert.deepEqual(found.map((d) => [d.file, d.line, d.byteRange, d.nativeCode, d.note]), [
     ["app/src/helper.rs", 1, [22, 25], "E0308", "expected `i32`, found `&str`"],
+  ]);
+});
+
+Deno.test("go vet: type errors (vet's own and the compiler's) and vet findings, under headers", () => {
+  // go 1.19 vet: a type error of the package vetted, one of a package it imports, a finding.
+  const stderr = "# example.com/fixture/util\nvet: util/util.go:5:9: undeclared name: y\n" +
+    "# example.com/fixture/util\nutil/util.go:5:9: undefined: y\n# example.com/fixture\n" +
+    "./main.go:15:2: fmt.Println call has possible formatting directive %d\n";
+  assert.deepEqual(parseGoVet(stderr).map((d) => [d.file, d.line, d.column, d.message]), [
+    ["util/util.go", 5, 8, "undeclared name: y"],
+    ["util/util.go", 5, 8, "undefined: y"],
+    ["main.go", 15, 1, "fmt.Println call has possible formatting directive %d"],
   ]);
 });

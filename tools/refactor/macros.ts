@@ -246,14 +246,15 @@ function searchIndexCandidates(view: FactView, name: string): string[] | undefin
 }
 
 /**
- * C and C++ files of the symbol index besides `known` whose `#define`s spell `name`: the search
- * index's candidates, or every C and C++ file of the symbol index when there is no search index
- * and they are at most {@linkcode MACRO_SCAN_MAX_FILES}; each read now.
+ * C and C++ files of the symbol index besides `known` whose text passes `test`: the search
+ * index's candidates for `name`, or every C and C++ file of the symbol index when there is no
+ * search index and they are at most {@linkcode MACRO_SCAN_MAX_FILES}; each read now.
  */
-export async function macroOnlyFiles(
+async function cFilesWhere(
   view: FactView,
   name: string,
   known: ReadonlySet<string>,
+  test: (text: string) => boolean,
 ): Promise<string[]> {
   const fromSearchIndex = searchIndexCandidates(view, name);
   const candidates = fromSearchIndex ?? view.store.files().map((row) => row.path);
@@ -268,7 +269,21 @@ export async function macroOnlyFiles(
       if (error instanceof Deno.errors.NotFound) continue;
       throw error;
     }
-    if (mayDefineWith(decoder.decode(bytes), name)) found.push(path);
+    if (test(decoder.decode(bytes))) found.push(path);
   }
   return found;
+}
+
+/** C and C++ files of the symbol index besides `known` whose `#define`s spell `name`. */
+export function macroOnlyFiles(
+  view: FactView,
+  name: string,
+  known: ReadonlySet<string>,
+): Promise<string[]> {
+  return cFilesWhere(view, name, known, (text) => mayDefineWith(text, name));
+}
+
+/** C and C++ files of the symbol index that hold `name` as a word. */
+export function cFilesNaming(view: FactView, name: string): Promise<string[]> {
+  return cFilesWhere(view, name, new Set(), (text) => hasWord(text, name));
 }

@@ -8,6 +8,7 @@
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { SymbolRecord } from "../../schema/symbols.ts";
 import { symbolRecord } from "../symbols/records.ts";
+import { fieldRefusal } from "./fields.ts";
 import type { Def, FactView } from "./view.ts";
 
 /** How a step names its symbol. */
@@ -72,8 +73,8 @@ function unknown(view: FactView, spec: TargetSpec, found: Def[]): ToolError {
 
 /**
  * The one definition `spec` names, its file loaded in the view (so its name's extent is
- * known). Throws `SPL-REF-001` when none matches and `SPL-REF-002` (candidates listed) when
- * several do.
+ * known). Throws `SPL-REF-001` when none matches (`SPL-REF-005` when the name is a C or C++
+ * field's) and `SPL-REF-002` (candidates listed) when several do.
  */
 export async function resolveTarget(view: FactView, spec: TargetSpec): Promise<Def> {
   for (const path of view.overlay.keys()) await view.load(path);
@@ -84,7 +85,12 @@ export async function resolveTarget(view: FactView, spec: TargetSpec): Promise<D
   );
   const ids = new Map<string, Def>();
   for (const def of narrowed) if (!ids.has(def.symbol_id)) ids.set(def.symbol_id, def);
-  if (ids.size === 0) throw unknown(view, spec, found);
+  if (ids.size === 0) {
+    const field = spec.symbol !== undefined && (found.length === 0 || spec.kind === "field")
+      ? await fieldRefusal(view, spec.symbol)
+      : undefined;
+    throw field ?? unknown(view, spec, found);
+  }
   if (ids.size > 1) {
     const candidates = [...ids.values()].map((def) =>
       `${def.symbol_id} ${def.kind} ${def.qualified_name} ${def.path}:${def.start_line}`

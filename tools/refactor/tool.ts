@@ -112,7 +112,7 @@ async function runEdit(
 const firstAsSymbol = ([symbol]: string[]) => symbol === undefined ? {} : { symbol };
 
 const EDIT_NOTES = "Compiler gates run only with --allow-run (scope it to the compilers, e.g. " +
-  "--allow-run=gcc,python3,node,javac,rustc,deno); without it they are skipped with a note and " +
+  "--allow-run=gcc,python3,node,javac,rustc,go,deno); without it they are skipped with a note and " +
   "the syntax gate decides. The symbol index (<root>/.llm/index.db) is brought up to date first.";
 
 /** What one edit subcommand states; the rest of its definition is shared. */

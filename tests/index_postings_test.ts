@@ -1,9 +1,16 @@
 /**
  * The posting table lists, for every trigram, exactly the files that hold it, in ascending
- * order, however the build is cut into segments (their merge re-encodes each list's first gap).
+ * order, each with the offsets (mod 8) where the trigram starts and the bits of the bytes that
+ * follow it, however the build is cut into segments (their merge re-encodes each list's first
+ * gap).
  */
 import assert from "node:assert/strict";
-import { decodePostings, PostingBuilder, type PostingTable } from "../core/trigram/postings.ts";
+import {
+  decodePostings,
+  nextByteBit,
+  PostingBuilder,
+  type PostingTable,
+} from "../core/trigram/postings.ts";
 import { Random } from "./search_regex_gen.ts";
 
 function build(files: Uint8Array[], chunkPairs?: number): PostingTable {
@@ -12,40 +19,48 @@ function build(files: Uint8Array[], chunkPairs?: number): PostingTable {
   return builder.finish();
 }
 
-/** trigram → ascending ids, by brute force. */
-function expected(files: Uint8Array[]): Map<number, number[]> {
-  const lists = new Map<number, number[]>();
+/** A posting as [id, offset mask, next-byte mask]. */
+type Posting = [number, number, number];
+
+/** trigram → ascending postings, by brute force. */
+function expected(files: Uint8Array[]): Map<number, Posting[]> {
+  const lists = new Map<number, Posting[]>();
   files.forEach((bytes, id) => {
-    const seen = new Set<number>();
+    const masks = new Map<number, [number, number]>();
     for (let i = 0; i + 3 <= bytes.length; i++) {
-      seen.add((bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2]);
+      const trigram = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+      const [offsets, nexts] = masks.get(trigram) ?? [0, 0];
+      const next = i + 3 < bytes.length ? 1 << nextByteBit(bytes[i + 3]) : 0;
+      masks.set(trigram, [offsets | (1 << (i % 8)), nexts | next]);
     }
-    for (const trigram of seen) lists.set(trigram, [...lists.get(trigram) ?? [], id]);
+    for (const [trigram, [offsets, nexts]] of masks) {
+      lists.set(trigram, [...lists.get(trigram) ?? [], [id, offsets, nexts]]);
+    }
   });
   return lists;
 }
 
-function lists(table: PostingTable): Map<number, number[]> {
-  const result = new Map<number, number[]>();
+function lists(table: PostingTable): Map<number, Posting[]> {
+  const result = new Map<number, Posting[]>();
   table.trigrams.forEach((trigram, i) => {
-    const ids: number[] = [];
+    const postings: Posting[] = [];
     decodePostings(
       table.postings.subarray(table.offsets[i], table.offsets[i + 1]),
-      (id) => ids.push(id),
+      (id, offsets, nexts) => postings.push([id, offsets, nexts]),
     );
-    result.set(trigram, ids);
+    result.set(trigram, postings);
   });
   return result;
 }
 
-Deno.test("posting lists are exact and ascending, in one segment or many", () => {
+Deno.test("posting lists and their masks are exact and ascending, in one segment or many", () => {
   const random = new Random(17);
   // Ids far apart make multi-byte gaps; a small alphabet makes long lists.
   const files = Array.from(
     { length: 400 },
     () =>
       Uint8Array.from(
-        { length: random.int(60) },
+        { length: random.int(random.chance(0.1) ? 600 : 60) },
         () => random.pick([0x61, 0x62, 0x63, 0x00, 0xff]),
       ),
   );

@@ -14,7 +14,9 @@
  * offsets   u32 per trigram + 1: byte offsets of each posting list in `postings`
  * blocksums u32 per POSTING_BLOCK of `postings`: checksum (`checksum.ts`) of that block
  * postings  per trigram, the ascending entry ids of the files holding it: the first id as a
- *           varint, then the gaps to the previous id as varints
+ *           varint, then the gaps to the previous id as varints; each id is followed by two
+ *           mask bytes: bit `p mod 8` for each offset `p` of the trigram in the file, and bit
+ *           `nextByteBit(b)` for each byte `b` that follows it (`postings.ts`)
  * ```
  *
  * The header's own checksum and the checksum of everything from `meta` to `blocksums` (both
@@ -29,8 +31,8 @@
 export const INDEX_PATH = ".llm/trigram.idx";
 /** First 8 bytes of every index file. */
 export const MAGIC: Uint8Array = new TextEncoder().encode("LLMTRI\0\n");
-/** Format version; a reader refuses any other. */
-export const FORMAT_VERSION = 2;
+/** Format version; a reader refuses any other (3: posting masks). */
+export const FORMAT_VERSION = 3;
 /** Bytes of the fixed header. */
 export const HEADER_BYTES = 96;
 /** Bytes of `postings` covered by one block checksum. */

@@ -1,6 +1,10 @@
 /**
- * Builds trigram posting lists in memory within a bounded budget: files are added in entry-id
- * order; every CHUNK_PAIRS (trigram, file) pairs are sorted by trigram (a counting sort, so the
+ * Builds trigram posting lists in memory within a bounded budget. Each posting (a trigram in a
+ * file) carries two masks beside the file id, after Russ Cox's "trigram + next-character masks"
+ * notes: bit `p mod 8` for every offset `p` where the trigram starts in the file, and bit
+ * {@linkcode nextByteBit} of every byte that follows it. A literal then needs its trigrams at a
+ * common alignment and followed by its own next bytes, not merely present (`reader.ts`).
+ * Files are added in entry-id order; every CHUNK_PAIRS (trigram, file) pairs are sorted by trigram (a counting sort, so the
  * ids stay ascending) into an encoded segment, and the segments are merged into one sorted
  * table at the end. Peak memory is the encoded postings (twice, while merging) plus up to three
  * 64 MiB tables indexed by trigram, of which only the pages of trigrams that occur are touched.
@@ -13,6 +17,23 @@ import { varintLength, writeVarint } from "./format.ts";
 const TRIGRAM_SPACE = 1 << 24;
 /** (trigram, file) pairs gathered before they are sorted into a segment. */
 const CHUNK_PAIRS = 1 << 23;
+/** Bytes of masks after each id of a posting list: the offset mask, then the next-byte mask. */
+export const MASK_BYTES = 2;
+
+/**
+ * The bit (0-7) a byte sets in a next-byte mask. ASCII letters share their case's bit, so a
+ * case-insensitive literal checks one bit per position.
+ *
+ * @example
+ * ```ts
+ * import { nextByteBit } from "./postings.ts";
+ * nextByteBit(0x41) === nextByteBit(0x61); // true ("A" and "a")
+ * ```
+ */
+export function nextByteBit(byte: number): number {
+  const folded = byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte;
+  return ((folded * 0x9e) >>> 5) & 7;
+}
 
 /** One sorted run of posting lists, for the files added since the previous segment. */
 interface Segment {
@@ -22,7 +43,7 @@ interface Segment {
   ends: Uint32Array;
   /** The last id of each list. */
   lastIds: Uint32Array;
-  /** Lists: the first id as a varint, then the gaps. */
+  /** Lists: the first id as a varint, then the gaps, each id followed by its masks. */
   bytes: Uint8Array;
 }
 
@@ -32,7 +53,7 @@ export interface PostingTable {
   trigrams: Uint32Array;
   /** Byte offset of each list in `postings`, plus the end. */
   offsets: Uint32Array;
-  /** The lists. */
+  /** The lists: per posting, the id (first) or gap as a varint, then MASK_BYTES of masks. */
   postings: Uint8Array;
 }
 
@@ -62,15 +83,18 @@ function readVarint(bytes: Uint8Array, at: number): [number, number] {
  */
 export class PostingBuilder {
   /**
-   * Per trigram, the last file id that held it plus one (so each file counts a trigram once).
+   * Per trigram, one plus the index of its last pair: that pair is the current file's own when
+   * it lies among the file's pairs and names the trigram (each file lists a trigram once).
    * Zero means none: the table is never filled, so only the pages of trigrams that occur are
    * ever touched (a small tree costs little memory).
    */
-  #seen: Int32Array | undefined = new Int32Array(TRIGRAM_SPACE);
+  #lastPair: Int32Array | undefined = new Int32Array(TRIGRAM_SPACE);
   /** Per trigram: a count, then a cursor, while a segment is sorted; zero between. */
   readonly #counts = new Uint32Array(TRIGRAM_SPACE);
   #pairTrigrams: Uint32Array;
   #pairIds: Uint32Array;
+  /** Per pair: the offset mask (low byte) and the next-byte mask (high byte). */
+  #pairMasks: Uint16Array;
   #pairs = 0;
   readonly #segments: Segment[] = [];
 
@@ -78,29 +102,37 @@ export class PostingBuilder {
   constructor(chunkPairs = CHUNK_PAIRS) {
     this.#pairTrigrams = new Uint32Array(chunkPairs);
     this.#pairIds = new Uint32Array(chunkPairs);
+    this.#pairMasks = new Uint16Array(chunkPairs);
   }
 
-  /** Adds the distinct trigrams of file `id` (ids must ascend across calls). */
+  /** Adds the distinct trigrams of file `id` with their masks (ids must ascend across calls). */
   add(id: number, bytes: Uint8Array): void {
     if (bytes.length < 3) return;
     if (this.#pairs + bytes.length > this.#pairTrigrams.length) this.#flush();
     if (bytes.length > this.#pairTrigrams.length) {
       this.#pairTrigrams = new Uint32Array(bytes.length);
       this.#pairIds = new Uint32Array(bytes.length);
+      this.#pairMasks = new Uint16Array(bytes.length);
     }
-    const seen = this.#seen!;
-    const mark = id + 1;
+    const lastPair = this.#lastPair!;
     const trigrams = this.#pairTrigrams;
     const ids = this.#pairIds;
-    let pairs = this.#pairs;
+    const masks = this.#pairMasks;
+    const first = this.#pairs;
+    let pairs = first;
     let trigram = (bytes[0] << 8) | bytes[1];
     for (let i = 2; i < bytes.length; i++) {
       trigram = ((trigram << 8) | bytes[i]) & 0xffffff;
-      if (seen[trigram] !== mark) {
-        seen[trigram] = mark;
-        trigrams[pairs] = trigram;
-        ids[pairs++] = id;
+      let pair = lastPair[trigram] - 1;
+      if (pair < first || pair >= pairs || trigrams[pair] !== trigram) {
+        pair = pairs++;
+        lastPair[trigram] = pair + 1;
+        trigrams[pair] = trigram;
+        ids[pair] = id;
+        masks[pair] = 0;
       }
+      const next = i + 1 < bytes.length ? 0x100 << nextByteBit(bytes[i + 1]) : 0;
+      masks[pair] |= (1 << ((i - 2) & 7)) | next;
     }
     this.#pairs = pairs;
   }
@@ -123,8 +155,13 @@ export class PostingBuilder {
       start += count;
     }
     const ordered = new Uint32Array(pairs);
-    for (let p = 0; p < pairs; p++) ordered[counts[trigrams[p]]++] = this.#pairIds[p];
-    this.#segments.push(encodeSegment(sorted, counts, ordered));
+    const orderedMasks = new Uint16Array(pairs);
+    for (let p = 0; p < pairs; p++) {
+      const at = counts[trigrams[p]]++;
+      ordered[at] = this.#pairIds[p];
+      orderedMasks[at] = this.#pairMasks[p];
+    }
+    this.#segments.push(encodeSegment(sorted, counts, ordered, orderedMasks));
     for (const trigram of sorted) counts[trigram] = 0;
     this.#pairs = 0;
   }
@@ -132,7 +169,7 @@ export class PostingBuilder {
   /** Merges every segment into the final table (the builder is spent afterwards). */
   finish(): PostingTable {
     this.#flush();
-    this.#seen = undefined;
+    this.#lastPair = undefined;
     const sizes = this.#counts;
     this.#visitParts(new Int32Array(TRIGRAM_SPACE), (trigram, length) => sizes[trigram] += length);
     let trigramCount = 0;
@@ -208,17 +245,25 @@ export class PostingBuilder {
   }
 }
 
-/** Encodes sorted lists: `cursors[t]` is where trigram t's ids end in `ids`. */
-function encodeSegment(sorted: Uint32Array, cursors: Uint32Array, ids: Uint32Array): Segment {
-  const buffer = new Uint8Array(ids.length * 5);
+/** Encodes sorted lists: `cursors[t]` is where trigram t's ids (and masks) end. */
+function encodeSegment(
+  sorted: Uint32Array,
+  cursors: Uint32Array,
+  ids: Uint32Array,
+  masks: Uint16Array,
+): Segment {
+  const buffer = new Uint8Array(ids.length * (5 + MASK_BYTES));
   const ends = new Uint32Array(sorted.length);
   const lastIds = new Uint32Array(sorted.length);
   let at = 0;
   let from = 0;
   for (let i = 0; i < sorted.length; i++) {
     const to = cursors[sorted[i]];
-    at = writeVarint(buffer, at, ids[from]);
-    for (let j = from + 1; j < to; j++) at = writeVarint(buffer, at, ids[j] - ids[j - 1]);
+    for (let j = from; j < to; j++) {
+      at = writeVarint(buffer, at, j === from ? ids[j] : ids[j] - ids[j - 1]);
+      buffer[at++] = masks[j] & 0xff;
+      buffer[at++] = masks[j] >>> 8;
+    }
     ends[i] = at;
     lastIds[i] = ids[to - 1];
     from = to;
@@ -227,17 +272,21 @@ function encodeSegment(sorted: Uint32Array, cursors: Uint32Array, ids: Uint32Arr
 }
 
 /**
- * Decodes a posting list (first id, then gaps) and calls `each` with every id.
+ * Decodes a posting list (first id, then gaps, each followed by its masks) and calls `each`
+ * with every id, its offset mask and its next-byte mask.
  *
  * @example
  * ```ts
  * import { decodePostings } from "./postings.ts";
  * const ids: number[] = [];
- * decodePostings(new Uint8Array([3, 2, 1]), (id) => ids.push(id));
- * ids; // [3, 5, 6]
+ * decodePostings(new Uint8Array([3, 1, 0, 2, 4, 0]), (id) => ids.push(id));
+ * ids; // [3, 5]
  * ```
  */
-export function decodePostings(bytes: Uint8Array, each: (id: number) => void): void {
+export function decodePostings(
+  bytes: Uint8Array,
+  each: (id: number, offsets: number, nextBytes: number) => void,
+): void {
   let id = 0;
   let first = true;
   for (let at = 0; at < bytes.length;) {
@@ -251,6 +300,7 @@ export function decodePostings(bytes: Uint8Array, each: (id: number) => void): v
     }
     id = first ? value : id + value;
     first = false;
-    each(id);
+    each(id, bytes[at], bytes[at + 1]);
+    at += MASK_BYTES;
   }
 }

@@ -23,7 +23,7 @@ import {
   POSTING_BLOCK,
 } from "./format.ts";
 import type { IndexMeta } from "./meta.ts";
-import { decodePostings } from "./postings.ts";
+import { decodePostings, nextByteBit } from "./postings.ts";
 
 /** Why an index file was not trusted. */
 export class IndexRefusal extends Error {}
@@ -174,36 +174,49 @@ export class TrigramIndex {
   }
 
   /**
-   * The entries that may hold at least one of `literals` (a bitmap by entry id): an entry is
-   * a candidate when it holds every trigram of some literal, compared ignoring ASCII case when
-   * `ignoreCase`. Undefined when some literal is shorter than three bytes (then every file is
-   * a candidate).
+   * The entries that may hold at least one of `literals` (a bitmap by entry id), compared
+   * ignoring ASCII case when `ignoreCase`. Undefined when some literal is shorter than three
+   * bytes (then every file is a candidate).
+   *
+   * An entry is a candidate for a literal when it holds every trigram of it, each followed
+   * somewhere by the literal's next byte (by the next-byte masks), and all of them at offsets
+   * that agree modulo 8 with their places in the literal (by the offset masks). Both are
+   * implied by an occurrence of the literal, so no file holding one is ruled out.
    */
   candidates(literals: readonly string[], ignoreCase: boolean): Uint8Array | undefined {
-    const sets = literals.map((literal) => literalTrigrams(literal, ignoreCase));
-    if (sets.length === 0 || sets.some((set) => set === undefined)) return undefined;
-    const count = this.#header.entryCount;
-    const result = new Uint8Array(count);
-    const hits = new Uint32Array(count);
-    const lastTrigram = new Uint32Array(count);
-    let stamp = 0;
-    for (const set of sets as number[][][]) {
-      hits.fill(0);
-      for (const variants of set) {
-        stamp++;
-        for (const trigram of variants) {
-          decodePostings(this.#postings(trigram), (id) => {
-            if (id >= count) throw new IndexRefusal("a posting names an entry that does not exist");
-            if (lastTrigram[id] !== stamp) {
-              lastTrigram[id] = stamp;
-              hits[id]++;
-            }
-          });
-        }
-      }
-      for (let id = 0; id < count; id++) if (hits[id] === set.length) result[id] = 1;
-    }
+    const plans = literals.map((literal) => literalPlan(literal, ignoreCase));
+    if (plans.length === 0 || plans.some((plan) => plan === undefined)) return undefined;
+    const result = new Uint8Array(this.#header.entryCount);
+    for (const plan of plans as LiteralPlan[]) this.#markCandidates(plan, result);
     return result;
+  }
+
+  /** Sets `result[id]` for every entry that may hold the literal of `plan`. */
+  #markCandidates(plan: LiteralPlan, result: Uint8Array): void {
+    const count = this.#header.entryCount;
+    const offsetMasks = plan.trigrams.map(() => new Uint8Array(count));
+    const nextMasks = plan.trigrams.map(() => new Uint8Array(count));
+    plan.trigrams.forEach((variants, key) => {
+      const offsets = offsetMasks[key];
+      const nexts = nextMasks[key];
+      for (const trigram of variants) {
+        decodePostings(this.#postings(trigram), (id, offset, next) => {
+          if (id >= count) throw new IndexRefusal("a posting names an entry that does not exist");
+          offsets[id] |= offset;
+          nexts[id] |= next;
+        });
+      }
+    });
+    const { keys, nextBits } = plan;
+    next_entry: for (let id = 0; id < count; id++) {
+      for (const offsets of offsetMasks) if (offsets[id] === 0) continue next_entry;
+      let alignments = 0xff;
+      for (let at = 0; at < keys.length; at++) {
+        if ((nextMasks[keys[at]][id] & nextBits[at]) !== nextBits[at]) continue next_entry;
+        alignments &= rotateRight(offsetMasks[keys[at]][id], at & 7);
+      }
+      if (alignments !== 0) result[id] = 1;
+    }
   }
 
   /** Closes the file. */
@@ -212,40 +225,60 @@ export class TrigramIndex {
   }
 }
 
+/** An 8-bit mask rotated right by `by` (0-7): bit `s` of the result is bit `(s + by) mod 8`. */
+function rotateRight(mask: number, by: number): number {
+  return ((mask >>> by) | (mask << (8 - by))) & 0xff;
+}
+
+/** What a literal asks of the postings. */
+export interface LiteralPlan {
+  /** Its distinct trigrams, each with its ASCII case variants when ignoring case. */
+  trigrams: number[][];
+  /** For each offset of the literal where a trigram starts, the index of it in `trigrams`. */
+  keys: number[];
+  /** For each such offset, the next-byte mask bit of the byte after the trigram (0 at the end). */
+  nextBits: number[];
+}
+
 /**
- * The trigrams of `literal`'s UTF-8 bytes, each with its ASCII case variants when
- * `ignoreCase`; undefined when it has fewer than three bytes.
+ * The trigrams of `literal`'s UTF-8 bytes (with their ASCII case variants when `ignoreCase`),
+ * where each starts and which byte follows it; undefined when it has fewer than three bytes.
  *
  * @example
  * ```ts
- * import { literalTrigrams } from "./reader.ts";
- * literalTrigrams("abcd", false); // [[0x616263], [0x626364]]
- * literalTrigrams("ab", false); // undefined
+ * import { literalPlan } from "./reader.ts";
+ * literalPlan("abcd", false)?.trigrams; // [[0x616263], [0x626364]]
+ * literalPlan("ab", false); // undefined
  * ```
  */
-export function literalTrigrams(literal: string, ignoreCase: boolean): number[][] | undefined {
+export function literalPlan(literal: string, ignoreCase: boolean): LiteralPlan | undefined {
   const bytes = new TextEncoder().encode(literal);
   if (bytes.length < 3) return undefined;
   const variantsOf = (byte: number) => {
     const lower = byte | 0x20;
     return ignoreCase && lower >= 0x61 && lower <= 0x7a ? [lower, lower & ~0x20] : [byte];
   };
-  const seen = new Set<number>();
-  const result: number[][] = [];
+  const keyOf = new Map<number, number>();
+  const plan: LiteralPlan = { trigrams: [], keys: [], nextBits: [] };
   for (let i = 0; i + 3 <= bytes.length; i++) {
-    const key = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    const canonical = ignoreCase ? foldKey(key) : key;
-    if (seen.has(canonical)) continue;
-    seen.add(canonical);
-    const variants: number[] = [];
-    for (const a of variantsOf(bytes[i])) {
-      for (const b of variantsOf(bytes[i + 1])) {
-        for (const c of variantsOf(bytes[i + 2])) variants.push((a << 16) | (b << 8) | c);
+    const trigram = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    const canonical = ignoreCase ? foldKey(trigram) : trigram;
+    let key = keyOf.get(canonical);
+    if (key === undefined) {
+      key = plan.trigrams.length;
+      keyOf.set(canonical, key);
+      const variants: number[] = [];
+      for (const a of variantsOf(bytes[i])) {
+        for (const b of variantsOf(bytes[i + 1])) {
+          for (const c of variantsOf(bytes[i + 2])) variants.push((a << 16) | (b << 8) | c);
+        }
       }
+      plan.trigrams.push(variants);
     }
-    result.push(variants);
+    plan.keys.push(key);
+    plan.nextBits.push(i + 3 < bytes.length ? 1 << nextByteBit(bytes[i + 3]) : 0);
   }
-  return result;
+  return plan;
 }
 
 /** A trigram with its ASCII letters lower-cased. */

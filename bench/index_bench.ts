@@ -15,8 +15,9 @@
  *    call interleaved with one peer run (`--server-only` runs this section alone);
  * 6. a chart of the times (`bench/index_bench.svg`).
  *
- * The index is written into the Linux tree's `.llm/`; `cindex`'s into the bench cache. Run:
- * `deno run -A bench/index_bench.ts [--runs N]`. Exits 1 when a match set differs.
+ * The index is written into the Linux tree's `.llm/` (or that of `LLM_SEARCH_BENCH_TREE`);
+ * `cindex`'s into the bench cache. Run: `deno run -A bench/index_bench.ts [--runs N]`; with
+ * `--build-only ROOT`, it only builds ROOT's index. Exits 1 when a match set differs.
  *
  * @module
  */
@@ -44,8 +45,13 @@ import {
 import { CASES, ourMatches, ripgrepMatches, type SearchCase } from "./search_bench.ts";
 import { connectServer } from "./mcp_bench.ts";
 
+/**
+ * The tree indexed and searched: `LLM_SEARCH_BENCH_TREE` when set (a private copy of the Linux
+ * tree, so that a bench run does not race another index run on the shared one), else Linux 6.1.
+ */
+const TREE = Deno.env.get("LLM_SEARCH_BENCH_TREE") ?? LINUX;
 /** Where `cindex` writes its index. */
-const CSEARCH_INDEX = join(CACHE, "linux-6.1.csearchindex");
+const CSEARCH_INDEX = `${TREE}.csearchindex`;
 /** The chart this bench writes. */
 const CHART = join(REPO, "bench", "index_bench.svg");
 /** Literals looked up in the sample comparison. */
@@ -100,7 +106,7 @@ function fts5Sample(root: string, dbPath: string) {
 function compareWithFts5(): void {
   const sample = Deno.makeTempDirSync({ prefix: "llm-index-sample-" });
   try {
-    cpSync(join(LINUX, "kernel"), join(sample, "kernel"), { recursive: true });
+    cpSync(join(TREE, "kernel"), join(sample, "kernel"), { recursive: true });
     const [built, buildMs] = timed(() => buildTrigramIndex({ root: sample }));
     const index = openIndex(join(sample, ".llm", "trigram.idx"))!;
     const ours = SAMPLE_LITERALS.map((literal) => {
@@ -144,11 +150,11 @@ async function compareBuilds(runs: number): Promise<void> {
     `--config=${CONFIG}`,
     join(REPO, "bench/index_bench.ts"),
     "--build-only",
-    LINUX,
+    TREE,
   ]];
   for (let round = 0; round < runs; round++) {
-    ours.push(await runOnce(...build, LINUX));
-    theirs.push(await runOnce("env", [`CSEARCHINDEX=${CSEARCH_INDEX}`, "cindex", LINUX], LINUX));
+    ours.push(await runOnce(...build, TREE));
+    theirs.push(await runOnce("env", [`CSEARCHINDEX=${CSEARCH_INDEX}`, "cindex", TREE], TREE));
   }
   const outcome = JSON.parse(new TextDecoder().decode(ours.at(-1)!.stdout));
   const csearchBytes = Deno.statSync(CSEARCH_INDEX).size;
@@ -210,7 +216,7 @@ async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
     "| case | llm-search CLI | llm-mcp warm | ripgrep | csearch | CLI/rg | MCP/rg | targets | same matches as rg |",
   );
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-  const client = await connectServer(LINUX, "-R", `--allow-write=${join(LINUX, ".llm")}`);
+  const client = await connectServer(TREE, "-R", `--allow-write=${join(TREE, ".llm")}`);
   let agreed = true;
   try {
     for (const { name, args } of CASES as SearchCase[]) {
@@ -220,7 +226,7 @@ async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
           ["rg", ["--json", "--encoding", "none", ...args]],
           ["env", [`CSEARCHINDEX=${CSEARCH_INDEX}`, "csearch", ...csearchArgs(args)]],
         ],
-        LINUX,
+        TREE,
         runs,
       );
       const warm: number[] = [];
@@ -264,7 +270,7 @@ async function compareDiscover(runs: number, bars: Bar[]): Promise<void> {
         denoRun("tools/discover/main.ts", [query]),
         ["sh", ["-c", `fdfind -t f . | fzf --filter '${query}'`]],
       ],
-      LINUX,
+      TREE,
       runs,
     );
     console.log(
@@ -300,6 +306,13 @@ async function callMs(client: Client, name: string, args: Record<string, unknown
   return performance.now() - start;
 }
 
+/** The files a search call verified (read and matched) after the index ruled the rest out. */
+async function filesVerified(client: Client, args: Record<string, unknown>): Promise<string> {
+  const result = await client.callTool({ name: "search", arguments: args });
+  const envelope = result.structuredContent as { data?: { index?: { files_verified?: number } } };
+  return String(envelope?.data?.index?.files_verified ?? "no index");
+}
+
 /** `held`/`MISSED` for a ratio against its target. */
 function verdict(ratio: number, target: number): string {
   return `${ratio.toFixed(3)}× (target ≤ ${target}×: ${ratio <= target ? "held" : "MISSED"})`;
@@ -312,13 +325,13 @@ function verdict(ratio: number, target: number): string {
 async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
   console.log("\n## Warm MCP server on Linux 6.1 (interleaved call by call with the peer)");
   console.log(
-    "| case | llm-mcp warm | peer | ratio | server's first call | read-only server (a stat per file) |",
+    "| case | llm-mcp warm | peer | ratio | server's first call | read-only server (a stat per file) | files verified |",
   );
-  console.log("| --- | --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- |");
   // Write permission for `.llm` only: the server fences its file watcher there.
-  const client = await connectServer(LINUX, "-R", `--allow-write=${join(LINUX, ".llm")}`);
+  const client = await connectServer(TREE, "-R", `--allow-write=${join(TREE, ".llm")}`);
   // Without it the server stats every file at each call, as before the watcher.
-  const readOnly = await connectServer(LINUX, "-R");
+  const readOnly = await connectServer(TREE, "-R");
   try {
     let first: number | undefined = await callMs(
       client,
@@ -332,7 +345,7 @@ async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
       const stamped: number[] = [];
       const theirs: Sample[] = [];
       for (let round = 0; round < runs; round++) {
-        theirs.push(await runOnce("rg", ["--json", "--encoding", "none", ...args], LINUX));
+        theirs.push(await runOnce("rg", ["--json", "--encoding", "none", ...args], TREE));
         ours.push(await callMs(client, "search", mcpArguments(args)));
         stamped.push(await callMs(readOnly, "search", mcpArguments(args)));
       }
@@ -343,7 +356,9 @@ async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
       console.log(
         `| ${name} | ${ms(median(ours))} | rg ${ms(wall(theirs))} | ${
           verdict(ratio, 0.05)
-        } | ${start} | ${ms(median(stamped))} (${(median(stamped) / wall(theirs)).toFixed(3)}×) |`,
+        } | ${start} | ${ms(median(stamped))} (${
+          (median(stamped) / wall(theirs)).toFixed(3)
+        }×) | ${await filesVerified(client, mcpArguments(args))} |`,
       );
       bars.push(
         { group: `warm server: ${name}`, tool: "llm-mcp warm (index)", ms: median(ours) },
@@ -355,14 +370,14 @@ async function compareWarmServer(runs: number, bars: Bar[]): Promise<void> {
       const ours: number[] = [];
       const theirs: Sample[] = [];
       for (let round = 0; round < runs; round++) {
-        theirs.push(await runOnce("sh", ["-c", `fdfind -t f . | fzf --filter '${query}'`], LINUX));
+        theirs.push(await runOnce("sh", ["-c", `fdfind -t f . | fzf --filter '${query}'`], TREE));
         ours.push(await callMs(client, "discover", { query }));
       }
       const ratio = median(ours) / wall(theirs);
       console.log(
         `| discover '${query}' | ${ms(median(ours))} | fd \\| fzf ${ms(wall(theirs))} | ${
           verdict(ratio, 0.5)
-        } | | |`,
+        } | | | |`,
       );
       bars.push(
         {

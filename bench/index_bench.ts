@@ -16,7 +16,7 @@
  * 6. a chart of the times (`bench/index_bench.svg`).
  *
  * The index is written into the Linux tree's `.llm/` (or that of `LLM_SEARCH_BENCH_TREE`);
- * `cindex`'s into the bench cache. Run: `deno run -A bench/index_bench.ts [--runs N]`; with
+ * `cindex`'s beside that tree. Run: `deno run -A bench/index_bench.ts [--runs N]`; with
  * `--build-only ROOT`, it only builds ROOT's index. Exits 1 when a match set differs.
  *
  * @module
@@ -27,7 +27,7 @@ import { DatabaseSync } from "node:sqlite";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { buildTrigramIndex } from "../core/trigram/build.ts";
 import { openIndex } from "../core/trigram/reader.ts";
-import { CACHE, LINUX, prepare } from "./prepare.ts";
+import { LINUX, prepare } from "./prepare.ts";
 import {
   type Command,
   CONFIG,
@@ -50,7 +50,7 @@ import { connectServer } from "./mcp_bench.ts";
  * tree, so that a bench run does not race another index run on the shared one), else Linux 6.1.
  */
 const TREE = Deno.env.get("LLM_SEARCH_BENCH_TREE") ?? LINUX;
-/** Where `cindex` writes its index. */
+/** Where `cindex` writes its index: beside the tree (for Linux 6.1, in the bench cache). */
 const CSEARCH_INDEX = `${TREE}.csearchindex`;
 /** The chart this bench writes. */
 const CHART = join(REPO, "bench", "index_bench.svg");

@@ -18,6 +18,8 @@ class LspClient {
   #nextId = 1;
   /** Set once the server's stderr was read into a failure message. */
   #stderrRead = false;
+  /** Why reading the server's output stopped early, if it did. */
+  #readFailure: unknown;
   #done: Promise<void>;
 
   constructor(root: string) {
@@ -29,7 +31,14 @@ class LspClient {
       stderr: "piped",
     }).spawn();
     this.#writer = this.#child.stdin.getWriter();
-    this.#done = this.#read().finally(() => this.#failPending());
+    // Handled at once: a write that fails while the reader answers a request of the server (a
+    // broken pipe) means the server ended, which the pending requests are told; left for
+    // close() or kill() to await, the rejection would count as an uncaught error of the module.
+    this.#done = this.#read()
+      .catch((error) => {
+        this.#readFailure = error;
+      })
+      .finally(() => this.#failPending());
   }
 
   /** The server ended its output: every unanswered request fails, naming why it ended. */
@@ -41,7 +50,8 @@ class LspClient {
       (await new Response(this.#child.stderr).arrayBuffer()).slice(0, 2000),
     );
     for (const resolve of this.#pending.values()) {
-      resolve({ error: { message: `deno lsp ended (code ${status.code}): ${stderr}` } });
+      const failure = this.#readFailure === undefined ? "" : ` after ${this.#readFailure}`;
+      resolve({ error: { message: `deno lsp ended (code ${status.code})${failure}: ${stderr}` } });
     }
     this.#pending.clear();
   }

@@ -41,6 +41,16 @@ const FENCE_TIMEOUT_MS = 250;
  */
 const HOST_PAGE_CACHE_KIB = 64 * 1024;
 
+/**
+ * Pages the host's write-ahead log may hold before SQLite copies it into the database during a
+ * commit; below it the host copies it once idle for {@linkcode CHECKPOINT_IDLE_MS}, so that an
+ * answer after an edit does not wait for the copy.
+ */
+const HOST_WAL_PAGES = 32_768;
+
+/** How long the host waits after a refresh that wrote before it checkpoints the index. */
+const CHECKPOINT_IDLE_MS = 1_000;
+
 /** Folders under the root whose changes never concern the index (and are not watched). */
 const UNWATCHED = [".llm", ".git"];
 
@@ -100,6 +110,7 @@ export class LiveIndex implements Disposable {
   #walkNeeded = true;
   #fence: (() => void) | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(root: string, store: IndexStore, writable: boolean) {
     this.#root = root;
@@ -119,6 +130,7 @@ export class LiveIndex implements Disposable {
     const writable = hasWritePermission(location.absPath);
     const store = IndexStore.open(location, writable ? "write" : "read");
     store.keepPages(HOST_PAGE_CACHE_KIB);
+    if (writable) store.deferCheckpoints(HOST_WAL_PAGES);
     return new LiveIndex(realRoot, store, writable);
   }
 
@@ -136,6 +148,7 @@ export class LiveIndex implements Disposable {
 
   /** Closes the watcher and the database. */
   [Symbol.dispose](): void {
+    clearTimeout(this.#checkpointTimer);
     this.#stopWatching();
     this.store.close();
   }
@@ -158,6 +171,7 @@ export class LiveIndex implements Disposable {
     const paths = [...this.#dirty];
     this.#dirty.clear();
     const plan = this.#walkNeeded ? "walk" : this.#plan(paths);
+    this.#checkpointWhenIdle();
     try {
       if (plan === "walk") {
         this.#walkNeeded = false;
@@ -179,6 +193,26 @@ export class LiveIndex implements Disposable {
       else paths.forEach((path) => this.#dirty.add(path));
       throw error;
     }
+  }
+
+  /**
+   * Checkpoints the index once no refresh has written for {@linkcode CHECKPOINT_IDLE_MS} (the
+   * timer does not keep the process alive; closing the index checkpoints too).
+   */
+  #checkpointWhenIdle(): void {
+    clearTimeout(this.#checkpointTimer);
+    const timer = setTimeout(() => {
+      this.#checkpointTimer = undefined;
+      // Transactions are synchronous, so this never runs inside one.
+      try {
+        this.store.checkpoint();
+      } catch {
+        // Nothing is lost: the log keeps every commit, and SQLite copies it itself once it
+        // reaches HOST_WAL_PAGES or the index is closed.
+      }
+    }, CHECKPOINT_IDLE_MS);
+    Deno.unrefTimer(timer);
+    this.#checkpointTimer = timer;
   }
 
   /** The root's folders to watch recursively (every real folder but `.llm/` and `.git/`). */

@@ -950,6 +950,20 @@ export class IndexStore {
     this.#db.exec(`PRAGMA cache_size = -${Math.trunc(kib)}`);
   }
 
+  /**
+   * Leaves copying the write-ahead log into the database to {@linkcode checkpoint} until the log
+   * holds `pages` pages (SQLite's own default is 1,000): copying after each commit took 60 ms of
+   * the 90 ms a long-lived host spent re-indexing one edited file of the Linux tree.
+   */
+  deferCheckpoints(pages: number): void {
+    this.#db.exec(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`);
+  }
+
+  /** Copies the write-ahead log into the database as far as no reader still needs it. */
+  checkpoint(): void {
+    this.#db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+  }
+
   /** Closes the database (checkpointing its WAL when it is the last connection). */
   close(): void {
     this.#statements.clear();

@@ -16,18 +16,7 @@ import { DatabaseSync } from "node:sqlite";
 import { indexRoot } from "../tools/symbols/indexer.ts";
 import { recordedWalk, walkCandidates } from "../tools/symbols/candidates.ts";
 import type { IndexWalkSource } from "../core/trigram/walk_source.ts";
-
-/** A seeded generator (mulberry32): a failing seed replays. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "./helpers.ts";
 
 /** The content of a generated file: definitions calling each other, in C or Python. */
 function source(path: string, random: () => number, names: string[]): string {
@@ -161,7 +150,7 @@ function dateBack(root: string, paths: string[], since: number, when: Date): voi
 
 Deno.test("index: incremental runs store exactly what a fresh index of the same tree stores", async () => {
   const seed = Number(Deno.env.get("SYMBOLS_PROPERTY_SEED") ?? Date.now() % 100_000);
-  const random = generator(seed);
+  const random = seededRandom(seed);
   const base = Deno.makeTempDirSync({ prefix: "symbols-incremental-" });
   const root = join(base, "tree");
   const names: string[] = [];

@@ -11,6 +11,7 @@ import type { RunCache } from "../../core/cache.ts";
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
+import { statIfPresent } from "./file_stat.ts";
 
 /** A walked file of an indexed language. */
 export interface Candidate {
@@ -63,16 +64,6 @@ export function walkCandidates(
   }
   diagnostics.push(...walker.diagnostics);
   return candidates;
-}
-
-/** The file's stat, or undefined when it was removed since the walk listed it. */
-function statIfPresent(absPath: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(absPath);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
 }
 
 /**

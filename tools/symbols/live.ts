@@ -28,6 +28,7 @@ import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import type { Candidate } from "./candidates.ts";
 import { IndexStore, locateDb } from "./store.ts";
+import { statIfPresent } from "./file_stat.ts";
 
 /**
  * How long a refresh waits for the watcher to report its own fence (a touch of the index file):
@@ -61,17 +62,6 @@ function hasWritePermission(absPath: string): boolean {
   return ["", "-wal", "-shm"].every((suffix) =>
     Deno.permissions.querySync({ name: "write", path: absPath + suffix }).state === "granted"
   );
-}
-
-function statOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return undefined;
-    }
-    throw error;
-  }
 }
 
 /** Whether files named `name` are of a language the index holds. */
@@ -307,7 +297,7 @@ export class LiveIndex implements Disposable {
       const name = basename(absPath);
       if (IGNORE_FILES.includes(name)) return "walk";
       const row = this.store.file(path);
-      const info = statOrUndefined(absPath);
+      const info = statIfPresent(absPath);
       if (row) {
         if (info?.isFile) {
           const mtime = Math.trunc(info.mtime?.getTime() ?? 0);

@@ -8,13 +8,16 @@
  * 2. the whole Linux tree indexed cold, once: wall, CPU and peak RSS (target ≤ 1.5 GB);
  * 3. `index` of the whole tree after one file's content changed (target ≤ 1.5 s), beside
  *    cscope's rebuild after the same edit; the file is restored (bytes and times) after each
- *    round and in any case before the bench ends;
+ *    round and in any case before the bench ends; then inside the MCP server (the host's live
+ *    index, in this process, warm): one file edited, the next `symbols_find` timed with the
+ *    refresh it makes first (target ≤ 100 ms), for `kernel/fork.c` and a file of median size;
  * 4. `find`, `refs`, `callers` for a few names on the indexed tree, run as the README runs them
  *    (`--allow-read` only): wall (min and median of `--query-runs N`, default 10) including
  *    Deno's start (target ≤ 100 ms), CPU and peak RSS, beside `cscope -d -L -1/-0/-3` and
  *    `readtags` on a tags file of the tree; then what a run is made of: `deno eval 0`, the fast
  *    path refusing a missing index (start and modules, no SQLite), and the phases measured inside
- *    the process (`symbols_query_phases.ts`: start, modules, open, query, print).
+ *    the process (`symbols_query_phases.ts`: start, modules, open, query, print); then the same
+ *    queries inside the MCP server, warm (target ≤ 10 ms).
  *
  * Every index is written to `<tree>/.llm/bench.db` (`.llm/` is left out of every walk), the
  * peers' databases to a temporary folder; nothing else is written into the tree. A peer that
@@ -24,7 +27,8 @@
  *
  * Options: `--runs N`; `--query-runs N`; `--reuse-tree` keeps an existing `<tree>/.llm/bench.db` instead of
  * indexing the whole tree cold again (that section takes minutes); `--only kernel,tree,edit,queries`
- * runs only the sections named (edit and queries need the tree's index and peer databases).
+ * runs only the sections named (edit and queries need the tree's index; the peers' databases
+ * are built first, unmeasured, when the tree section did not build them).
  *
  * Run: `deno task bench symbols` or `deno run -A bench/symbols_bench.ts`.
  *
@@ -35,6 +39,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { LINUX, prepare } from "./prepare.ts";
 import { type Command, CONFIG, median, REPO, runOnce, runsOption, type Sample } from "./measure.ts";
+import { MemoryCache } from "../core/cache.ts";
+import { liveIndex } from "../tools/symbols/live.ts";
+import { findSymbols, findUses, type QueryOptions } from "../tools/symbols/queries.ts";
 
 /** Index database of every run, relative to the indexed root. */
 const DB = ".llm/bench.db";
@@ -44,6 +51,13 @@ const EDITED = "kernel/fork.c";
 const QUERY_NAMES = ["kernel_clone", "schedule", "kmalloc"];
 /** The queries' target: wall time including Deno's start. */
 const QUERY_TARGET_MS = 100;
+/** The edited files of the host rows: `EDITED` and one of the tree's median size. */
+const HOST_EDITED = [EDITED, "kernel/sched/loadavg.c"];
+/** Targets inside the MCP server: an answer after one edit, and a query. */
+const HOST_EDIT_TARGET_MS = 100;
+const HOST_QUERY_TARGET_MS = 10;
+/** Fewest rounds of the host rows. */
+const HOST_RUNS = 7;
 
 /** A row of a table: a label and its samples. */
 interface Row {
@@ -135,8 +149,12 @@ function table(title: string, rows: Row[], target?: { label: string; met: boolea
         `${ratio((s) => s.cpuMs ?? NaN)}× |`,
     );
   }
-  if (target) console.log(`\ntarget ${target.label}: ${target.met ? "met" : "NOT met"}`);
+  if (target) console.log(`\ntarget ${target.label}: ${verdict(target.met)}`);
   console.log(`\nload average now: ${loadAverage()}`);
+}
+
+function verdict(met: boolean): string {
+  return met ? "✓ met" : "✗ NOT met";
 }
 
 /**
@@ -251,7 +269,14 @@ async function afterEdit(runs: number, temp: string): Promise<void> {
     before: edit,
     run: () => timed(symbols(["index", "--db", DB]), LINUX),
   }];
-  if (installed("cscope") && existsSync(join(temp, "tree.out"))) {
+  if (installed("cscope")) {
+    await peerDatabase(temp, "tree.out", ["cscope", [
+      "-b",
+      "-q",
+      "-R",
+      "-f",
+      join(temp, "tree.out"),
+    ]]);
     steps.push({
       label: `cscope -b -q -R (rebuild), ${EDITED} edited`,
       before: edit,
@@ -269,12 +294,122 @@ async function afterEdit(runs: number, temp: string): Promise<void> {
     restore();
     await runOnce(...symbols(["index", "--db", DB]), LINUX);
   }
+  // A host round costs milliseconds: more of them, so the parser's warm-up is not the median.
+  await hostAfterEdit(Math.max(runs, HOST_RUNS));
+}
+
+/** Milliseconds with one decimal (a host's answers take a few). */
+function fine(values: number[]): string {
+  return `${median(values).toFixed(1)} ms (min ${Math.min(...values).toFixed(1)}, max ${
+    Math.max(...values).toFixed(1)
+  })`;
+}
+
+async function elapsed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/**
+ * Section 3, inside the MCP server: the host's live index (what the server keeps: the open
+ * index, its watcher), warm; each round edits one file and times the next `symbols_find`
+ * (the refresh it makes first, then the query). The first edit after the start, which also
+ * warms the parser up, is reported apart.
+ */
+async function hostAfterEdit(runs: number): Promise<void> {
+  console.log(`\n## Inside the MCP server after one edit (${runs} rounds per file)\n`);
+  console.log(`load average: ${loadAverage()}\n`);
+  const cache = new MemoryCache();
+  const options: QueryOptions = { root: LINUX, db: DB, cache, limit: 20 };
+  const started = await elapsed(() => liveIndex(cache, LINUX, DB).fresh());
+  console.log(`host start (open, watchers, walk): ${started.toFixed(0)} ms`);
+  try {
+    for (const file of HOST_EDITED) {
+      const path = join(LINUX, file);
+      const original = Deno.readFileSync(path);
+      const { atime, mtime } = Deno.statSync(path);
+      const times: number[] = [];
+      try {
+        for (let round = -1; round < runs; round++) {
+          const marker = new TextEncoder().encode(`\n/* symbols bench host edit ${round} */\n`);
+          Deno.writeFileSync(path, new Uint8Array([...original, ...marker]));
+          const ms = await elapsed(() => findSymbols(options, "schedule", "exact"));
+          if (round < 0) console.log(`${file}: first edit after the start ${ms.toFixed(0)} ms`);
+          else times.push(ms);
+        }
+      } finally {
+        Deno.writeFileSync(path, original);
+        Deno.utimeSync(path, atime ?? new Date(), mtime ?? new Date());
+        await liveIndex(cache, LINUX, DB).fresh();
+      }
+      const met = median(times) <= HOST_EDIT_TARGET_MS;
+      console.log(
+        `${file} (${original.length} bytes) edited, then find: ${fine(times)}; ` +
+          `target ≤ ${HOST_EDIT_TARGET_MS} ms: ${verdict(met)}`,
+      );
+    }
+  } finally {
+    cache.close();
+  }
+  console.log(`\nload average now: ${loadAverage()}`);
+}
+
+/**
+ * Section 4, inside the MCP server: `find`, `refs` and `callers` of the query names answered by
+ * the warm host (its refresh with nothing changed included), medians of `runs`.
+ */
+async function hostQueries(runs: number): Promise<void> {
+  console.log(`\n## Inside the MCP server, warm (${runs} runs each)\n`);
+  console.log(`load average: ${loadAverage()}\n`);
+  const cache = new MemoryCache();
+  const options: QueryOptions = { root: LINUX, db: DB, cache, limit: 20 };
+  const asks: Record<string, (name: string) => Promise<unknown>> = {
+    find: (name) => findSymbols(options, name, "exact"),
+    refs: (name) => findUses(options, name, { callsOnly: false }),
+    callers: (name) => findUses(options, name, { callsOnly: true }),
+  };
+  try {
+    await liveIndex(cache, LINUX, DB).fresh();
+    console.log("| | median | min | max | ≤ 10 ms |");
+    console.log("| --- | --- | --- | --- | --- |");
+    for (const [subcommand, ask] of Object.entries(asks)) {
+      for (const name of QUERY_NAMES) {
+        await ask(name);
+        const times: number[] = [];
+        for (let run = 0; run < runs; run++) times.push(await elapsed(() => ask(name)));
+        const cells = [median(times), Math.min(...times), Math.max(...times)]
+          .map((value) => `${value.toFixed(1)} ms`);
+        const met = median(times) <= HOST_QUERY_TARGET_MS;
+        console.log(`| ${subcommand} ${name} | ${cells.join(" | ")} | ${met ? "✓" : "✗"} |`);
+      }
+    }
+  } finally {
+    cache.close();
+  }
+  console.log(`\nload average now: ${loadAverage()}`);
+}
+
+/**
+ * Builds a peer's database in the temporary folder when an earlier section did not (the
+ * edit and query sections run alone with `--only`); not measured.
+ */
+async function peerDatabase(temp: string, name: string, [command, args]: Command): Promise<void> {
+  if (existsSync(join(temp, name))) return;
+  console.log(`building ${name} for the peer rows (${command}, not measured)…`);
+  await timed([command, args], LINUX);
 }
 
 /** Section 4: queries on the indexed tree against cscope and readtags, then their make-up. */
 async function queries(runs: number, temp: string): Promise<void> {
   const cscopeDb = join(temp, "tree.out");
   const tags = join(temp, "tree.tags");
+  if (installed("cscope")) {
+    await peerDatabase(temp, "tree.out", ["cscope", ["-b", "-q", "-R", "-f", cscopeDb]]);
+  }
+  if (installed("ctags")) {
+    await peerDatabase(temp, "tree.tags", ["ctags", ["-R", "--fields=+n", "-f", tags]]);
+  }
   const hasCscope = installed("cscope") && existsSync(cscopeDb);
   const hasReadtags = installed("readtags") && existsSync(tags);
   if (!hasCscope) console.log("cscope or its database is missing: its rows are skipped");
@@ -311,6 +446,7 @@ async function queries(runs: number, temp: string): Promise<void> {
   }
   await startUp(runs);
   await phases(runs);
+  await hostQueries(runs);
 }
 
 /** What every query pays before its own work: Deno's start, and the fast path's modules. */

@@ -73,6 +73,21 @@ Deno.test("live index: one per database, fresh after edits, closed with the cach
   if (linux) assert.equal(await watches(), before, "the watcher is closed with the cache");
 });
 
+Deno.test("live index: an edit deep in a folder just before a query is always seen", async () => {
+  const root = await makeTree({ "a/b/c/deep.c": "int v0(void) { return 0; }\n", ...FILES });
+  await indexRoot({ root, threads: 0 });
+  const cache = new MemoryCache();
+  try {
+    assert.deepEqual(await found(cache, root, "v0"), ["a/b/c/deep.c"]);
+    for (let round = 1; round <= 40; round++) {
+      Deno.writeTextFileSync(join(root, "a/b/c/deep.c"), `int v${round}(void) { return 0; }\n`);
+      assert.deepEqual(await found(cache, root, `v${round}`), ["a/b/c/deep.c"], `round ${round}`);
+    }
+  } finally {
+    cache.close();
+  }
+});
+
 Deno.test("live index: a missing index is MAG-IO-013 and nothing is kept open", async () => {
   const root = await makeTree(FILES);
   const cache = new MemoryCache();

@@ -7,9 +7,11 @@
  */
 import { Walker } from "../../core/walk/walker.ts";
 import type { EngineWalkOptions } from "../../core/walk/walker.ts";
+import type { RunCache } from "../../core/cache.ts";
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
+import { statIfPresent } from "./file_stat.ts";
 
 /** A walked file of an indexed language. */
 export interface Candidate {
@@ -42,7 +44,6 @@ export function walkCandidates(
     tool: LLM_SYMBOLS,
     prefix: "MAG",
     cwd: options.root,
-    stat: true,
   });
   const candidates: Candidate[] = [];
   for (const entry of walker.entries()) {
@@ -50,14 +51,39 @@ export function walkCandidates(
     if (entry.filePath === ".llm" || entry.filePath.startsWith(".llm/")) continue;
     const language = languageForFile(entry.name);
     if (!language || language.unsupported) continue;
+    // Stat'ed here rather than by the walker: only the files of an indexed language.
+    const info = statIfPresent(entry.absPath);
+    if (!info) continue;
     candidates.push({
       absPath: entry.absPath,
       path: entry.filePath,
       language: language.name,
-      size: entry.size ?? 0,
-      mtime: Math.trunc(entry.mtimeMs ?? 0),
+      size: info.size,
+      mtime: Math.trunc(info.mtime?.getTime() ?? 0),
     });
   }
   diagnostics.push(...walker.diagnostics);
   return candidates;
+}
+
+/**
+ * The walk recorded in the repository index of `root` (`.llm/trigram.idx`), as a walk cache
+ * for {@linkcode walkCandidates}: its walker takes the recorded list when the walk settings are
+ * the same and no folder or ignore file of that walk changed since (one stat per folder instead
+ * of reading every folder), and walks for real otherwise. Undefined when there is no usable
+ * repository index: a refused one is not reported here, since the indexing run that asks
+ * rebuilds it.
+ *
+ * @example
+ * ```ts
+ * import { recordedWalk } from "./candidates.ts";
+ * await recordedWalk(Deno.makeTempDirSync()); // undefined
+ * ```
+ */
+export async function recordedWalk(root: string): Promise<RunCache | undefined> {
+  const { openCheckedIndex } = await import("../../core/trigram/open.ts");
+  const index = await openCheckedIndex(root, LLM_SYMBOLS, "LMS", []);
+  if (!index) return undefined;
+  const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
+  return new IndexWalkSource(index, LLM_SYMBOLS, "MAG");
 }

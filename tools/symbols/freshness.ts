@@ -13,6 +13,7 @@ import type { Drift, IndexStatusData, VerifyData } from "../../schema/symbols.ts
 import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 import { listingCut } from "../../core/listing.ts";
 import { type FailureRow, IndexStore, locateDb } from "./store.ts";
+import { statIfPresent } from "./file_stat.ts";
 import type { QueryOutcome } from "./queries.ts";
 
 /** What `status` and `verify` take. */
@@ -55,15 +56,6 @@ function failureNotes(failures: readonly FailureRow[]): Diagnostic[] {
   return notes;
 }
 
-function statOf(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
-
 /**
  * Counts of the index and how many indexed files are fresh, stale or missing on disk.
  *
@@ -83,7 +75,7 @@ export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatus
     const root = Deno.realPathSync(options.root);
     let fresh = 0, stale = 0, missing = 0;
     for (const file of store.files()) {
-      const info = statOf(join(root, file.path));
+      const info = statIfPresent(join(root, file.path));
       if (!info) missing++;
       else if (info.size === file.size && Math.trunc(info.mtime?.getTime() ?? 0) === file.mtime) {
         fresh++;

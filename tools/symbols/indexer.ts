@@ -14,7 +14,7 @@ import { sha256 } from "../../schema/checksum.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { IndexResult } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
-import { type Candidate, walkCandidates } from "./candidates.ts";
+import { type Candidate, recordedWalk, walkCandidates } from "./candidates.ts";
 import {
   type ExtractReply,
   type ExtractTask,
@@ -410,33 +410,39 @@ export async function refreshIndex(
   const started = Date.now();
   const diagnostics: Diagnostic[] = [];
   const location = store.location;
-  const candidates = walkCandidates(options, location.displayPath, diagnostics);
-  const known = new Map(store.files().map((row) => [row.path, row]));
+  // The walk the repository index recorded, when it still holds, saves reading every folder.
+  const walk = { ...options.walk, cache: options.walk?.cache ?? await recordedWalk(options.root) };
+  const candidates = walkCandidates({ ...options, walk }, location.displayPath, diagnostics);
+  const indexed = new Map(store.fileStamps().map((stamp) => [stamp[0], stamp]));
   const failed = new Map(store.failures().map((row) => [row.path, row]));
   const walked = new Set(candidates.map((candidate) => candidate.path));
-  const gone = [...known.keys()].filter((path) => !walked.has(path));
+  const gone = [...indexed.keys()].filter((path) => !walked.has(path));
   const goneFailures = [...failed.keys()].filter((path) => !walked.has(path));
-  if (known.size > 0) store.ensureLookupIndexes();
-  store.transaction(() => {
-    gone.forEach((path) => store.removeFile(path));
-    goneFailures.forEach((path) => store.clearFailure(path));
-  });
+  if (indexed.size > 0) store.ensureLookupIndexes();
+  if (gone.length + goneFailures.length > 0) {
+    store.transaction(() => {
+      gone.forEach((path) => store.removeFile(path));
+      goneFailures.forEach((path) => store.clearFailure(path));
+    });
+  }
   const maxBytes = options.maxFileBytes ?? SYMBOLS_DEFAULTS.maxFileBytes;
   const toCheck: Candidate[] = [];
   let sameStamp = 0;
   let failedSameStamp = 0;
   let tooLarge = 0;
   for (const candidate of candidates) {
-    const row = known.get(candidate.path) ?? failed.get(candidate.path);
-    if (row && row.size === candidate.size && row.mtime === candidate.mtime) {
-      if (known.has(candidate.path)) sameStamp++;
-      else failedSameStamp++;
+    const stamp = indexed.get(candidate.path);
+    const failure = failed.get(candidate.path);
+    if (stamp && stamp[1] === candidate.size && stamp[2] === candidate.mtime) sameStamp++;
+    else if (!stamp && failure?.size === candidate.size && failure.mtime === candidate.mtime) {
+      failedSameStamp++;
     } else if (candidate.size > maxBytes) {
       tooLarge++;
       diagnostics.push(tooLargeNote(candidate, maxBytes));
     } else toCheck.push(candidate);
   }
-  if (known.size === gone.length) store.dropLookupIndexes();
+  if (indexed.size === gone.length) store.dropLookupIndexes();
+  const known = indexedRows(store, toCheck, indexed);
   const writer = new BatchWriter(store);
   const state = await processCandidates(toCheck, known, failed, options, writer, diagnostics);
   writer.flush();
@@ -470,6 +476,23 @@ export async function refreshIndex(
     diagnostics,
     partial: state.timedOut || state.skipped + tooLarge + failedBefore > 0,
   };
+}
+
+/**
+ * The index rows (with their content hashes) of the candidates to check that are indexed: read
+ * one by one, since after an edit they are a handful of the index's files.
+ */
+function indexedRows(
+  store: IndexStore,
+  candidates: readonly Candidate[],
+  indexed: ReadonlyMap<string, unknown>,
+): Map<string, FileRow> {
+  const rows = new Map<string, FileRow>();
+  for (const { path } of candidates) {
+    const row = indexed.has(path) ? store.file(path) : undefined;
+    if (row) rows.set(path, row);
+  }
+  return rows;
 }
 
 /** One note for the files whose extraction failed before on the content they still have. */

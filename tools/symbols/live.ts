@@ -27,15 +27,48 @@ import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import type { Candidate } from "./candidates.ts";
 import { IndexStore, locateDb } from "./store.ts";
+import { statIfPresent } from "./file_stat.ts";
 
 /**
- * How long a refresh waits for the watcher to report its own fence (a touch of the index file):
- * inotify reports in order, so once the fence arrived every earlier change has too.
+ * How long a refresh waits for each watcher to report its own fence (a touch of a path only
+ * the tool changes): a watcher reports in order, so once its fence arrived every earlier change
+ * it saw has been marked.
  */
 const FENCE_TIMEOUT_MS = 250;
 
+/**
+ * The fence of the folders' watcher, next to the index (`.llm/index.db.fence`): a file the
+ * watcher watches besides the folders, touched by nothing but the host.
+ */
+const FOLDER_FENCE_SUFFIX = ".fence";
+
+/**
+ * Database pages the host's connection keeps (KiB): the hot lookup-index and file pages of a
+ * large tree's queries, grown only as pages are read.
+ */
+const HOST_PAGE_CACHE_KIB = 64 * 1024;
+
+/**
+ * Pages the host's write-ahead log may hold before SQLite copies it into the database during a
+ * commit; below it the host copies it once idle for {@linkcode CHECKPOINT_IDLE_MS}, so that an
+ * answer after an edit does not wait for the copy.
+ */
+const HOST_WAL_PAGES = 32_768;
+
+/** How long the host waits after a refresh that wrote before it checkpoints the index. */
+const CHECKPOINT_IDLE_MS = 1_000;
+
 /** Folders under the root whose changes never concern the index (and are not watched). */
 const UNWATCHED = [".llm", ".git"];
+
+/** A watcher and its fence: the path whose touch it reports after every earlier change. */
+interface Watch {
+  watcher: Deno.FsWatcher;
+  /** Undefined when the fence could not be made (then a timer's turn stands in). */
+  fence: string | undefined;
+  /** Called when the fence's touch arrives, while a refresh waits for it. */
+  arrived?: () => void;
+}
 
 /** What a set of changed paths asks for. */
 type RefreshPlan = "walk" | { changed: Candidate[]; gone: string[] };
@@ -44,17 +77,6 @@ function hasWritePermission(absPath: string): boolean {
   return ["", "-wal", "-shm"].every((suffix) =>
     Deno.permissions.querySync({ name: "write", path: absPath + suffix }).state === "granted"
   );
-}
-
-function statOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return undefined;
-    }
-    throw error;
-  }
 }
 
 /** Whether files named `name` are of a language the index holds. */
@@ -87,12 +109,12 @@ export class LiveIndex implements Disposable {
   readonly #root: string;
   readonly #dirty = new Set<string>();
   /** The root's watcher, then its folders' (none while not watching). */
-  #watchers: Deno.FsWatcher[] = [];
+  #watches: Watch[] = [];
   /** The folders watched recursively, joined: a change means the watchers start again. */
   #folders = "";
   #walkNeeded = true;
-  #fence: (() => void) | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(root: string, store: IndexStore, writable: boolean) {
     this.#root = root;
@@ -111,6 +133,8 @@ export class LiveIndex implements Disposable {
     IndexStore.open(location, "read").close();
     const writable = hasWritePermission(location.absPath);
     const store = IndexStore.open(location, writable ? "write" : "read");
+    store.keepPages(HOST_PAGE_CACHE_KIB);
+    if (writable) store.deferCheckpoints(HOST_WAL_PAGES);
     return new LiveIndex(realRoot, store, writable);
   }
 
@@ -128,6 +152,7 @@ export class LiveIndex implements Disposable {
 
   /** Closes the watcher and the database. */
   [Symbol.dispose](): void {
+    clearTimeout(this.#checkpointTimer);
     this.#stopWatching();
     this.store.close();
   }
@@ -144,17 +169,18 @@ export class LiveIndex implements Disposable {
   }
 
   async #refresh(signal: AbortSignal | undefined): Promise<Diagnostic[]> {
-    if (this.#watchers.length) await this.#settle();
+    if (this.#watches.length) await this.#settle();
     else this.#startWatching();
     if (!this.#walkNeeded && this.#dirty.size === 0) return [];
     const paths = [...this.#dirty];
     this.#dirty.clear();
     const plan = this.#walkNeeded ? "walk" : this.#plan(paths);
+    this.#checkpointWhenIdle();
     try {
       if (plan === "walk") {
         this.#walkNeeded = false;
         // A folder added or removed at the top: watch the new set before the walk reads it.
-        if (this.#watchers.length && this.#topFolders().join("\0") !== this.#folders) {
+        if (this.#watches.length && this.#topFolders().join("\0") !== this.#folders) {
           this.#stopWatching();
           this.#startWatching();
         }
@@ -173,6 +199,26 @@ export class LiveIndex implements Disposable {
     }
   }
 
+  /**
+   * Checkpoints the index once no refresh has written for {@linkcode CHECKPOINT_IDLE_MS} (the
+   * timer does not keep the process alive; closing the index checkpoints too).
+   */
+  #checkpointWhenIdle(): void {
+    clearTimeout(this.#checkpointTimer);
+    const timer = setTimeout(() => {
+      this.#checkpointTimer = undefined;
+      // Transactions are synchronous, so this never runs inside one.
+      try {
+        this.store.checkpoint();
+      } catch {
+        // Nothing is lost: the log keeps every commit, and SQLite copies it itself once it
+        // reaches HOST_WAL_PAGES or the index is closed.
+      }
+    }, CHECKPOINT_IDLE_MS);
+    Deno.unrefTimer(timer);
+    this.#checkpointTimer = timer;
+  }
+
   /** The root's folders to watch recursively (every real folder but `.llm/` and `.git/`). */
   #topFolders(): string[] {
     return [...Deno.readDirSync(this.#root)]
@@ -184,9 +230,14 @@ export class LiveIndex implements Disposable {
   /** Starts the watchers; when the host cannot watch, every refresh walks. */
   #startWatching(): void {
     const folders = this.#topFolders();
+    const fence = folders.length ? this.#folderFence() : undefined;
     try {
-      this.#watchers.push(Deno.watchFs(this.#root, { recursive: false }));
-      if (folders.length) this.#watchers.push(Deno.watchFs(folders, { recursive: true }));
+      const root = Deno.watchFs(this.#root, { recursive: false });
+      this.#watches.push({ watcher: root, fence: this.#rootFence });
+      if (folders.length) {
+        const watcher = Deno.watchFs(fence ? [...folders, fence] : folders, { recursive: true });
+        this.#watches.push({ watcher, fence });
+      }
     } catch {
       // Out of inotify watches, or a file system without them: walking stays correct.
       this.#stopWatching();
@@ -194,30 +245,41 @@ export class LiveIndex implements Disposable {
       return;
     }
     this.#folders = folders.join("\0");
-    for (const watcher of this.#watchers) this.#watch(watcher);
+    for (const watch of this.#watches) this.#watch(watch);
+  }
+
+  /**
+   * The folders' watcher's fence file, made when missing; undefined when this host may not make
+   * it (a write permission scoped to the index's own files).
+   */
+  #folderFence(): string | undefined {
+    const path = this.store.location.absPath + FOLDER_FENCE_SUFFIX;
+    if (Deno.permissions.querySync({ name: "write", path }).state !== "granted") return undefined;
+    Deno.writeFileSync(path, new Uint8Array(), { append: true });
+    return path;
   }
 
   #stopWatching(): void {
-    const watchers = this.#watchers;
-    this.#watchers = [];
-    for (const watcher of watchers) watcher.close();
+    const watches = this.#watches;
+    this.#watches = [];
+    for (const { watcher } of watches) watcher.close();
   }
 
-  async #watch(watcher: Deno.FsWatcher): Promise<void> {
+  async #watch(watch: Watch): Promise<void> {
     try {
-      for await (const event of watcher) this.#mark(event);
+      for await (const event of watch.watcher) this.#mark(event, watch);
     } catch {
       // The watcher failed (its resource is gone): the next refresh starts again and walks.
     }
-    if (this.#watchers.includes(watcher)) {
+    if (this.#watches.includes(watch)) {
       this.#stopWatching();
       this.#walkNeeded = true;
     }
   }
 
-  #mark(event: Deno.FsEvent): void {
+  #mark(event: Deno.FsEvent, watch: Watch): void {
     if (event.flag === "rescan") this.#walkNeeded = true;
-    if (event.paths.includes(this.#fencePath)) this.#fence?.();
+    if (watch.fence && event.paths.includes(watch.fence)) watch.arrived?.();
     // Reads change nothing (and a search over the tree reads every file).
     if (event.kind === "access") return;
     for (const path of event.paths) {
@@ -232,27 +294,29 @@ export class LiveIndex implements Disposable {
    * The root's entry that holds the index (`.llm` by default): touching it is an event of the
    * root's watcher, which the tool owns.
    */
-  get #fencePath(): string {
+  get #rootFence(): string {
     return join(this.#root, this.store.location.displayPath.split("/")[0]);
   }
 
   /**
-   * Waits until the watchers have reported every change made before now: it touches the root's
-   * entry that holds the index and waits for that event (or a short time limit when it does not
-   * come), then lets the events already delivered be read.
+   * Waits until the watchers have reported every change made before now: it touches each
+   * watcher's fence and waits for those events (or a short time limit when one does not come).
+   * Each watcher reads its own queue of events, so one watcher's fence says nothing of another's;
+   * a watcher without a fence gets a timer's turn to read what it was sent.
    */
   async #settle(): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const arrived = new Promise<void>((resolve) => {
-      this.#fence = resolve;
-      timer = setTimeout(resolve, FENCE_TIMEOUT_MS);
-    });
+    const timeLimit = new Promise<void>((resolve) => timer = setTimeout(resolve, FENCE_TIMEOUT_MS));
+    const fenced = this.#watches.filter((watch) => watch.fence !== undefined);
+    const arrivals = fenced.map((watch) => new Promise<void>((resolve) => watch.arrived = resolve));
     const now = new Date();
-    Deno.utimeSync(this.#fencePath, now, now);
-    await arrived;
+    for (const { fence } of fenced) if (fence) Deno.utimeSync(fence, now, now);
+    await Promise.race([Promise.all(arrivals), timeLimit]);
     clearTimeout(timer);
-    this.#fence = undefined;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    for (const watch of fenced) watch.arrived = undefined;
+    if (fenced.length < this.#watches.length) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   }
 
   /** Which indexed files the changed paths touch, or `walk` when only a walk can tell. */
@@ -264,7 +328,7 @@ export class LiveIndex implements Disposable {
       const name = basename(absPath);
       if (IGNORE_FILES.includes(name)) return "walk";
       const row = this.store.file(path);
-      const info = statOrUndefined(absPath);
+      const info = statIfPresent(absPath);
       if (row) {
         if (info?.isFile) {
           const mtime = Math.trunc(info.mtime?.getTime() ?? 0);

@@ -70,6 +70,18 @@ export interface FileRow {
   parse_errors: number;
 }
 
+/**
+ * A statement answering rows as arrays: `StatementSync.setReturnArrays` of `node:sqlite`, which
+ * Deno 2.9.6 has and its type declarations lack.
+ */
+interface ArrayStatement {
+  setReturnArrays(enabled: boolean): void;
+  all(): unknown[];
+}
+
+/** An indexed file's path, then its size and modification time (ms) when indexed. */
+export type FileStamp = [path: string, size: number, mtime: number];
+
 /** Positions of a stored fact. */
 export interface ExtentRow extends Extent {
   /** The file's row id. */
@@ -616,6 +628,19 @@ export class IndexStore {
     return this.#all<FileRow>("SELECT * FROM files ORDER BY path");
   }
 
+  /**
+   * Each indexed file's path, size and modification time, in no particular order: what a
+   * refresh compares with the walk. Read as arrays, not objects (a third of the time on the
+   * Linux tree's 57,000 files).
+   */
+  fileStamps(): FileStamp[] {
+    const statement = this.#db.prepare(
+      "SELECT path, size, mtime FROM files",
+    ) as unknown as ArrayStatement;
+    statement.setReturnArrays(true);
+    return statement.all() as FileStamp[];
+  }
+
   /** The indexed file at `path`. */
   file(path: string): FileRow | undefined {
     return this.#get<FileRow>("SELECT * FROM files WHERE path = ?", path);
@@ -913,6 +938,30 @@ export class IndexStore {
       `${IMPORT_SELECT} WHERE instr(i.target, ?) > 0 ORDER BY f.path, i.byte_start`,
       part,
     );
+  }
+
+  /**
+   * Lets this connection keep up to `kib` KiB of database pages between statements (SQLite's
+   * default is 2 MiB): a long-lived host asks the same names' index pages and the file rows
+   * their uses join again and again, and reading them back from the OS page cache was half of a
+   * `callers` answer.
+   */
+  keepPages(kib: number): void {
+    this.#db.exec(`PRAGMA cache_size = -${Math.trunc(kib)}`);
+  }
+
+  /**
+   * Leaves copying the write-ahead log into the database to {@linkcode checkpoint} until the log
+   * holds `pages` pages (SQLite's own default is 1,000): copying after each commit took 60 ms of
+   * the 90 ms a long-lived host spent re-indexing one edited file of the Linux tree.
+   */
+  deferCheckpoints(pages: number): void {
+    this.#db.exec(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`);
+  }
+
+  /** Copies the write-ahead log into the database as far as no reader still needs it. */
+  checkpoint(): void {
+    this.#db.exec("PRAGMA wal_checkpoint(PASSIVE)");
   }
 
   /** Closes the database (checkpointing its WAL when it is the last connection). */

@@ -1,0 +1,27 @@
+/**
+ * A path's stat when it exists: what the index compares with (size and time) and what a removal
+ * between a listing and its stat leaves (nothing).
+ *
+ * @module
+ */
+
+/**
+ * The stat of `path`, or undefined when it does not exist (also when a folder on its way is now
+ * a file); any other failure is thrown.
+ *
+ * @example
+ * ```ts
+ * import { statIfPresent } from "./file_stat.ts";
+ * statIfPresent(Deno.cwd() + "/no such file"); // undefined
+ * ```
+ */
+export function statIfPresent(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    throw error;
+  }
+}

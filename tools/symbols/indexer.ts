@@ -25,6 +25,11 @@ import { rowCount } from "./fact_rows.ts";
 import { ExtractPool, WORKER_DIED } from "./pool.ts";
 import { type FailureRow, type FileRow, type FileWrite, IndexStore, locateDb } from "./store.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
+import {
+  deferredRepositoryBuild,
+  type RepositoryBuild,
+  startRepositoryBuild,
+} from "./repository_build.ts";
 
 /** What an index run needs. */
 export interface IndexOptions {
@@ -50,6 +55,21 @@ export interface IndexOptions {
    * (default: the runtime's 2 GiB), so that a small input causes a real out-of-memory abort.
    */
   parserHeapCeiling?: number;
+  /**
+   * Called once the parsed files are written and before the lookup indexes are made, with the
+   * run's counts: work it starts (the repository index's build) overlaps their making.
+   */
+  afterWrite?: (written: WrittenCounts) => Promise<void>;
+}
+
+/** What a run changed, known once its files are written. */
+export interface WrittenCounts {
+  /** Files parsed. */
+  parsed: number;
+  /** Files whose facts were removed. */
+  removed: number;
+  /** Files the walk saw. */
+  filesSeen: number;
 }
 
 /** What an index run did. */
@@ -326,8 +346,17 @@ export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
   const store = IndexStore.open(locateDb(options.root, options.db, true), "write");
   let outcome: IndexOutcome;
   try {
-    outcome = await refreshIndex(store, options);
-    await refreshRepositoryIndex(store, options, outcome);
+    let plan: RepositoryPlan = { drift: 0 };
+    const afterWrite = async (written: WrittenCounts) => {
+      plan = await planRepositoryIndex(store, options, written);
+    };
+    try {
+      outcome = await refreshIndex(store, { ...options, afterWrite });
+    } catch (error) {
+      plan.build?.cancel();
+      throw error;
+    }
+    await finishRepositoryIndex(store, plan, outcome);
   } finally {
     store.close();
   }
@@ -345,28 +374,49 @@ const TRIGRAM_DRIFT_KEY = "trigram_drift";
  */
 export const TRIGRAM_REBUILD_DRIFT = 0.02;
 
+/** Whether the run rebuilds the repository index (the build, started), else its new drift. */
+interface RepositoryPlan {
+  build?: RepositoryBuild;
+  drift: number;
+}
+
 /**
  * One command builds everything an index holds: the search's repository index
  * (`.llm/trigram.idx`) too, when there is none, when it cannot be read, or when the files changed
- * since its build pass {@linkcode TRIGRAM_REBUILD_DRIFT}.
+ * since its build pass {@linkcode TRIGRAM_REBUILD_DRIFT}. The build starts on a worker thread,
+ * when the run may start one, so that it overlaps the making of the lookup indexes.
  */
-async function refreshRepositoryIndex(
+async function planRepositoryIndex(
   store: IndexStore,
   options: IndexOptions,
-  outcome: IndexOutcome,
-): Promise<void> {
-  const changed = outcome.result.parsed + outcome.result.removed;
-  const drift = Number(store.meta(TRIGRAM_DRIFT_KEY) ?? "Infinity") + changed;
+  written: WrittenCounts,
+): Promise<RepositoryPlan> {
+  const drift = Number(store.meta(TRIGRAM_DRIFT_KEY) ?? "Infinity") + written.parsed +
+    written.removed;
   const { existingIndex } = await import("../../core/trigram/open.ts");
   const kept = existingIndex(options.root) !== undefined &&
-    drift <= TRIGRAM_REBUILD_DRIFT * outcome.result.files_seen &&
+    drift <= TRIGRAM_REBUILD_DRIFT * written.filesSeen &&
     await repositoryIndexReadable(options.root);
-  if (kept) {
-    store.setMeta(TRIGRAM_DRIFT_KEY, String(drift));
+  if (kept) return { drift };
+  // A hidden walk lists `.llm/` too: built after the symbol index is written, as before.
+  const overlap = options.threads !== 0 && !options.walk?.hidden && workersAvailable();
+  const build = overlap
+    ? startRepositoryBuild(options.root, coverageOf(options.walk), options.signal)
+    : deferredRepositoryBuild(options.root, options.walk, options.signal);
+  return { build, drift };
+}
+
+/** Records the repository index's build (its result, or why it was not written) or drift. */
+async function finishRepositoryIndex(
+  store: IndexStore,
+  plan: RepositoryPlan,
+  outcome: IndexOutcome,
+): Promise<void> {
+  if (!plan.build) {
+    store.setMeta(TRIGRAM_DRIFT_KEY, String(plan.drift));
     return;
   }
-  const { writeRepositoryIndex } = await import("../../core/trigram/refresh.ts");
-  const repository = writeRepositoryIndex(options.root, options.walk, options.signal);
+  const repository = await plan.build.outcome();
   outcome.diagnostics.push(...repository.diagnostics);
   if (!repository.result) return;
   outcome.result.trigram_index = repository.result;
@@ -446,6 +496,11 @@ export async function refreshIndex(
   const writer = new BatchWriter(store);
   const state = await processCandidates(toCheck, known, failed, options, writer, diagnostics);
   writer.flush();
+  await options.afterWrite?.({
+    parsed: state.parsed,
+    removed: gone.length,
+    filesSeen: candidates.length,
+  });
   store.ensureLookupIndexes();
   const failedBefore = failedSameStamp + state.failedBefore;
   if (failedBefore > 0) diagnostics.push(failedBeforeNote(failedBefore));

@@ -4,7 +4,9 @@
  * load average at the start and end of each section:
  *
  * 1. cold index of Linux 6.1 `kernel/` (definitions, references, calls) against
- *    `ctags -R --fields=+n` (target ≤ 4×) and `cscope -b -q -R`;
+ *    `ctags -R --fields=+n` (target ≤ 4×) and `cscope -b -q -R`, beside its floor
+ *    (`symbols_floor.ts`: the same files on the same workers, parsed only, then extracted
+ *    without hashing or SQLite), so that the table shows where the time goes;
  * 2. the whole Linux tree indexed cold, once: wall, CPU and peak RSS (target ≤ 1.5 GB);
  * 3. `index` of the whole tree after one file's content changed (target ≤ 1.5 s), beside
  *    cscope's rebuild after the same edit; the file is restored (bytes and times) after each
@@ -186,6 +188,14 @@ async function coldKernel(runs: number, temp: string): Promise<void> {
     before: () => removeDb(kernel),
     run: () => timed(symbols(["index", "--db", DB]), kernel),
   }];
+  // The floor under the index: the same workers parsing only, then extracting without SQLite.
+  for (const mode of ["parse", "extract"]) {
+    steps.push({
+      label: `floor: ${mode} only (symbols_floor.ts)`,
+      before: () => {},
+      run: () => timed(floorCommand(mode), kernel),
+    });
+  }
   if (installed("ctags")) {
     steps.push({
       label: "ctags -R --fields=+n",
@@ -210,6 +220,19 @@ async function coldKernel(runs: number, temp: string): Promise<void> {
       ? { label: "≤ 4× ctags (wall)", met: ours <= 4 * median(ctags.samples.map((s) => s.ms)) }
       : undefined,
   );
+}
+
+/** `symbols_floor.ts` in `mode`, with the permissions of `index`. */
+function floorCommand(mode: string): Command {
+  return ["deno", [
+    "run",
+    "--quiet",
+    `--config=${CONFIG}`,
+    ...INDEX_PERMISSIONS,
+    join(REPO, "bench/symbols_floor.ts"),
+    "--mode",
+    mode,
+  ]];
 }
 
 /** Removes a cscope database and its inverted index. */

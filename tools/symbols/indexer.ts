@@ -28,7 +28,7 @@ import { SYMBOLS_DEFAULTS } from "./defaults.ts";
 import {
   deferredRepositoryBuild,
   type RepositoryBuild,
-  startRepositoryBuild,
+  RepositoryWorker,
 } from "./repository_build.ts";
 
 /** What an index run needs. */
@@ -347,13 +347,14 @@ export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
   let outcome: IndexOutcome;
   try {
     let plan: RepositoryPlan = { drift: 0 };
+    const early = await earlyRepositoryWorker(options);
     const afterWrite = async (written: WrittenCounts) => {
-      plan = await planRepositoryIndex(store, options, written);
+      plan = await planRepositoryIndex(store, options, written, early);
     };
     try {
       outcome = await refreshIndex(store, { ...options, afterWrite });
     } catch (error) {
-      plan.build?.cancel();
+      (plan.build ?? early)?.cancel();
       throw error;
     }
     await finishRepositoryIndex(store, plan, outcome);
@@ -390,6 +391,7 @@ async function planRepositoryIndex(
   store: IndexStore,
   options: IndexOptions,
   written: WrittenCounts,
+  early: RepositoryWorker | undefined,
 ): Promise<RepositoryPlan> {
   const drift = Number(store.meta(TRIGRAM_DRIFT_KEY) ?? "Infinity") + written.parsed +
     written.removed;
@@ -397,13 +399,35 @@ async function planRepositoryIndex(
   const kept = existingIndex(options.root) !== undefined &&
     drift <= TRIGRAM_REBUILD_DRIFT * written.filesSeen &&
     await repositoryIndexReadable(options.root);
-  if (kept) return { drift };
-  // A hidden walk lists `.llm/` too: built after the symbol index is written, as before.
-  const overlap = options.threads !== 0 && !options.walk?.hidden && workersAvailable();
-  const build = overlap
-    ? startRepositoryBuild(options.root, coverageOf(options.walk), options.signal)
+  if (kept) {
+    early?.cancel();
+    return { drift };
+  }
+  const worker = early ?? (mayOverlap(options) ? new RepositoryWorker() : undefined);
+  const build = worker
+    ? worker.build(options.root, coverageOf(options.walk), options.signal)
     : deferredRepositoryBuild(options.root, options.walk, options.signal);
   return { build, drift };
+}
+
+/**
+ * Whether the repository index may be built on a worker thread while the symbol index is
+ * written. A hidden walk lists `.llm/` too, so it waits until the symbol index is written.
+ */
+function mayOverlap(options: IndexOptions): boolean {
+  return options.threads !== 0 && !options.walk?.hidden && workersAvailable();
+}
+
+/**
+ * A repository worker started with the run when the run will build the repository index
+ * (there is none yet) and may overlap it.
+ */
+async function earlyRepositoryWorker(
+  options: IndexOptions,
+): Promise<RepositoryWorker | undefined> {
+  if (!mayOverlap(options)) return undefined;
+  const { existingIndex } = await import("../../core/trigram/open.ts");
+  return existingIndex(options.root) === undefined ? new RepositoryWorker() : undefined;
 }
 
 /** Records the repository index's build (its result, or why it was not written) or drift. */

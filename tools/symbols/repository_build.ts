@@ -36,8 +36,72 @@ function replyError(reply: { notCapable: boolean; message: string }): Error {
 }
 
 /**
- * Starts building the repository index of `root` on a worker thread. The worker is stopped when
- * `signal` aborts (nothing is written then: the build writes its file last, atomically).
+ * A worker thread for the repository index's build, started before it is needed: loading its
+ * modules takes as long as the lookup indexes it is meant to overlap, so a run that knows it
+ * will build (no repository index yet) starts it with the parse.
+ */
+export class RepositoryWorker {
+  readonly #worker = new Worker(new URL("./repository_worker.ts", import.meta.url), {
+    type: "module",
+  });
+  /** Why the worker failed before it was asked to build, if it did. */
+  #failure: string | undefined;
+
+  constructor() {
+    this.#worker.onerror = (event) => {
+      event.preventDefault();
+      this.#failure = event.message;
+    };
+  }
+
+  /**
+   * Builds the repository index of `root` on this worker (once). The worker is stopped when
+   * `signal` aborts (nothing is written then: the build writes its file last, atomically).
+   */
+  build(root: string, walk: EngineWalkOptions, signal?: AbortSignal): RepositoryBuild {
+    const worker = this.#worker;
+    const done = new Promise<RepositoryIndexOutcome>((resolve, reject) => {
+      const failed = (message: string) => {
+        finish();
+        reject(new Error(`the repository index worker failed: ${message}`));
+      };
+      const stop = () => {
+        worker.terminate();
+        reject(signal?.reason);
+      };
+      const finish = () => {
+        signal?.removeEventListener("abort", stop);
+        worker.terminate();
+      };
+      if (this.#failure !== undefined) return failed(this.#failure);
+      signal?.addEventListener("abort", stop, { once: true });
+      worker.onmessage = (event: MessageEvent<RepositoryReply>) => {
+        finish();
+        const reply = event.data;
+        if ("outcome" in reply) resolve(reply.outcome);
+        else reject(replyError(reply.error));
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        failed(event.message);
+      };
+      const task: RepositoryTask = { root, walk };
+      worker.postMessage(task);
+    });
+    // Awaited only after the lookup indexes: a rejection meanwhile is not unhandled.
+    done.catch(() => {});
+    return { outcome: () => done, cancel: () => this.cancel() };
+  }
+
+  /** Stops the worker (its build, if one is under way, writes nothing). */
+  cancel(): void {
+    this.#worker.terminate();
+  }
+}
+
+/**
+ * Starts building the repository index of `root` on a new worker thread (see
+ * {@linkcode RepositoryWorker.build}).
  *
  * @example
  * ```ts
@@ -53,36 +117,7 @@ export function startRepositoryBuild(
   walk: EngineWalkOptions,
   signal?: AbortSignal,
 ): RepositoryBuild {
-  const worker = new Worker(new URL("./repository_worker.ts", import.meta.url), {
-    type: "module",
-  });
-  const done = new Promise<RepositoryIndexOutcome>((resolve, reject) => {
-    const stop = () => {
-      worker.terminate();
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", stop, { once: true });
-    const finish = () => {
-      signal?.removeEventListener("abort", stop);
-      worker.terminate();
-    };
-    worker.onmessage = (event: MessageEvent<RepositoryReply>) => {
-      finish();
-      const reply = event.data;
-      if ("outcome" in reply) resolve(reply.outcome);
-      else reject(replyError(reply.error));
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      finish();
-      reject(new Error(`the repository index worker failed: ${event.message}`));
-    };
-  });
-  // Awaited only after the lookup indexes: a rejection meanwhile is not unhandled.
-  done.catch(() => {});
-  const task: RepositoryTask = { root, walk };
-  worker.postMessage(task);
-  return { outcome: () => done, cancel: () => worker.terminate() };
+  return new RepositoryWorker().build(root, walk, signal);
 }
 
 /**

@@ -75,12 +75,17 @@ const INDEX_PERMISSIONS = ["--allow-read", "--allow-write=.llm", "--allow-env", 
  * with the README's `--allow-read` only.
  */
 function symbols(args: string[], permissions = INDEX_PERMISSIONS): Command {
+  return denoRun("tools/symbols/main.ts", args, permissions);
+}
+
+/** `deno run` of the repository's `script` with `args`, quiet, under `permissions`. */
+function denoRun(script: string, args: string[], permissions: string[]): Command {
   return ["deno", [
     "run",
     "--quiet",
     `--config=${CONFIG}`,
     ...permissions,
-    join(REPO, "tools/symbols/main.ts"),
+    join(REPO, script),
     ...args,
   ]];
 }
@@ -224,15 +229,7 @@ async function coldKernel(runs: number, temp: string): Promise<void> {
 
 /** `symbols_floor.ts` in `mode`, with the permissions of `index`. */
 function floorCommand(mode: string): Command {
-  return ["deno", [
-    "run",
-    "--quiet",
-    `--config=${CONFIG}`,
-    ...INDEX_PERMISSIONS,
-    join(REPO, "bench/symbols_floor.ts"),
-    "--mode",
-    mode,
-  ]];
+  return denoRun("bench/symbols_floor.ts", ["--mode", mode], INDEX_PERMISSIONS);
 }
 
 /** Removes a cscope database and its inverted index. */

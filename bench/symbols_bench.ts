@@ -190,7 +190,11 @@ async function coldKernel(runs: number, temp: string): Promise<void> {
   console.log(`\nload average before kernel/: ${loadAverage()}`);
   const steps = [{
     label: "llm-symbols index",
-    before: () => removeDb(kernel),
+    // Cold: no symbol index and no repository index (which `index` writes too).
+    before: () => {
+      removeDb(kernel);
+      removeFiles([join(kernel, ".llm/trigram.idx")]);
+    },
     run: () => timed(symbols(["index", "--db", DB]), kernel),
   }];
   // The floor under the index: the same workers parsing only, then extracting without SQLite.

@@ -39,6 +39,10 @@ const WORKERS = {
   astSearch: "tools/ast-search/worker.ts",
   mcpCall: "tools/mcp/call_worker.ts",
   symbols: "tools/symbols/worker.ts",
+  /** The repository index's stamp reader (`core/trigram/stamps.ts`). */
+  stamps: "core/trigram/stat_worker.ts",
+  /** The repository index's builder during `index` (`tools/symbols/repository_build.ts`). */
+  repository: "tools/symbols/repository_worker.ts",
 } as const;
 
 /** How one executable is built. */
@@ -87,20 +91,32 @@ export function compileTargets(): CompileTarget[] {
     include,
   });
   return [
-    tool(LLM_SEARCH, "search", [WORKERS.search]),
+    tool(LLM_SEARCH, "search", [WORKERS.search, WORKERS.stamps]),
     tool(LLM_AST_SEARCH, "ast-search", [WORKERS.astSearch]),
-    tool(LLM_DISCOVER, "discover"),
+    tool(LLM_DISCOVER, "discover", [WORKERS.stamps]),
     tool(LLM_TRANSFORM, "transform"),
     tool(LLM_WRITE, "write"),
-    tool(LLM_SYMBOLS, "symbols", [WORKERS.symbols, "tools/symbols/dispatch.ts"]),
-    tool(LLM_REFACTOR, "refactor", [WORKERS.symbols]),
+    tool(LLM_SYMBOLS, "symbols", [
+      WORKERS.symbols,
+      WORKERS.stamps,
+      WORKERS.repository,
+      "tools/symbols/dispatch.ts",
+    ]),
+    tool(LLM_REFACTOR, "refactor", [WORKERS.symbols, WORKERS.stamps, WORKERS.repository]),
     tool(LLM_VALIDATE, "validate"),
     {
       name: LLM_MCP,
       entry: "tools/mcp/main.ts",
       specifier: "jsr:@llm/search/mcp",
       permissions: allPermissions(),
-      include: [WORKERS.search, WORKERS.astSearch, WORKERS.mcpCall, WORKERS.symbols],
+      include: [
+        WORKERS.search,
+        WORKERS.astSearch,
+        WORKERS.mcpCall,
+        WORKERS.symbols,
+        WORKERS.stamps,
+        WORKERS.repository,
+      ],
     },
     {
       name: LLM_LOG,

@@ -5,7 +5,8 @@
  * and answer.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   compileArgs,
   compileTargets,
@@ -13,7 +14,7 @@ import {
   permissionFlags,
 } from "../scripts/compile.ts";
 import { TOOLS } from "../tools/registry.ts";
-import { makeTree, REPO } from "./helpers.ts";
+import { makeTree, REPO, staticGraph } from "./helpers.ts";
 
 /** The program a tool belongs to: `llm-symbols` for its subcommand `llm-symbols find`. */
 function programOf(toolName: string): string {
@@ -49,29 +50,55 @@ Deno.test("every tool has an executable with its own permissions; the MCP server
   });
 });
 
-Deno.test("each executable embeds the workers its engines start, and they exist", () => {
-  const includes = Object.fromEntries(
-    compileTargets().map((target) => [target.name, [...target.include].sort()]),
-  );
-  assert.deepEqual(includes["llm-search"], ["tools/search/worker.ts"]);
-  assert.deepEqual(includes["llm-ast-search"], ["tools/ast-search/worker.ts"]);
-  assert.deepEqual(includes["llm-symbols"], [
-    "tools/symbols/dispatch.ts",
-    "tools/symbols/worker.ts",
-  ]);
-  assert.deepEqual(includes["llm-mcp"], [
-    "tools/ast-search/worker.ts",
-    "tools/mcp/call_worker.ts",
-    "tools/search/worker.ts",
-    "tools/symbols/worker.ts",
-  ]);
+/** A worker started from a module: `new URL("./x.ts", import.meta.url)` in a module that starts one. */
+const WORKER_URL = /new URL\("(\.{1,2}\/[^"]+\.ts)", import\.meta\.url\)/g;
+
+/**
+ * The worker modules (relative to the repository) that the modules `entry` and `include` load
+ * can start: every module URL named beside `new Worker(` in a module of their graphs, literal
+ * dynamic imports included, and the graphs of those workers in turn.
+ */
+async function workersStartedBy(entry: string, include: readonly string[]): Promise<string[]> {
+  const found = new Set<string>();
+  const pending = [entry, ...include];
+  const visited = new Set<string>();
+  while (pending.length > 0) {
+    const root = pending.pop()!;
+    if (visited.has(root)) continue;
+    visited.add(root);
+    for (const specifier of await staticGraph(root, true)) {
+      if (!specifier.startsWith("file://")) continue;
+      const path = fileURLToPath(specifier);
+      const source = Deno.readTextFileSync(path);
+      if (!source.includes("new Worker(")) continue;
+      for (const [, url] of source.matchAll(WORKER_URL)) {
+        const worker = relative(REPO, join(dirname(path), url));
+        if (!worker.endsWith("_worker.ts") && !worker.endsWith("/worker.ts")) continue;
+        found.add(worker);
+        pending.push(worker);
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+Deno.test("each executable embeds every worker module its graph can start, and they exist", async () => {
   for (const target of compileTargets()) {
+    const started = await workersStartedBy(target.entry, target.include);
+    const missing = started.filter((worker) => !target.include.includes(worker));
+    assert.deepEqual(missing, [], `${target.name} starts workers it does not embed`);
     assert.ok(Deno.statSync(join(REPO, target.entry)).isFile, target.entry);
     for (const module of target.include) assert.ok(Deno.statSync(join(REPO, module)).isFile);
     const args = compileArgs(target, "/out");
     assert.equal(args.at(-1), join(REPO, target.entry));
     assert.equal(args[args.indexOf("--output") + 1], join("/out", target.name));
   }
+  // The derivation finds the workers the engines are known to start.
+  const search = compileTargets().find((target) => target.name === "llm-search")!;
+  assert.deepEqual(await workersStartedBy(search.entry, []), [
+    "core/trigram/stat_worker.ts",
+    "tools/search/worker.ts",
+  ]);
 });
 
 Deno.test("the README's deno install lines grant each program the executable's flags", () => {

@@ -50,6 +50,21 @@ export function mtimeOf(path: string): number {
 }
 
 /**
+ * Whether `path` still has modification time `mtime`. A path this process may not read cannot
+ * be checked: a walk recorded by a process with wider read permission (the repository index's
+ * builder) stamped an ancestor's ignore file this process's own walk could not read, so its
+ * rules would not apply here either; such a record is not used.
+ */
+function stampHolds(path: string, mtime: number): boolean {
+  try {
+    return mtimeOf(path) === mtime;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return false;
+    throw error;
+  }
+}
+
+/**
  * The stored walk for `key` when every stamp it recorded still holds, else `undefined`.
  *
  * @example
@@ -64,7 +79,7 @@ export function cachedWalk(cache: RunCache, key: string): WalkRecord | undefined
   if (!record) return undefined;
   for (const stamps of [record.stamps, record.ancestorStamps]) {
     for (const [path, mtime] of stamps) {
-      if (mtimeOf(path) !== mtime) {
+      if (!stampHolds(path, mtime)) {
         cache.invalidate(key);
         return undefined;
       }

@@ -31,7 +31,7 @@ import { QUERY_CODE } from "./commands.ts";
 
 import type { IndexOptions, IndexOutcome } from "./indexer.ts";
 
-export type { IndexOptions, IndexOutcome } from "./indexer.ts";
+export type { IndexOptions, IndexOutcome, WrittenCounts } from "./indexer.ts";
 export {
   fileImporters,
   fileImports,

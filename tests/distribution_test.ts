@@ -73,7 +73,6 @@ async function workersStartedBy(entry: string, include: readonly string[]): Prom
       if (!source.includes("new Worker(")) continue;
       for (const [, url] of source.matchAll(WORKER_URL)) {
         const worker = relative(REPO, join(dirname(path), url));
-        if (!worker.endsWith("_worker.ts") && !worker.endsWith("/worker.ts")) continue;
         found.add(worker);
         pending.push(worker);
       }

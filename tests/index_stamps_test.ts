@@ -43,3 +43,29 @@ Deno.test("stamps from the worker equal stats on the calling thread", async () =
     Deno.removeSync(root, { recursive: true });
   }
 });
+
+Deno.test("the worker stats only the files asked for; the others are stat'ed when asked", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) files[`d${i % 4}/f${i}.${i % 2 ? "c" : "txt"}`] = "x".repeat(i);
+  const root = await makeTree(files);
+  try {
+    buildTrigramIndex({ root });
+    const index = openIndex(join(root, ".llm", "trigram.idx"))!;
+    const stamps = new FileStamps(index, root, true, 0, (path) => path.endsWith(".c"));
+    await stamps.workerDone;
+    try {
+      // Grown after the worker ran: a wanted file keeps the worker's stamp, another is new.
+      for (const path of ["d1/f1.c", "d2/f2.txt"]) {
+        Deno.writeTextFileSync(join(root, path), "grown after the worker ran");
+      }
+      for (const [path, size] of [["d1/f1.c", 1], ["d2/f2.txt", 26]] as const) {
+        const id = index.idOf(path)!;
+        assert.equal(stamps.of(id, join(root, path))?.[0], size, path);
+      }
+    } finally {
+      stamps.close();
+    }
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});

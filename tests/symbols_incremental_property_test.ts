@@ -18,6 +18,9 @@ import { recordedWalk, walkCandidates } from "../tools/symbols/candidates.ts";
 import type { IndexWalkSource } from "../core/trigram/walk_source.ts";
 import { seededRandom } from "./helpers.ts";
 
+/** The index of every run, root-relative. */
+const DB = ".llm/index.db";
+
 /** The content of a generated file: definitions calling each other, in C or Python. */
 function source(path: string, random: () => number, names: string[]): string {
   const own = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, i) => {
@@ -42,7 +45,8 @@ function dump(db: string): Record<string, unknown[]> {
     const rows = (sql: string) => database.prepare(sql).all();
     const extent = "byte_start, byte_end, start_line, start_col, end_line, end_col";
     return {
-      files: rows("SELECT path, hash, size, language, parse_errors FROM files ORDER BY path"),
+      // Sizes are stamps, not facts: a stamp taken in the tick of a write is smudged (-1).
+      files: rows("SELECT path, hash, language, parse_errors FROM files ORDER BY path"),
       symbols: rows(
         `SELECT f.path, s.symbol_id, s.name, s.qualified_name, s.kind, s.parent, s.signature, ` +
           `s.${extent.replaceAll(", ", ", s.")} FROM symbols s JOIN files f ON f.id = s.file_id ` +
@@ -57,7 +61,7 @@ function dump(db: string): Record<string, unknown[]> {
         `SELECT f.path, i.target, i.kind, i.names, i.${extent.replaceAll(", ", ", i.")} ` +
           "FROM imports i JOIN files f ON f.id = i.file_id ORDER BY f.path, i.byte_start",
       ),
-      failures: rows("SELECT path, hash, size, reason FROM failures ORDER BY path"),
+      failures: rows("SELECT path, hash, reason FROM failures ORDER BY path"),
     };
   } finally {
     database.close();
@@ -71,6 +75,19 @@ function copyTree(from: string, to: string): void {
     if (entry.name === ".llm") continue;
     if (entry.isDirectory) copyTree(join(from, entry.name), join(to, entry.name));
     else Deno.copyFileSync(join(from, entry.name), join(to, entry.name));
+  }
+}
+
+/** Every recorded size of the index of `root` is the file's size on disk, or smudged (-1). */
+function assertStampsTrue(root: string, message: string): void {
+  const database = new DatabaseSync(join(root, ".llm/index.db"), { readOnly: true });
+  try {
+    const rows = database.prepare("SELECT path, size FROM files").all();
+    for (const { path, size } of rows as { path: string; size: number }[]) {
+      if (size !== -1) assert.equal(size, Deno.statSync(join(root, path)).size, message);
+    }
+  } finally {
+    database.close();
   }
 }
 
@@ -174,9 +191,12 @@ Deno.test("index: incremental runs store exactly what a fresh index of the same 
       const touched = mutate(root, random, names, round);
       dateBack(root, touched, since, older());
       if (round % 3 === 0) {
-        const cache = await recordedWalk(root) as IndexWalkSource | undefined;
-        walkCandidates({ root, walk: { cache } }, ".llm/index.db", []);
+        const recorded = await recordedWalk(root);
+        const cache = recorded?.cache as IndexWalkSource | undefined;
+        const listed = walkCandidates({ root, walk: { cache }, stat: recorded?.stat }, DB, []);
+        recorded?.close();
         if (cache?.served) served++;
+        assert.deepEqual(listed, walkCandidates({ root }, DB, []), `seed ${seed}, round ${round}`);
       }
       await indexRoot({ root, threads: 0 });
       const fresh = join(base, `fresh${round}`);
@@ -187,6 +207,7 @@ Deno.test("index: incremental runs store exactly what a fresh index of the same 
         dump(join(fresh, ".llm/index.db")),
         `seed ${seed}, round ${round}`,
       );
+      assertStampsTrue(root, `seed ${seed}, round ${round}`);
       Deno.removeSync(fresh, { recursive: true });
     }
     assert.equal(served, 4, `seed ${seed}: content-only rounds take the recorded walk`);

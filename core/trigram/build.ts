@@ -28,6 +28,7 @@ import {
 } from "./format.ts";
 import { type IndexedWalk, type IndexMeta, walkShape } from "./meta.ts";
 import { PostingBuilder, type PostingTable } from "./postings.ts";
+import { racyStamp } from "../racy_stamp.ts";
 
 /** What a build needs. */
 export interface TrigramBuildOptions {
@@ -61,8 +62,6 @@ export interface TrigramBuildOutcome {
 
 /** Default for {@linkcode TrigramBuildOptions.maxFileBytes}. */
 const MAX_FILE_BYTES = 32 << 20;
-/** A stamp this close to the build's start may hide a change in the same clock tick. */
-const RACY_MS = 2000;
 
 /** A cache that only records the walk the walker stores, so its stamps can be kept. */
 class WalkRecorder implements RunCache {
@@ -149,7 +148,7 @@ function collectEntries(
     const id = table.paths.length;
     const size = entry.size ?? 0;
     const mtime = entry.mtimeMs ?? 0;
-    let flags = mtime > builtAtMs - RACY_MS ? ENTRY_FLAGS.racy : 0;
+    let flags = racyStamp(mtime, builtAtMs) ? ENTRY_FLAGS.racy : 0;
     let hash = NO_HASH;
     if (entry.kind === "dir") flags = ENTRY_FLAGS.dir;
     else {

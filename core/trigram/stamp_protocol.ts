@@ -18,8 +18,8 @@ export interface StampRequest {
   root: string;
   /** The index's entry paths joined by "\n". */
   pathText: string;
-  /** Per entry, whether it is a directory (1) or a file (0). */
-  dirs: Uint8Array;
+  /** Per entry, 1 when it is not stat'ed (a directory, or a file the caller does not ask for). */
+  skip: Uint8Array;
   /** `Float64Array` of 2 × entries: size then mtime (NaN when it cannot be stat'ed). */
   stamps: SharedArrayBuffer;
   /** `Int32Array` of one state (CHUNK) per chunk. */

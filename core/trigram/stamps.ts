@@ -55,29 +55,50 @@ export class FileStamps {
   #values: Float64Array | undefined;
   #claims: Int32Array | undefined;
   #worker: Worker | undefined;
+  #settle: () => void;
+  /**
+   * Settles when the worker has claimed and stat'ed its last chunk (at once when there is no
+   * worker, and when it fails or is stopped).
+   */
+  readonly workerDone: Promise<void>;
 
   /**
    * Starts the worker on the entries of `index` under `root` when `parallel` and the index has
-   * `minEntries` entries or more.
+   * `minEntries` entries or more. The worker stats the files `wanted` accepts (by default every
+   * file); the others it leaves to {@linkcode FileStamps.of}, which stats any file asked for.
    */
   constructor(
     index: TrigramIndex | undefined,
     root: string,
     parallel: boolean,
     minEntries = PARALLEL_ENTRIES,
+    wanted: (filePath: string) => boolean = () => true,
   ) {
     const count = index?.paths.length ?? 0;
-    if (!index || !parallel || count < minEntries) return;
+    const done = Promise.withResolvers<void>();
+    this.workerDone = done.promise;
+    this.#settle = done.resolve;
+    if (!index || !parallel || count < minEntries) {
+      done.resolve();
+      return;
+    }
     const stamps = new SharedArrayBuffer(16 * count);
     const claims = new SharedArrayBuffer(4 * Math.ceil(count / CHUNK_ENTRIES));
     this.#values = new Float64Array(stamps);
     this.#claims = new Int32Array(claims);
-    const dirs = index.arrays.flags.map((flags) => flags & ENTRY_FLAGS.dir ? 1 : 0);
+    // Started first: the thread boots while the files to skip are picked.
     this.#worker = new Worker(WORKER_URL, { type: "module" });
     // A worker that fails leaves its unclaimed chunks to the calling thread, which stats them.
-    this.#worker.onerror = (event) => event.preventDefault();
+    this.#worker.onerror = (event) => {
+      event.preventDefault();
+      done.resolve();
+    };
+    this.#worker.onmessage = () => done.resolve();
+    const skip = index.arrays.flags.map((flags, id) =>
+      flags & ENTRY_FLAGS.dir || !wanted(index.paths[id]) ? 1 : 0
+    );
     this.#worker.postMessage(
-      { root, pathText: index.pathText, dirs, stamps, claims } satisfies StampRequest,
+      { root, pathText: index.pathText, skip, stamps, claims } satisfies StampRequest,
     );
   }
 
@@ -100,5 +121,6 @@ export class FileStamps {
   close(): void {
     this.#worker?.terminate();
     this.#worker = undefined;
+    this.#settle();
   }
 }

@@ -13,6 +13,7 @@ import { CHUNK, CHUNK_ENTRIES, type StampRequest } from "./stamp_protocol.ts";
 /** The parts of a worker's global scope this module uses. */
 interface WorkerScope {
   onmessage: ((event: MessageEvent<StampRequest>) => void) | null;
+  postMessage(message: "done"): void;
   close(): void;
 }
 
@@ -22,7 +23,7 @@ function statChunk(request: StampRequest, paths: string[], values: Float64Array,
   const end = Math.min(paths.length, (chunk + 1) * CHUNK_ENTRIES);
   for (let id = chunk * CHUNK_ENTRIES; id < end; id++) {
     values[2 * id] = NaN;
-    if (request.dirs[id]) continue;
+    if (request.skip[id]) continue;
     try {
       const info = Deno.statSync(`${request.root}/${paths[id]}`);
       values[2 * id] = info.size;
@@ -44,5 +45,6 @@ scope.onmessage = (event) => {
     Atomics.store(claims, chunk, CHUNK.done);
     Atomics.notify(claims, chunk);
   }
+  scope.postMessage("done");
   scope.close();
 };

@@ -177,6 +177,7 @@ async function refreshInvolved(view: FactView, steps: Step[]): Promise<void> {
   const names = steps.flatMap((step) => step.target.symbol ? [step.target.symbol] : []);
   const paths = new Set(names.flatMap((name) => view.filesMentioning(name)));
   const candidates = [];
+  const statsFrom = Date.now();
   for (const path of paths) {
     const absPath = view.workspace.resolve(path).path;
     try {
@@ -193,7 +194,8 @@ async function refreshInvolved(view: FactView, steps: Step[]): Promise<void> {
     }
   }
   const present = new Set(candidates.map((candidate) => candidate.path));
-  await reindexFiles(view.store, candidates, [...paths].filter((path) => !present.has(path)));
+  const gone = [...paths].filter((path) => !present.has(path));
+  await reindexFiles(view.store, candidates, gone, statsFrom);
 }
 
 async function edit(

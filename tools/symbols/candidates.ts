@@ -12,6 +12,25 @@ import type { Diagnostic } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import { statIfPresent } from "./file_stat.ts";
+import { workersAvailable } from "../../core/workers.ts";
+
+/** The size and whole-millisecond mtime of a file now, or undefined when it is gone. */
+export type FileStat = (
+  filePath: string,
+  absPath: string,
+) => { size: number; mtime: number } | undefined;
+
+/** A stat of `absPath` on this thread (any failure but a missing file is thrown). */
+const statHere: FileStat = (_filePath, absPath) => {
+  const info = statIfPresent(absPath);
+  return info && { size: info.size, mtime: Math.trunc(info.mtime?.getTime() ?? 0) };
+};
+
+/** Whether a file of this name is of a language the index covers. */
+function indexedLanguage(name: string): string | undefined {
+  const language = languageForFile(name);
+  return language && !language.unsupported ? language.name : undefined;
+}
 
 /** A walked file of an indexed language. */
 export interface Candidate {
@@ -24,7 +43,8 @@ export interface Candidate {
 
 /**
  * The walked files of an indexed language, outside `.llm/` and other than the index itself
- * (`dbPath`, root-relative); walk problems are appended to `diagnostics`.
+ * (`dbPath`, root-relative), each stat'ed by `options.stat` (by default on this thread); walk
+ * problems are appended to `diagnostics`.
  *
  * @example
  * ```ts
@@ -35,7 +55,7 @@ export interface Candidate {
  * ```
  */
 export function walkCandidates(
-  options: { root: string; walk?: EngineWalkOptions },
+  options: { root: string; walk?: EngineWalkOptions; stat?: FileStat },
   dbPath: string,
   diagnostics: Diagnostic[],
 ): Candidate[] {
@@ -45,34 +65,42 @@ export function walkCandidates(
     prefix: "MAG",
     cwd: options.root,
   });
+  const stat = options.stat ?? statHere;
   const candidates: Candidate[] = [];
   for (const entry of walker.entries()) {
     if (entry.kind !== "file" || entry.filePath === dbPath) continue;
     if (entry.filePath === ".llm" || entry.filePath.startsWith(".llm/")) continue;
-    const language = languageForFile(entry.name);
-    if (!language || language.unsupported) continue;
+    const language = indexedLanguage(entry.name);
+    if (!language) continue;
     // Stat'ed here rather than by the walker: only the files of an indexed language.
-    const info = statIfPresent(entry.absPath);
+    const info = stat(entry.filePath, entry.absPath);
     if (!info) continue;
-    candidates.push({
-      absPath: entry.absPath,
-      path: entry.filePath,
-      language: language.name,
-      size: info.size,
-      mtime: Math.trunc(info.mtime?.getTime() ?? 0),
-    });
+    candidates.push({ absPath: entry.absPath, path: entry.filePath, language, ...info });
   }
   diagnostics.push(...walker.diagnostics);
   return candidates;
 }
 
+/** The walk the repository index recorded, and stamps of its files taken on two threads. */
+export interface RecordedWalk {
+  /** Serves the recorded walk to a walker with the same settings (see `IndexWalkSource`). */
+  cache: RunCache;
+  /**
+   * Stats a file: an indexed file of a covered language is stat'ed by a worker (from the end of
+   * the list) or here (from the start), whichever reaches it first; any other here.
+   */
+  stat: FileStat;
+  /** Stops the worker if it still runs. */
+  close(): void;
+}
+
 /**
- * The walk recorded in the repository index of `root` (`.llm/trigram.idx`), as a walk cache
- * for {@linkcode walkCandidates}: its walker takes the recorded list when the walk settings are
- * the same and no folder or ignore file of that walk changed since (one stat per folder instead
- * of reading every folder), and walks for real otherwise. Undefined when there is no usable
- * repository index: a refused one is not reported here, since the indexing run that asks
- * rebuilds it.
+ * The walk recorded in the repository index of `root` (`.llm/trigram.idx`), for
+ * {@linkcode walkCandidates}: its walker takes the recorded list when the walk settings are the
+ * same and no folder or ignore file of that walk changed since (one stat per folder instead of
+ * reading every folder), and walks for real otherwise; its files are stat'ed on two threads.
+ * Undefined when there is no usable repository index: a refused one is not reported here, since
+ * the indexing run that asks rebuilds it.
  *
  * @example
  * ```ts
@@ -80,10 +108,24 @@ export function walkCandidates(
  * await recordedWalk(Deno.makeTempDirSync()); // undefined
  * ```
  */
-export async function recordedWalk(root: string): Promise<RunCache | undefined> {
+export async function recordedWalk(root: string): Promise<RecordedWalk | undefined> {
   const { openCheckedIndex } = await import("../../core/trigram/open.ts");
   const index = await openCheckedIndex(root, LLM_SYMBOLS, "LMS", []);
   if (!index) return undefined;
   const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
-  return new IndexWalkSource(index, LLM_SYMBOLS, "MAG");
+  const { FileStamps } = await import("../../core/trigram/stamps.ts");
+  const wanted = (filePath: string) =>
+    indexedLanguage(filePath.slice(filePath.lastIndexOf("/") + 1)) !== undefined;
+  const stamps = new FileStamps(index, root, workersAvailable(), undefined, wanted);
+  return {
+    cache: new IndexWalkSource(index, LLM_SYMBOLS, "MAG"),
+    stat(filePath, absPath) {
+      const id = index.idOf(filePath);
+      const stamp = id === undefined ? undefined : stamps.of(id, absPath);
+      // No stamp (the file is gone, or its stat failed): this thread's stat says which.
+      if (!stamp || Number.isNaN(stamp[1])) return statHere(filePath, absPath);
+      return { size: stamp[0], mtime: Math.trunc(stamp[1]) };
+    },
+    close: () => stamps.close(),
+  };
 }

@@ -12,8 +12,8 @@ import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import type { Drift, IndexStatusData, VerifyData } from "../../schema/symbols.ts";
 import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 import { listingCut } from "../../core/listing.ts";
-import { type FailureRow, IndexStore, locateDb } from "./store.ts";
-import { statIfPresent } from "./file_stat.ts";
+import { type FailureRow, type FileRow, IndexStore, locateDb } from "./store.ts";
+import { SMUDGED_SIZE, statIfPresent } from "./file_stat.ts";
 import type { QueryOutcome } from "./queries.ts";
 
 /** What `status` and `verify` take. */
@@ -57,6 +57,16 @@ function failureNotes(failures: readonly FailureRow[]): Diagnostic[] {
 }
 
 /**
+ * Whether the disk's `info` of `file` at `absPath` matches its row: the stamp, or for a smudged
+ * (racy) stamp of the same time, the content's hash.
+ */
+function stampVouches(file: FileRow, info: Deno.FileInfo, absPath: string): boolean {
+  if (Math.trunc(info.mtime?.getTime() ?? 0) !== file.mtime) return false;
+  if (info.size === file.size) return true;
+  return file.size === SMUDGED_SIZE && sha256(Deno.readFileSync(absPath)) === file.hash;
+}
+
+/**
  * Counts of the index and how many indexed files are fresh, stale or missing on disk.
  *
  * @example
@@ -75,11 +85,11 @@ export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatus
     const root = Deno.realPathSync(options.root);
     let fresh = 0, stale = 0, missing = 0;
     for (const file of store.files()) {
-      const info = statIfPresent(join(root, file.path));
+      const absPath = join(root, file.path);
+      const info = statIfPresent(absPath);
       if (!info) missing++;
-      else if (info.size === file.size && Math.trunc(info.mtime?.getTime() ?? 0) === file.mtime) {
-        fresh++;
-      } else stale++;
+      else if (stampVouches(file, info, absPath)) fresh++;
+      else stale++;
     }
     const counts = store.counts();
     const failures = store.failures();

@@ -15,6 +15,7 @@ import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { IndexResult } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { type Candidate, recordedWalk, walkCandidates } from "./candidates.ts";
+import { recordedSize } from "./file_stat.ts";
 import {
   type ExtractReply,
   type ExtractTask,
@@ -166,34 +167,42 @@ function extractor(threads: number | undefined, files: number): {
 /** Writes batches of parsed files, one transaction each. */
 class BatchWriter {
   readonly #store: IndexStore;
+  readonly #statsFrom: number;
   #writes: FileWrite[] = [];
   #touches: Candidate[] = [];
   #failures: FailureRow[] = [];
   #failureTouches: Candidate[] = [];
   #facts = 0;
 
-  constructor(store: IndexStore) {
+  /** A writer into `store` of stamps taken by stats at or after `statsFrom` (wall clock, ms). */
+  constructor(store: IndexStore, statsFrom: number) {
     this.#store = store;
+    this.#statsFrom = statsFrom;
+  }
+
+  /** The stamp to record for `file`: its size smudged when the stamp is racy. */
+  #stamp<T extends { size: number; mtime: number }>(file: T): T {
+    return { ...file, size: recordedSize(file.size, file.mtime, this.#statsFrom) };
   }
 
   add(write: FileWrite): void {
-    this.#writes.push(write);
+    this.#writes.push(this.#stamp(write));
     this.#facts += rowCount(write.rows) + 1;
     if (this.#writes.length >= BATCH_FILES || this.#facts >= BATCH_FACTS) this.flush();
   }
 
   touch(candidate: Candidate): void {
-    this.#touches.push(candidate);
+    this.#touches.push(this.#stamp(candidate));
     if (this.#touches.length >= BATCH_FILES * 16) this.flush();
   }
 
   fail(failure: FailureRow): void {
-    this.#failures.push(failure);
+    this.#failures.push(this.#stamp(failure));
     if (this.#failures.length >= BATCH_FILES) this.flush();
   }
 
   touchFailure(candidate: Candidate): void {
-    this.#failureTouches.push(candidate);
+    this.#failureTouches.push(this.#stamp(candidate));
     if (this.#failureTouches.length >= BATCH_FILES * 16) this.flush();
   }
 
@@ -497,8 +506,18 @@ export async function refreshIndex(
   const diagnostics: Diagnostic[] = [];
   const location = store.location;
   // The walk the repository index recorded, when it still holds, saves reading every folder.
-  const walk = { ...options.walk, cache: options.walk?.cache ?? await recordedWalk(options.root) };
-  const candidates = walkCandidates({ ...options, walk }, location.displayPath, diagnostics);
+  const recorded = options.walk?.cache ? undefined : await recordedWalk(options.root);
+  const walk = { ...options.walk, cache: options.walk?.cache ?? recorded?.cache };
+  let candidates: Candidate[];
+  try {
+    candidates = walkCandidates(
+      { ...options, walk, stat: recorded?.stat },
+      location.displayPath,
+      diagnostics,
+    );
+  } finally {
+    recorded?.close();
+  }
   const indexed = new Map(store.fileStamps().map((stamp) => [stamp[0], stamp]));
   const failed = new Map(store.failures().map((row) => [row.path, row]));
   const walked = new Set(candidates.map((candidate) => candidate.path));
@@ -529,7 +548,8 @@ export async function refreshIndex(
   }
   if (indexed.size === gone.length) store.dropLookupIndexes();
   const known = indexedRows(store, toCheck, indexed);
-  const writer = new BatchWriter(store);
+  // Every stat of this run comes after its start.
+  const writer = new BatchWriter(store, started);
   const state = await processCandidates(toCheck, known, failed, options, writer, diagnostics);
   writer.flush();
   await options.afterWrite?.({
@@ -614,15 +634,17 @@ export interface ReindexOutcome {
 
 /**
  * Re-indexes the named files only, without a walk (a file watcher's changed paths): each of
- * `gone` loses its facts; each of `changed` whose size or time moved is hashed and, when its
- * content changed, parsed again on the calling thread (a handful of files: no worker to start).
+ * `gone` loses its facts; each of `changed` whose size or time moved (or whose recorded stamp is
+ * racy) is hashed and, when its content changed, parsed again on the calling thread (a handful
+ * of files: no worker to start). The stamps of `changed` come from stats made at or after
+ * `statsFrom` (wall clock, ms).
  *
  * @example
  * ```ts
  * import { reindexFiles } from "./indexer.ts";
  * import { IndexStore, locateDb } from "./store.ts";
  * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
- * (await reindexFiles(store, [], ["gone.py"])).removed; // 0 (it was not indexed)
+ * (await reindexFiles(store, [], ["gone.py"], Date.now())).removed; // 0 (it was not indexed)
  * store.close();
  * ```
  */
@@ -630,6 +652,7 @@ export async function reindexFiles(
   store: IndexStore,
   changed: readonly Candidate[],
   gone: readonly string[],
+  statsFrom: number,
   signal?: AbortSignal,
 ): Promise<ReindexOutcome> {
   const diagnostics: Diagnostic[] = [];
@@ -649,7 +672,7 @@ export async function reindexFiles(
       diagnostics.push(tooLargeNote(candidate, SYMBOLS_DEFAULTS.maxFileBytes));
     } else toCheck.push(candidate);
   }
-  const writer = new BatchWriter(store);
+  const writer = new BatchWriter(store, statsFrom);
   const options = { root: "", threads: 0, signal };
   const state = await processCandidates(toCheck, known, failed, options, writer, diagnostics);
   writer.flush();

@@ -43,3 +43,26 @@ Deno.test("index: workers store exactly what the calling thread stores", async (
     Deno.removeSync(root, { recursive: true });
   }
 });
+
+Deno.test("index: a rewrite in the tick of the recorded stamp, at the same size, is seen", async () => {
+  const root = Deno.makeTempDirSync();
+  try {
+    const path = `${root}/a.c`;
+    Deno.writeTextFileSync(path, "int v1(void) { return 1; }\n");
+    await indexRoot({ root, threads: 0 });
+    const { mtime } = Deno.statSync(path);
+    // What a second write in the same clock tick leaves: new content, same size and mtime.
+    Deno.writeTextFileSync(path, "int v2(void) { return 2; }\n");
+    Deno.utimeSync(path, new Date(), mtime!);
+    const again = await indexRoot({ root, threads: 0 });
+    deepStrictEqual(again.result.parsed, 1);
+    const store = IndexStore.open(locateDb(root, undefined, false), "read");
+    try {
+      deepStrictEqual(store.symbolsNamed("v2").map((row) => row.path), ["a.c"]);
+    } finally {
+      store.close();
+    }
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});

@@ -174,6 +174,7 @@ export class LiveIndex implements Disposable {
     if (!this.#walkNeeded && this.#dirty.size === 0) return [];
     const paths = [...this.#dirty];
     this.#dirty.clear();
+    const statsFrom = Date.now();
     const plan = this.#walkNeeded ? "walk" : this.#plan(paths);
     this.#checkpointWhenIdle();
     try {
@@ -190,7 +191,8 @@ export class LiveIndex implements Disposable {
         return (await refreshIndex(this.store, { root: this.#root, walk, signal })).diagnostics;
       }
       const { reindexFiles } = await import("./indexer.ts");
-      return (await reindexFiles(this.store, plan.changed, plan.gone, signal)).diagnostics;
+      return (await reindexFiles(this.store, plan.changed, plan.gone, statsFrom, signal))
+        .diagnostics;
     } catch (error) {
       // Not done: the next refresh tries again.
       if (plan === "walk") this.#walkNeeded = true;

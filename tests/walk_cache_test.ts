@@ -79,3 +79,22 @@ Deno.test("walks with different options are cached apart; a fresh tree is not ca
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a walk that stats cached entries fills copies: the cache keeps them as recorded", async () => {
+  const root = await makeTree({ "a.txt": "abc", "sub/b.txt": "" });
+  try {
+    await settle(root, ["sub", "."]);
+    const cache = new MemoryCache();
+    const entries = (
+      stat: boolean,
+    ) => [...new Walker({ tool: "llm-search", prefix: "LMS", cwd: root, cache, stat }).entries()];
+    const recorded = entries(false);
+    assert.deepEqual(recorded.map((entry) => entry.size), [undefined, undefined]);
+    assert.deepEqual(entries(true).map((entry) => entry.size), [3, 0]);
+    const again = entries(false);
+    assert.deepEqual(again.map((entry) => entry.size), [undefined, undefined]);
+    assert.equal(again[0], entries(false)[0], "cached entries are yielded, not copied");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

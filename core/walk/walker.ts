@@ -165,7 +165,10 @@ export class Walker {
     const hit = cachedWalk(cache, key);
     if (hit) {
       this.diagnostics.push(...hit.diagnostics);
-      for (const entry of hit.entries) yield this.#stat({ ...entry });
+      // The cached entries themselves, unless this walk stats them: only the walker writes to
+      // an entry, and copying 78,000 of them took a third of a warm indexed search.
+      if (!this.#options.stat) yield* hit.entries;
+      else for (const entry of hit.entries) yield this.#stat({ ...entry });
       return;
     }
     const started = Date.now();

@@ -9,14 +9,23 @@ import {
   decodePostings,
   nextByteBit,
   PostingBuilder,
-  type PostingTable,
+  type PostingLayout,
 } from "../core/trigram/postings.ts";
 import { Random } from "./search_regex_gen.ts";
 
+/** A merged table: its layout and its lists as written. */
+type PostingTable = PostingLayout & { postings: Uint8Array };
+
+/** The layout and the lists as written, in chunks of a size that cuts through lists. */
 function build(files: Uint8Array[], chunkPairs?: number): PostingTable {
   const builder = new PostingBuilder(chunkPairs);
   files.forEach((bytes, id) => builder.add(id, bytes));
-  return builder.finish();
+  const layout = builder.finish();
+  const chunks: number[] = [];
+  builder.writeLists(layout, (chunk) => chunks.push(...chunk), 7);
+  const postings = Uint8Array.from(chunks);
+  assert.equal(postings.length, layout.offsets[layout.trigrams.length], "lists as laid out");
+  return { ...layout, postings };
 }
 
 /** A posting as [id, offset mask, next-byte mask]. */

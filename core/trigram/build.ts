@@ -27,7 +27,7 @@ import {
   POSTING_BLOCK,
 } from "./format.ts";
 import { type IndexedWalk, type IndexMeta, walkShape } from "./meta.ts";
-import { PostingBuilder, type PostingTable } from "./postings.ts";
+import { PostingBuilder, type PostingLayout } from "./postings.ts";
 import { racyStamp } from "../racy_stamp.ts";
 
 /** What a build needs. */
@@ -181,67 +181,91 @@ function collectEntries(
   return { table, walk, indexedFiles, indexedBytes };
 }
 
+/** The sections before the posting lists: filled but for the block checksums, then sealed. */
+interface Body {
+  bytes: Uint8Array<ArrayBuffer>;
+  /** Where the posting lists start in the file. */
+  postingsOffset: number;
+  /** One checksum per POSTING_BLOCK of the lists, to fill as they are written. */
+  blockSums: Uint32Array;
+  /** Writes the header and its checksums (once every block checksum is in). */
+  seal(): void;
+}
+
 /** The sections of the file before the postings, laid out after the header. */
-function encodeBody(meta: IndexMeta, table: EntryTable, postings: PostingTable) {
+function layoutBody(meta: IndexMeta, table: EntryTable, layout: PostingLayout): Body {
   const encoder = new TextEncoder();
   const metaBytes = encoder.encode(JSON.stringify(meta));
   const pathBytes = encoder.encode(table.paths.join("\n"));
   const count = table.paths.length;
+  const trigramCount = layout.trigrams.length;
+  const postingsLength = layout.offsets[trigramCount];
   const metaOffset = HEADER_BYTES;
   const pathsOffset = metaOffset + metaBytes.length;
   const arraysOffset = align(pathsOffset + pathBytes.length, 8);
   const tableOffset = arraysOffset + arraysLength(count);
-  const trigramCount = postings.trigrams.length;
   const blockSumsOffset = tableOffset + 4 * (2 * trigramCount + 1);
-  const blockCount = Math.ceil(postings.postings.length / POSTING_BLOCK);
+  const blockCount = Math.ceil(postingsLength / POSTING_BLOCK);
   const postingsOffset = blockSumsOffset + 4 * blockCount;
-  const body = new Uint8Array(postingsOffset);
-  body.set(metaBytes, metaOffset);
-  body.set(pathBytes, pathsOffset);
-  const arrays = entryArrays(body.buffer, arraysOffset, count);
+  const bytes = new Uint8Array(postingsOffset);
+  bytes.set(metaBytes, metaOffset);
+  bytes.set(pathBytes, pathsOffset);
+  const arrays = entryArrays(bytes.buffer, arraysOffset, count);
   arrays.sizes.set(table.sizes);
   arrays.mtimes.set(table.mtimes);
   table.hashes.forEach((hash, i) => arrays.hashes.set(hash, 32 * i));
   arrays.flags.set(table.flags);
-  const words = new Uint32Array(body.buffer, tableOffset, 2 * trigramCount + 1 + blockCount);
-  words.set(postings.trigrams, 0);
-  words.set(postings.offsets, trigramCount);
-  for (let block = 0; block < blockCount; block++) {
-    const start = block * POSTING_BLOCK;
-    words[2 * trigramCount + 1 + block] = checksum32(
-      postings.postings.subarray(start, start + POSTING_BLOCK),
-    );
-  }
-  encodeHeader({
-    entryCount: count,
-    trigramCount,
-    metaOffset,
-    metaLength: metaBytes.length,
-    pathsOffset,
-    pathsLength: pathBytes.length,
-    arraysOffset,
-    tableOffset,
-    blockSumsOffset,
-    blockCount,
-    postingsOffset,
-    postingsLength: postings.postings.length,
-    bodyChecksum: checksum32(body.subarray(metaOffset)),
-  }, body);
-  const view = new DataView(body.buffer);
-  view.setUint32(HEADER_CHECKSUM_AT, checksum32(body.subarray(0, HEADER_CHECKSUM_AT)), true);
-  return body;
+  const words = new Uint32Array(bytes.buffer, tableOffset, 2 * trigramCount + 1 + blockCount);
+  words.set(layout.trigrams, 0);
+  words.set(layout.offsets, trigramCount);
+  const seal = () => {
+    encodeHeader({
+      entryCount: count,
+      trigramCount,
+      metaOffset,
+      metaLength: metaBytes.length,
+      pathsOffset,
+      pathsLength: pathBytes.length,
+      arraysOffset,
+      tableOffset,
+      blockSumsOffset,
+      blockCount,
+      postingsOffset,
+      postingsLength,
+      bodyChecksum: checksum32(bytes.subarray(metaOffset)),
+    }, bytes);
+    const view = new DataView(bytes.buffer);
+    view.setUint32(HEADER_CHECKSUM_AT, checksum32(bytes.subarray(0, HEADER_CHECKSUM_AT)), true);
+  };
+  return { bytes, postingsOffset, blockSums: words.subarray(2 * trigramCount + 1), seal };
 }
 
 function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
   for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
 }
 
-/** Writes `parts` to a temporary file beside `path` and renames it over `path`. */
-function writeAtomically(path: string, parts: Uint8Array[]): void {
+/** Bytes of posting lists written at a time: a whole number of checksum blocks. */
+const LIST_CHUNK = 64 * POSTING_BLOCK;
+
+/**
+ * Writes the index to a temporary file beside `path` and renames it over `path`: the posting
+ * lists first (at their offset, checksumming each block on the way), then the sealed body.
+ */
+function writeIndexFile(path: string, body: Body, postings: PostingBuilder, layout: PostingLayout) {
   const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   const file = Deno.openSync(temporary, { write: true, createNew: true });
   try {
-    for (const part of parts) writeAll(file, part);
+    file.seekSync(body.postingsOffset, Deno.SeekMode.Start);
+    let block = 0;
+    postings.writeLists(layout, (chunk) => {
+      for (let at = 0; at < chunk.length; at += POSTING_BLOCK) {
+        body.blockSums[block++] = checksum32(chunk.subarray(at, at + POSTING_BLOCK));
+      }
+      writeAll(file, chunk);
+    }, LIST_CHUNK);
+    body.seal();
+    file.seekSync(0, Deno.SeekMode.Start);
+    writeAll(file, body.bytes);
     file.syncSync();
   } catch (error) {
     file.close();
@@ -294,18 +318,18 @@ export function buildTrigramIndex(options: TrigramBuildOptions): TrigramBuildOut
     started,
     postings,
   );
-  const merged = postings.finish();
+  const layout = postings.finish();
   const meta: IndexMeta = { root: realRoot, builtAtMs: started, walk };
-  const body = encodeBody(meta, table, merged);
+  const body = layoutBody(meta, table, layout);
   const path = join(folder, "trigram.idx");
-  writeAtomically(path, [body, merged.postings]);
+  writeIndexFile(path, body, postings, layout);
   return {
     path: INDEX_PATH,
     files: table.flags.filter((flags) => (flags & ENTRY_FLAGS.dir) === 0).length,
     indexedFiles,
     indexedBytes,
-    trigrams: merged.trigrams.length,
-    indexBytes: body.length + merged.postings.length,
+    trigrams: layout.trigrams.length,
+    indexBytes: body.bytes.length + layout.offsets[layout.trigrams.length],
     durationMs: Date.now() - started,
   };
 }

@@ -47,14 +47,12 @@ interface Segment {
   bytes: Uint8Array;
 }
 
-/** The merged table, in the index file's layout. */
-export interface PostingTable {
+/** The merged table's layout, in the index file's terms. */
+export interface PostingLayout {
   /** Trigrams, ascending. */
   trigrams: Uint32Array;
-  /** Byte offset of each list in `postings`, plus the end. */
+  /** Byte offset of each list in the lists, plus their end. */
   offsets: Uint32Array;
-  /** The lists: per posting, the id (first) or gap as a varint, then MASK_BYTES of masks. */
-  postings: Uint8Array;
 }
 
 /** Reads the varint at `at`: its value and its length. */
@@ -166,8 +164,11 @@ export class PostingBuilder {
     this.#pairs = 0;
   }
 
-  /** Merges every segment into the final table (the builder is spent afterwards). */
-  finish(): PostingTable {
+  /**
+   * Sorts the last pairs and lays out the merged table: its trigrams and the offset of each list
+   * (the builder then only writes the lists, with {@linkcode PostingBuilder.writeLists}).
+   */
+  finish(): PostingLayout {
     this.#flush();
     this.#lastPair = undefined;
     const sizes = this.#counts;
@@ -182,44 +183,63 @@ export class PostingBuilder {
       if (total + sizes[t] > 0xffffffff) throw new RangeError("posting lists exceed 4 GiB");
       trigrams[i] = t;
       offsets[i++] = total;
-      const size = sizes[t];
-      sizes[t] = total;
-      total += size;
+      total += sizes[t];
+      sizes[t] = 0;
     }
     offsets[trigramCount] = total;
-    const postings = new Uint8Array(total);
-    this.#visitParts(
-      new Int32Array(TRIGRAM_SPACE),
-      (trigram, length, segment, start, end, firstId, previous) => {
-        let at = sizes[trigram];
-        at = writeVarint(postings, at, previous < 0 ? firstId : firstId - previous);
-        const rest = end - start;
-        if (rest > 32) postings.set(segment.bytes.subarray(start, end), at);
-        else for (let i = 0; i < rest; i++) postings[at + i] = segment.bytes[start + i];
-        sizes[trigram] = at + rest;
-        return length;
-      },
-    );
-    this.#segments.length = 0;
-    return { trigrams, offsets, postings };
+    return { trigrams, offsets };
+  }
+
+  /**
+   * Writes the merged lists of `layout` in order, through `write`, in chunks of `chunkBytes`
+   * (the last one shorter), each reused once `write` returns: no list of the whole table is
+   * ever held at once (on the Linux tree that would be 400 MB beside the segments).
+   */
+  writeLists(
+    layout: PostingLayout,
+    write: (chunk: Uint8Array) => void,
+    chunkBytes = 1 << 20,
+  ): void {
+    const segments = this.#segments;
+    const next = segments.map(() => 0);
+    const starts = segments.map(() => 0);
+    const chunk = new Uint8Array(chunkBytes);
+    let used = 0;
+    const put = (bytes: Uint8Array) => {
+      for (let at = 0; at < bytes.length;) {
+        const taken = Math.min(bytes.length - at, chunkBytes - used);
+        chunk.set(bytes.subarray(at, at + taken), used);
+        used += taken;
+        at += taken;
+        if (used === chunkBytes) {
+          write(chunk);
+          used = 0;
+        }
+      }
+    };
+    const head = new Uint8Array(5);
+    for (const trigram of layout.trigrams) {
+      let previous = -1;
+      segments.forEach((segment, s) => {
+        const i = next[s];
+        if (i >= segment.trigrams.length || segment.trigrams[i] !== trigram) return;
+        const [firstId, firstLength] = readVarint(segment.bytes, starts[s]);
+        const headLength = writeVarint(head, 0, previous < 0 ? firstId : firstId - previous);
+        put(head.subarray(0, headLength));
+        put(segment.bytes.subarray(starts[s] + firstLength, segment.ends[i]));
+        previous = segment.lastIds[i];
+        starts[s] = segment.ends[i];
+        next[s] = i + 1;
+      });
+    }
+    if (used > 0) write(chunk.subarray(0, used));
   }
 
   /**
    * Calls `visit` for each segment's part of each trigram, in segment order, with the length
    * the part takes once its first id is written as the gap to the previous segment's last id.
    */
-  #visitParts(
-    lastIds: Int32Array,
-    visit: (
-      trigram: number,
-      length: number,
-      segment: Segment,
-      restStart: number,
-      restEnd: number,
-      firstId: number,
-      previous: number,
-    ) => void,
-  ): void {
+  #visitParts(lastIds: Int32Array, visit: (trigram: number, length: number) => void): void {
     for (const segment of this.#segments) {
       let start = 0;
       for (let i = 0; i < segment.trigrams.length; i++) {
@@ -229,15 +249,7 @@ export class PostingBuilder {
         // Stored plus one: zero means no earlier segment held the trigram.
         const previous = lastIds[trigram] - 1;
         const head = previous < 0 ? firstLength : varintLength(firstId - previous);
-        visit(
-          trigram,
-          head + end - start - firstLength,
-          segment,
-          start + firstLength,
-          end,
-          firstId,
-          previous,
-        );
+        visit(trigram, head + end - start - firstLength);
         lastIds[trigram] = segment.lastIds[i] + 1;
         start = end;
       }

@@ -367,13 +367,14 @@ export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
   const store = IndexStore.open(locateDb(options.root, options.db, true), "write");
   let outcome: IndexOutcome;
   try {
-    let plan: RepositoryPlan = { drift: 0 };
-    const early = await earlyRepositoryWorker(options);
+    const first = await repositoryFirst(store, options);
+    let plan: RepositoryPlan = { build: first, drift: 0 };
+    const early = first ? undefined : await earlyRepositoryWorker(options);
     const afterWrite = async (written: WrittenCounts) => {
       plan = await planRepositoryIndex(store, options, written, early);
     };
     try {
-      outcome = await refreshIndex(store, { ...options, afterWrite });
+      outcome = await refreshIndex(store, first ? options : { ...options, afterWrite });
     } catch (error) {
       (plan.build ?? early)?.cancel();
       throw error;
@@ -429,6 +430,32 @@ async function planRepositoryIndex(
     ? worker.build(options.root, coverageOf(options.walk), options.signal)
     : deferredRepositoryBuild(options.root, options.walk, options.signal);
   return { build, drift };
+}
+
+/**
+ * The repository index's build, run to its end before any file is parsed, when the run is
+ * known to rebuild it (there is none, it cannot be read, or the symbol index has no record of
+ * it) and may build it on a worker. Built at the end instead, beside the memory the run holds
+ * by then, it took the cold run over the Linux tree to 1.63 GB; built first, the worker's
+ * memory is gone before the parsers' comes. Its failure is thrown where the build's outcome is
+ * asked for, after the symbol index, as before.
+ */
+async function repositoryFirst(
+  store: IndexStore,
+  options: IndexOptions,
+): Promise<RepositoryBuild | undefined> {
+  if (!mayOverlap(options)) return undefined;
+  const { existingIndex } = await import("../../core/trigram/open.ts");
+  const known = store.meta(TRIGRAM_DRIFT_KEY) === undefined ||
+    existingIndex(options.root) === undefined || !await repositoryIndexReadable(options.root);
+  if (!known) return undefined;
+  const build = new RepositoryWorker().build(
+    options.root,
+    coverageOf(options.walk),
+    options.signal,
+  );
+  await build.outcome().catch(() => {});
+  return build;
 }
 
 /**

@@ -11,19 +11,16 @@ import type { RunCache } from "../../core/cache.ts";
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
-import { statIfPresent } from "./file_stat.ts";
+import { type Stamp, stampOf, statIfPresent } from "./file_stat.ts";
 import { workersAvailable } from "../../core/workers.ts";
 
 /** The size and whole-millisecond mtime of a file now, or undefined when it is gone. */
-export type FileStat = (
-  filePath: string,
-  absPath: string,
-) => { size: number; mtime: number } | undefined;
+export type FileStat = (filePath: string, absPath: string) => Stamp | undefined;
 
 /** A stat of `absPath` on this thread (any failure but a missing file is thrown). */
 const statHere: FileStat = (_filePath, absPath) => {
   const info = statIfPresent(absPath);
-  return info && { size: info.size, mtime: Math.trunc(info.mtime?.getTime() ?? 0) };
+  return info && stampOf(info);
 };
 
 /** Whether a file of this name is of a language the index covers. */

@@ -47,3 +47,41 @@ export const SMUDGED_SIZE = -1;
 export function recordedSize(size: number, mtime: number, statsFrom: number): number {
   return racyStamp(mtime, statsFrom) ? SMUDGED_SIZE : size;
 }
+
+/** A file's stamp as an index records it: its size and its mtime in whole milliseconds. */
+export interface Stamp {
+  size: number;
+  mtime: number;
+}
+
+/**
+ * The stamp of the file `info` describes.
+ *
+ * @example
+ * ```ts
+ * import { stampOf } from "./file_stat.ts";
+ * stampOf(Deno.statSync(Deno.cwd())).mtime > 0; // true
+ * ```
+ */
+export function stampOf(info: Deno.FileInfo): Stamp {
+  return { size: info.size, mtime: Math.trunc(info.mtime?.getTime() ?? 0) };
+}
+
+/**
+ * What a recorded stamp says of the file as `info` shows it now: `same` (it vouches for the
+ * recorded content), `moved` (the file changed), or `unsure` (a smudged stamp of the same time:
+ * only the content can tell).
+ *
+ * @example
+ * ```ts
+ * import { stampAgainst, stampOf } from "./file_stat.ts";
+ * const info = Deno.statSync(Deno.cwd());
+ * stampAgainst({ ...stampOf(info), size: -1 }, info); // "unsure"
+ * ```
+ */
+export function stampAgainst(recorded: Stamp, info: Deno.FileInfo): "same" | "moved" | "unsure" {
+  const now = stampOf(info);
+  if (now.mtime !== recorded.mtime) return "moved";
+  if (now.size === recorded.size) return "same";
+  return recorded.size === SMUDGED_SIZE ? "unsure" : "moved";
+}

@@ -13,7 +13,7 @@ import type { Drift, IndexStatusData, VerifyData } from "../../schema/symbols.ts
 import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 import { listingCut } from "../../core/listing.ts";
 import { type FailureRow, type FileRow, IndexStore, locateDb } from "./store.ts";
-import { SMUDGED_SIZE, statIfPresent } from "./file_stat.ts";
+import { stampAgainst, statIfPresent } from "./file_stat.ts";
 import type { QueryOutcome } from "./queries.ts";
 
 /** What `status` and `verify` take. */
@@ -61,9 +61,9 @@ function failureNotes(failures: readonly FailureRow[]): Diagnostic[] {
  * (racy) stamp of the same time, the content's hash.
  */
 function stampVouches(file: FileRow, info: Deno.FileInfo, absPath: string): boolean {
-  if (Math.trunc(info.mtime?.getTime() ?? 0) !== file.mtime) return false;
-  if (info.size === file.size) return true;
-  return file.size === SMUDGED_SIZE && sha256(Deno.readFileSync(absPath)) === file.hash;
+  const verdict = stampAgainst(file, info);
+  if (verdict !== "unsure") return verdict === "same";
+  return sha256(Deno.readFileSync(absPath)) === file.hash;
 }
 
 /**

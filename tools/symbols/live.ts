@@ -27,7 +27,7 @@ import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import type { Candidate } from "./candidates.ts";
 import { IndexStore, locateDb } from "./store.ts";
-import { statIfPresent } from "./file_stat.ts";
+import { stampOf, statIfPresent } from "./file_stat.ts";
 
 /**
  * How long a refresh waits for each watcher to report its own fence (a touch of a path only
@@ -333,8 +333,7 @@ export class LiveIndex implements Disposable {
       const info = statIfPresent(absPath);
       if (row) {
         if (info?.isFile) {
-          const mtime = Math.trunc(info.mtime?.getTime() ?? 0);
-          changed.push({ absPath, path, language: row.language, size: info.size, mtime });
+          changed.push({ absPath, path, language: row.language, ...stampOf(info) });
         } else gone.push(path);
       } else if (!info) {
         if (this.store.hasFilesUnder(path)) return "walk";

@@ -21,7 +21,7 @@ import type { Relationships, SymbolRef } from "../../schema/extensions.ts";
 import { spanOf, symbolRef } from "./records.ts";
 import { Resolver, storedDefinitions } from "./resolve.ts";
 import { type FileRow, IndexStore, locateDb, type RefRow, type SymbolRow } from "./store.ts";
-import { SMUDGED_SIZE } from "./file_stat.ts";
+import { stampAgainst } from "./file_stat.ts";
 
 /** Which relationships to fill. */
 export interface RelationshipKinds {
@@ -215,9 +215,7 @@ export class SpanRelations {
       if (error instanceof Deno.errors.NotFound) return false;
       throw error;
     }
-    // A smudged (racy) size says nothing: the hash decides.
-    const sizeMoved = info.size !== row.size && row.size !== SMUDGED_SIZE;
-    if (sizeMoved || Math.trunc(info.mtime?.getTime() ?? 0) !== row.mtime) return false;
+    if (stampAgainst(row, info) === "moved") return false;
     return sha256(Deno.readFileSync(absPath)) === row.hash;
   }
 

@@ -1,5 +1,6 @@
 /**
- * The posting masks (offset mod 8, next byte) rule files out soundly: over generated files and
+ * The posting masks (offset mod 8, next byte) and units (pieces of a file, tiny ones here so
+ * that literals straddle them) rule files out soundly: over generated files and
  * literals, a file the index does not list as a candidate never holds any of the literals
  * (compared ignoring ASCII case when asked), for literals cut from the files or made of their
  * pieces, with regex metacharacters, multi-byte UTF-8, three-byte literals (one trigram, no
@@ -65,13 +66,16 @@ function holdsEveryTrigram(content: Uint8Array, literal: Uint8Array): boolean {
   return true;
 }
 
+/** Unit sizes of the rounds: the default, and some that cut the generated files. */
+const UNIT_SIZES = [undefined, 1, 5, 16];
+
 /** An indexed tree of `files` (aged, so every file has trusted postings) and its index. */
-async function indexedTree(files: string[]): Promise<[string, TrigramIndex]> {
+async function indexedTree(files: string[], unitBytes?: number): Promise<[string, TrigramIndex]> {
   const tree = Object.fromEntries(files.map((text, i) => [`f${i}.txt`, text]));
   const root = await makeTree(tree);
   for (const path of [...Object.keys(tree), "."]) Deno.utimeSync(join(root, path), PAST, PAST);
   Deno.mkdirSync(join(root, ".llm"));
-  buildTrigramIndex({ root });
+  buildTrigramIndex({ root, unitBytes });
   return [root, TrigramIndex.open(join(root, ".llm", "trigram.idx"))];
 }
 
@@ -83,7 +87,7 @@ Deno.test("posting masks never rule out a file holding a literal, and do rule fi
       { length: FILES_PER_ROUND },
       () => randomText(random, random.int(40)),
     );
-    const [root, index] = await indexedTree(files);
+    const [root, index] = await indexedTree(files, UNIT_SIZES[round % UNIT_SIZES.length]);
     try {
       const contents = index.paths.map((path, id) =>
         index.arrays.flags[id] & ENTRY_FLAGS.dir
@@ -113,7 +117,8 @@ Deno.test("posting masks never rule out a file holding a literal, and do rule fi
             assert.equal(
               candidates[id],
               1,
-              `${index.paths[id]} holds ${JSON.stringify(literals)} (ignore case: ${ignoreCase})`,
+              `${index.paths[id]} holds ${JSON.stringify(literals)} (ignore case: ${ignoreCase}, ` +
+                `round ${round})`,
             );
           } else if (
             candidates[id] === 0 && needles.some((needle) => holdsEveryTrigram(haystack, needle))
@@ -141,5 +146,22 @@ Deno.test("a trigram followed by another byte, or at another alignment, does not
   } finally {
     index.close();
     Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("trigrams an occurrence would have, but far apart in a large file, do not make it a candidate", async () => {
+  // "abcdef" is not in f0, yet each of its trigrams is, followed by its next byte and at its
+  // alignment: "abc" at 0 and "bcd" at 1 (in "abcdeZ"), "cde" at 66 and "def" at 67.
+  const file = "abcdeZ" + ".".repeat(60) + "cdef\n";
+  for (const [unitBytes, candidate] of [[undefined, 1], [16, 0]] as const) {
+    const [root, index] = await indexedTree([file, "xx abcdef\n"], unitBytes);
+    try {
+      const ids = ["f0.txt", "f1.txt"].map((path) => index.idOf(path)!);
+      const candidates = index.candidates(["abcdef"], false)!;
+      assert.deepEqual(ids.map((id) => candidates[id]), [candidate, 1], `units of ${unitBytes}`);
+    } finally {
+      index.close();
+      Deno.removeSync(root, { recursive: true });
+    }
   }
 });

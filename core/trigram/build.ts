@@ -25,6 +25,8 @@ import {
   HEADER_CHECKSUM_AT,
   INDEX_PATH,
   POSTING_BLOCK,
+  UNIT_BYTES,
+  unitsOf,
 } from "./format.ts";
 import { type IndexedWalk, type IndexMeta, walkShape } from "./meta.ts";
 import { PostingBuilder, type PostingLayout } from "./postings.ts";
@@ -38,6 +40,8 @@ export interface TrigramBuildOptions {
   walk?: EngineWalkOptions;
   /** Files larger than this are listed but not read (always searched directly). */
   maxFileBytes?: number;
+  /** Bytes of a posting unit (`format.ts`); UNIT_BYTES when absent (tests cut small ones). */
+  unitBytes?: number;
   /** Stops the build between files (nothing is written then). */
   signal?: AbortSignal;
 }
@@ -126,6 +130,7 @@ function collectEntries(
   root: string,
   builtAtMs: number,
   postings: PostingBuilder,
+  unitBytes: number,
 ): { table: EntryTable; walk: IndexedWalk; indexedFiles: number; indexedBytes: number } {
   const { cache: _cache, maxFilesize: _size, ...walkOptions } = options.walk ?? {};
   const recorder = new WalkRecorder();
@@ -143,9 +148,9 @@ function collectEntries(
   const holder = { buffer: new Uint8Array(1 << 20) };
   let indexedFiles = 0;
   let indexedBytes = 0;
+  let nextUnit = 0;
   for (const entry of walker.entries()) {
     options.signal?.throwIfAborted();
-    const id = table.paths.length;
     const size = entry.size ?? 0;
     const mtime = entry.mtimeMs ?? 0;
     let flags = racyStamp(mtime, builtAtMs) ? ENTRY_FLAGS.racy : 0;
@@ -158,11 +163,12 @@ function collectEntries(
         hash = new Uint8Array(createHash("sha256").update(bytes).digest());
         if (isBinary(bytes)) flags |= ENTRY_FLAGS.binary;
         else {
-          postings.add(id, bytes);
+          postings.add(nextUnit, bytes);
           indexedFiles++;
           indexedBytes += size;
         }
       }
+      nextUnit += unitsOf(size, flags, unitBytes);
     }
     table.paths.push(entry.filePath);
     table.sizes.push(size);
@@ -193,7 +199,12 @@ interface Body {
 }
 
 /** The sections of the file before the postings, laid out after the header. */
-function layoutBody(meta: IndexMeta, table: EntryTable, layout: PostingLayout): Body {
+function layoutBody(
+  meta: IndexMeta,
+  table: EntryTable,
+  layout: PostingLayout,
+  unitBytes: number,
+): Body {
   const encoder = new TextEncoder();
   const metaBytes = encoder.encode(JSON.stringify(meta));
   const pathBytes = encoder.encode(table.paths.join("\n"));
@@ -233,6 +244,7 @@ function layoutBody(meta: IndexMeta, table: EntryTable, layout: PostingLayout): 
       postingsOffset,
       postingsLength,
       bodyChecksum: checksum32(bytes.subarray(metaOffset)),
+      unitBytes,
     }, bytes);
     const view = new DataView(bytes.buffer);
     view.setUint32(HEADER_CHECKSUM_AT, checksum32(bytes.subarray(0, HEADER_CHECKSUM_AT)), true);
@@ -311,16 +323,18 @@ export function buildTrigramIndex(options: TrigramBuildOptions): TrigramBuildOut
   const root = resolve(options.root);
   const realRoot = Deno.realPathSync(root);
   const folder = stateFolder(realRoot);
-  const postings = new PostingBuilder();
+  const unitBytes = options.unitBytes ?? UNIT_BYTES;
+  const postings = new PostingBuilder({ unitBytes });
   const { table, walk, indexedFiles, indexedBytes } = collectEntries(
     options,
     root,
     started,
     postings,
+    unitBytes,
   );
   const layout = postings.finish();
   const meta: IndexMeta = { root: realRoot, builtAtMs: started, walk };
-  const body = layoutBody(meta, table, layout);
+  const body = layoutBody(meta, table, layout, unitBytes);
   const path = join(folder, "trigram.idx");
   writeIndexFile(path, body, postings, layout);
   return {

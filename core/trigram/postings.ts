@@ -1,21 +1,23 @@
 /**
  * Builds trigram posting lists in memory within a bounded budget. Each posting (a trigram in a
- * file) carries two masks beside the file id, after Russ Cox's "trigram + next-character masks"
+ * unit of a file) carries two masks beside the unit id, after Russ Cox's "trigram + next-character masks"
  * notes: bit `p mod 8` for every offset `p` where the trigram starts in the file, and bit
  * {@linkcode nextByteBit} of every byte that follows it. A literal then needs its trigrams at a
  * common alignment and followed by its own next bytes, not merely present (`reader.ts`).
- * Files are added in entry-id order; every CHUNK_PAIRS (trigram, file) pairs are sorted by trigram (a counting sort, so the
- * ids stay ascending) into an encoded segment, and the segments are merged into one sorted
- * table at the end. Peak memory is the encoded postings (twice, while merging) plus up to three
+ * The ids are those of units (`format.ts`): a file of many units lists each trigram once per
+ * unit where it starts, with that unit's masks (offsets still counted from the file's start).
+ * Files are added in unit order; every CHUNK_PAIRS (trigram, unit) pairs are sorted by trigram
+ * (a counting sort, so the ids stay ascending) into an encoded segment, and the segments are
+ * merged into one sorted table at the end. Peak memory is the encoded postings (twice, while merging) plus up to three
  * 64 MiB tables indexed by trigram, of which only the pages of trigrams that occur are touched.
  *
  * @module
  */
-import { varintLength, writeVarint } from "./format.ts";
+import { UNIT_BYTES, varintLength, writeVarint } from "./format.ts";
 
 /** Every trigram value (24 bits). */
 const TRIGRAM_SPACE = 1 << 24;
-/** (trigram, file) pairs gathered before they are sorted into a segment. */
+/** (trigram, unit) pairs gathered before they are sorted into a segment. */
 const CHUNK_PAIRS = 1 << 23;
 /** Bytes of masks after each id of a posting list: the offset mask, then the next-byte mask. */
 export const MASK_BYTES = 2;
@@ -68,6 +70,14 @@ function readVarint(bytes: Uint8Array, at: number): [number, number] {
   }
 }
 
+/** How a {@linkcode PostingBuilder} cuts files and its work. */
+export interface PostingBuilderOptions {
+  /** Bytes of a unit (`format.ts`); UNIT_BYTES when absent. */
+  unitBytes?: number;
+  /** (trigram, unit) pairs gathered before they are sorted into a segment. */
+  chunkPairs?: number;
+}
+
 /**
  * Gathers the trigrams of files and produces the posting table.
  *
@@ -95,16 +105,22 @@ export class PostingBuilder {
   #pairMasks: Uint16Array;
   #pairs = 0;
   readonly #segments: Segment[] = [];
+  readonly #unitBytes: number;
 
-  /** A builder sorting every `chunkPairs` (trigram, file) pairs into a segment. */
-  constructor(chunkPairs = CHUNK_PAIRS) {
+  /** A builder cutting files into units of `unitBytes`, sorting every `chunkPairs` pairs. */
+  constructor({ unitBytes = UNIT_BYTES, chunkPairs = CHUNK_PAIRS }: PostingBuilderOptions = {}) {
+    this.#unitBytes = unitBytes;
     this.#pairTrigrams = new Uint32Array(chunkPairs);
     this.#pairIds = new Uint32Array(chunkPairs);
     this.#pairMasks = new Uint16Array(chunkPairs);
   }
 
-  /** Adds the distinct trigrams of file `id` with their masks (ids must ascend across calls). */
-  add(id: number, bytes: Uint8Array): void {
+  /**
+   * Adds the distinct trigrams of each unit of a file, with their masks; its first unit is
+   * `firstUnit` (units must ascend across calls: `format.ts`'s `unitsOf` says how many a file
+   * takes).
+   */
+  add(firstUnit: number, bytes: Uint8Array): void {
     if (bytes.length < 3) return;
     if (this.#pairs + bytes.length > this.#pairTrigrams.length) this.#flush();
     if (bytes.length > this.#pairTrigrams.length) {
@@ -116,17 +132,26 @@ export class PostingBuilder {
     const trigrams = this.#pairTrigrams;
     const ids = this.#pairIds;
     const masks = this.#pairMasks;
-    const first = this.#pairs;
+    const unitBytes = this.#unitBytes;
+    let unit = firstUnit;
+    let unitEnd = unitBytes;
+    /** The unit's first pair: a trigram's last pair before it is another unit's. */
+    let first = this.#pairs;
     let pairs = first;
     let trigram = (bytes[0] << 8) | bytes[1];
     for (let i = 2; i < bytes.length; i++) {
       trigram = ((trigram << 8) | bytes[i]) & 0xffffff;
+      if (i - 2 === unitEnd) {
+        unit++;
+        unitEnd += unitBytes;
+        first = pairs;
+      }
       let pair = lastPair[trigram] - 1;
       if (pair < first || pair >= pairs || trigrams[pair] !== trigram) {
         pair = pairs++;
         lastPair[trigram] = pair + 1;
         trigrams[pair] = trigram;
-        ids[pair] = id;
+        ids[pair] = unit;
         masks[pair] = 0;
       }
       const next = i + 1 < bytes.length ? 0x100 << nextByteBit(bytes[i + 1]) : 0;

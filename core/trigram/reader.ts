@@ -21,6 +21,7 @@ import {
   INDEX_PATH,
   type IndexHeader,
   POSTING_BLOCK,
+  unitsOf,
 } from "./format.ts";
 import type { IndexMeta } from "./meta.ts";
 import { decodePostings, nextByteBit } from "./postings.ts";
@@ -56,6 +57,8 @@ export class TrigramIndex {
   readonly #trigrams: Uint32Array;
   readonly #offsets: Uint32Array;
   readonly #blockSums: Uint32Array;
+  /** Per entry, its first unit; the unit count at the end (`format.ts`). */
+  readonly #unitStarts: Uint32Array;
   readonly #file: Deno.FsFile;
   #ids: Map<string, number> | undefined;
   /** The id after the last one looked up: walks ask in the index's own order. */
@@ -82,6 +85,11 @@ export class TrigramIndex {
     this.#trigrams = new Uint32Array(body.buffer, at(tableOffset), count);
     this.#offsets = new Uint32Array(body.buffer, at(tableOffset) + 4 * count, count + 1);
     this.#blockSums = new Uint32Array(body.buffer, at(blockSumsOffset), header.blockCount);
+    this.#unitStarts = new Uint32Array(header.entryCount + 1);
+    for (let id = 0, unit = 0; id < header.entryCount; id++) {
+      unit += unitsOf(this.arrays.sizes[id], this.arrays.flags[id], header.unitBytes);
+      this.#unitStarts[id + 1] = unit;
+    }
   }
 
   /** Opens and checks the index file at `path`; throws {@linkcode IndexRefusal} or an I/O error. */
@@ -178,10 +186,11 @@ export class TrigramIndex {
    * ignoring ASCII case when `ignoreCase`. Undefined when some literal is shorter than three
    * bytes (then every file is a candidate).
    *
-   * An entry is a candidate for a literal when it holds every trigram of it, each followed
-   * somewhere by the literal's next byte (by the next-byte masks), and all of them at offsets
-   * that agree modulo 8 with their places in the literal (by the offset masks). Both are
-   * implied by an occurrence of the literal, so no file holding one is ruled out.
+   * An entry is a candidate for a literal when some run of its units that an occurrence could
+   * span (two for a literal up to a unit long) holds every trigram of it, each followed
+   * somewhere in the run by the literal's next byte (by the next-byte masks), and all of them at
+   * offsets that agree modulo 8 with their places in the literal (by the offset masks). All of
+   * this is implied by an occurrence of the literal, so no file holding one is ruled out.
    */
   candidates(literals: readonly string[], ignoreCase: boolean): Uint8Array | undefined {
     const plans = literals.map((literal) => literalPlan(literal, ignoreCase));
@@ -193,35 +202,85 @@ export class TrigramIndex {
 
   /** Sets `result[id]` for every entry that may hold the literal of `plan`. */
   #markCandidates(plan: LiteralPlan, result: Uint8Array): void {
-    const count = this.#header.entryCount;
-    const offsetMasks = plan.trigrams.map(() => new Uint8Array(count));
-    const nextMasks = plan.trigrams.map(() => new Uint8Array(count));
+    const starts = this.#unitStarts;
+    const units = starts[this.#header.entryCount];
+    const offsetMasks = plan.trigrams.map(() => new Uint8Array(units));
+    const nextMasks = plan.trigrams.map(() => new Uint8Array(units));
     plan.trigrams.forEach((variants, key) => {
       const offsets = offsetMasks[key];
       const nexts = nextMasks[key];
       for (const trigram of variants) {
-        decodePostings(this.#postings(trigram), (id, offset, next) => {
-          if (id >= count) throw new IndexRefusal("a posting names an entry that does not exist");
-          offsets[id] |= offset;
-          nexts[id] |= next;
+        decodePostings(this.#postings(trigram), (unit, offset, next) => {
+          if (unit >= units) throw new IndexRefusal("a posting names a unit that does not exist");
+          offsets[unit] |= offset;
+          nexts[unit] |= next;
         });
       }
     });
-    const { keys, nextBits } = plan;
-    next_entry: for (let id = 0; id < count; id++) {
-      for (const offsets of offsetMasks) if (offsets[id] === 0) continue next_entry;
-      let alignments = 0xff;
-      for (let at = 0; at < keys.length; at++) {
-        if ((nextMasks[keys[at]][id] & nextBits[at]) !== nextBits[at]) continue next_entry;
-        alignments &= rotateRight(offsetMasks[keys[at]][id], at & 7);
+    // An occurrence's trigrams start within `keys.length - 1` bytes of the first one.
+    const span = Math.floor((plan.keys.length - 1) / this.#header.unitBytes) + 2;
+    const run = new RunMasks(plan, offsetMasks, nextMasks);
+    const firstKey = offsetMasks[0];
+    for (let id = 0; id < result.length; id++) {
+      const first = starts[id];
+      const end = starts[id + 1];
+      // Most files are one unit, and most lack the literal's first trigram.
+      if (result[id] || first === end || (end - first === 1 && firstKey[first] === 0)) continue;
+      const lastRun = Math.max(first, end - span);
+      for (let from = first; from <= lastRun; from++) {
+        if (run.holds(from, Math.min(end, from + span))) {
+          result[id] = 1;
+          break;
+        }
       }
-      if (alignments !== 0) result[id] = 1;
     }
   }
 
   /** Closes the file. */
   close(): void {
     this.#file.close();
+  }
+}
+
+/** A literal's trigram masks per unit, merged over runs of units. */
+class RunMasks {
+  readonly #plan: LiteralPlan;
+  readonly #offsetMasks: Uint8Array[];
+  readonly #nextMasks: Uint8Array[];
+  /** Per key, the merged masks of the run last asked about. */
+  readonly #offsets: Uint8Array;
+  readonly #nexts: Uint8Array;
+
+  constructor(plan: LiteralPlan, offsetMasks: Uint8Array[], nextMasks: Uint8Array[]) {
+    this.#plan = plan;
+    this.#offsetMasks = offsetMasks;
+    this.#nextMasks = nextMasks;
+    this.#offsets = new Uint8Array(plan.trigrams.length);
+    this.#nexts = new Uint8Array(plan.trigrams.length);
+  }
+
+  /** Whether units `[from, to)` together hold the literal's trigrams as an occurrence would. */
+  holds(from: number, to: number): boolean {
+    const offsets = this.#offsets;
+    const nexts = this.#nexts;
+    for (let key = 0; key < offsets.length; key++) {
+      let offset = 0;
+      let next = 0;
+      for (let unit = from; unit < to; unit++) {
+        offset |= this.#offsetMasks[key][unit];
+        next |= this.#nextMasks[key][unit];
+      }
+      if (offset === 0) return false;
+      offsets[key] = offset;
+      nexts[key] = next;
+    }
+    const { keys, nextBits } = this.#plan;
+    let alignments = 0xff;
+    for (let at = 0; at < keys.length; at++) {
+      if ((nexts[keys[at]] & nextBits[at]) !== nextBits[at]) return false;
+      alignments &= rotateRight(offsets[keys[at]], at & 7);
+    }
+    return alignments !== 0;
   }
 }
 

@@ -59,6 +59,33 @@ Deno.test("a sound index rules files out and says so", async () => {
   }
 });
 
+/** Where the header holds the offsets of the meta data and of the posting lists. */
+const META_OFFSET_AT = 20;
+const POSTINGS_OFFSET_AT = 52;
+/** Where it holds the body's checksum. */
+const BODY_CHECKSUM_AT = 60;
+
+/**
+ * `bytes` with `from` replaced by `to` (as long) in the path list, every checksum made to match:
+ * a forged index, which only a check of its content can refuse.
+ */
+function forgedPath(bytes: Uint8Array, from: string, to: string): Uint8Array {
+  const copy = bytes.slice();
+  const view = new DataView(copy.buffer);
+  const encoder = new TextEncoder();
+  const [was, now] = [encoder.encode(from), encoder.encode(to)];
+  const at = copy.findIndex((_, i) => was.every((byte, j) => copy[i + j] === byte));
+  assert.ok(at > 0 && was.length === now.length);
+  copy.set(now, at);
+  const body = copy.subarray(
+    view.getUint32(META_OFFSET_AT, true),
+    view.getUint32(POSTINGS_OFFSET_AT, true),
+  );
+  view.setUint32(BODY_CHECKSUM_AT, checksum32(body), true);
+  view.setUint32(HEADER_CHECKSUM_AT, checksum32(copy.subarray(0, HEADER_CHECKSUM_AT)), true);
+  return copy;
+}
+
 /** Damages to the index file: each must be detected. */
 const DAMAGES: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   "magic": (bytes) => flip(bytes, 0),
@@ -76,10 +103,14 @@ const DAMAGES: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   "the middle of the body": (bytes) => flip(bytes, Math.floor(bytes.length * 0.6)),
   "the posting lists": (bytes) => {
     const copy = bytes.slice();
-    const postings = new DataView(bytes.buffer).getUint32(56, true);
+    const postings = new DataView(bytes.buffer).getUint32(POSTINGS_OFFSET_AT, true);
     for (let at = postings; at < copy.length; at++) copy[at] ^= 0x01;
     return copy;
   },
+  "its path list, checksums made to match: a path leaving the root": (bytes) =>
+    forgedPath(bytes, "src/b.c", "../b.cc"),
+  "its path list, checksums made to match: an absolute path": (bytes) =>
+    forgedPath(bytes, "src/b.c", "/tmp/bc"),
   "truncation": (bytes) => bytes.slice(0, bytes.length - 3),
   "an appended byte": (bytes) => new Uint8Array([...bytes, 0]),
   "emptiness": () => new Uint8Array(0),

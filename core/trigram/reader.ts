@@ -29,6 +29,15 @@ import { decodePostings, nextByteBit } from "./postings.ts";
 /** Why an index file was not trusted. */
 export class IndexRefusal extends Error {}
 
+/**
+ * A listed path (in the "\n"-joined list) that is neither the root (".") nor a plain relative
+ * path below it: absolute, empty, with an empty, "." or ".." component, or holding a NUL. The
+ * stamp workers stat listed paths before the walk names them, so a forged list must not reach
+ * outside.
+ */
+const UNSAFE_PATH =
+  /(?:^|\n)(?:\/|\n|$|\.\/)|(?:^|\/|\n)\.\.(?:\/|\n|$)|\/(?:\/|\n|$|\.(?:\/|\n|$))|\0/;
+
 /** Where an entry stands against the file on disk. */
 export type EntryState = "fresh" | "changed";
 
@@ -80,6 +89,10 @@ export class TrigramIndex {
     );
     this.paths = header.entryCount === 0 ? [] : pathText.split("\n");
     if (this.paths.length !== header.entryCount) throw new IndexRefusal("its path list is short");
+    const unsafe = header.entryCount === 0 ? null : UNSAFE_PATH.exec(pathText);
+    if (unsafe) {
+      throw new IndexRefusal(`it lists a path that may leave the root (at ${unsafe.index})`);
+    }
     this.arrays = entryArrays(body.buffer, at(arraysOffset), header.entryCount);
     const count = header.trigramCount;
     this.#trigrams = new Uint32Array(body.buffer, at(tableOffset), count);

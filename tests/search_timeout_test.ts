@@ -83,13 +83,44 @@ Deno.test("an abort stops a stuck search within 200 ms of the signal", async () 
 
 Deno.test("a generous budget gives the same result as none", async () => {
   const cwd = Deno.cwd();
-  const options = { patterns: ["export function \\w+"], cwd, paths: ["tools/search"], limit: 0 };
-  const plain = await search(options);
-  const timed = await search({ ...options, timeoutMs: 60_000 });
-  const spans = (r: typeof plain) => r.data.matches.map((m) => m.span);
-  assert.deepEqual(spans(timed), spans(plain));
-  assert.equal(timed.partial, false);
-  assert.deepEqual(timed.diagnostics, plain.diagnostics);
+  // A regular expression (matched by workers under a budget), plain text (matched on the
+  // calling thread: a small walk, no backtracking) and fixed strings.
+  for (
+    const [patterns, fixedStrings] of [[["export function \\w+"], false], [
+      ["export function"],
+      false,
+    ], [["(a+)+$", "x@y"], true]] as const
+  ) {
+    const options = { patterns, fixedStrings, cwd, paths: ["tools/search"], limit: 0 };
+    const plain = await search(options);
+    const timed = await search({ ...options, timeoutMs: 60_000 });
+    const spans = (r: typeof plain) => r.data.matches.map((m) => m.span);
+    assert.deepEqual(spans(timed), spans(plain), patterns.join(" "));
+    assert.equal(timed.partial, false);
+    assert.deepEqual(timed.diagnostics, plain.diagnostics);
+  }
+});
+
+Deno.test("plain text searched on the calling thread still stops at the budget, between files", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    // 399 files of 20 KB: a small walk of 8 MB, searched in well over a millisecond.
+    const line = "PM_RESUME " + "x".repeat(90) + "\n";
+    for (let i = 0; i < 399; i++) {
+      await Deno.writeTextFile(`${root}/f${String(i).padStart(3, "0")}.txt`, line.repeat(200));
+    }
+    const options = { patterns: ["PM_RESUME"], cwd: root, threads: 2, mode: "files" as const };
+    const whole = await search({ ...options, limit: 0 });
+    const cut = await search({ ...options, limit: 0, timeoutMs: 1 });
+    assert.equal(whole.data.files_matched, 399);
+    assert.equal(cut.partial, true);
+    assert.ok(cut.data.files_matched < 399, `${cut.data.files_matched} files matched`);
+    const [warning] = cut.diagnostics;
+    assert.equal(warning.code, "LMS-QRY-003");
+    assert.match(warning.message, /search timed out after 1 ms; \d+ queued file\(s\) not searched/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 /** A pattern that matches what a catastrophic one matches, in linear time. */

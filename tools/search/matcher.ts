@@ -53,6 +53,12 @@ export interface MatcherSpec {
   literals: string[];
   /** Compare literals ignoring ASCII case. */
   literalsIgnoreCase: boolean;
+  /**
+   * Every pattern is plain text (a fixed string, or a regular expression of characters and
+   * alternatives alone), so a match attempt never backtracks: matching takes time linear in
+   * the text, and a search may run under a time budget without a thread to terminate.
+   */
+  linear: boolean;
 }
 
 /**
@@ -176,6 +182,8 @@ function prefilterLiterals(
  * const spec = buildMatcher({ patterns: ["fn\\s+main"], smartCase: true });
  * spec.flags; // "gvi"
  * spec.literals; // ["fn"]
+ * spec.linear; // false (a quantifier)
+ * buildMatcher({ patterns: ["PM_RESUME|PM_SUSPEND"] }).linear; // true
  * ```
  */
 export function buildMatcher(options: MatcherOptions): MatcherSpec {
@@ -205,7 +213,15 @@ export function buildMatcher(options: MatcherOptions): MatcherSpec {
     multiline: !!options.multiline,
     literals: literals ?? [],
     literalsIgnoreCase: literals !== undefined && ignoreCase,
+    linear: !!options.fixedStrings || compiled.every(({ tree }) => tree && plainText(tree)),
   };
+}
+
+/** Whether a parsed pattern is characters and top-level alternatives only. */
+function plainText(tree: AST.Pattern): boolean {
+  return tree.alternatives.every((alternative) =>
+    alternative.elements.every((element) => element.type === "Character")
+  );
 }
 
 /** V8 may still refuse what regexpp parsed (e.g. a name used by two patterns' groups). */

@@ -410,7 +410,8 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
     options.limit ?? SEARCH_DEFAULTS.limit,
     options.emit,
   );
-  const entries = index ? index.filter(walker.entries()) : walker.entries();
+  const walked = walker.listOrWalk();
+  const entries = index ? index.filter(walked) : walked[Symbol.iterator]();
   const first = takeFiles(entries, INLINE_FILES);
   const threads = threadCount(options.threads);
   const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;

@@ -27,8 +27,11 @@ export interface SearchIndex {
    * walk when there is no host, or the host's kept fresh by the live index's watcher.
    */
   walkCache(host: RunCache | undefined): RunCache | undefined;
-  /** Keeps the files to read; counts the files ruled out. */
-  filter(entries: Iterator<WalkEntry>): Generator<WalkEntry>;
+  /**
+   * Keeps the files to read; counts the files ruled out. A recorded walk (an array) is read in
+   * one pass at once; a walk being made is filtered as it goes.
+   */
+  filter(entries: readonly WalkEntry[] | Iterator<WalkEntry>): Iterator<WalkEntry>;
   /** Text files ruled out by the index (searched, no match). */
   readonly ruledOut: number;
   /** What the output says about the index. */
@@ -123,6 +126,9 @@ interface IndexView {
   binary(id: number): boolean;
 }
 
+/** Per opened index, the index ids of the entries of each recorded walk filtered with it. */
+const idsByIndex = new WeakMap<IndexView, WeakMap<readonly WalkEntry[], Int32Array>>();
+
 class IndexFilter implements SearchIndex {
   readonly #walkSource: RunCache & { served: boolean };
   readonly #index: IndexView;
@@ -152,12 +158,67 @@ class IndexFilter implements SearchIndex {
     return this.#live ? this.#walkSource : host ?? this.#walkSource;
   }
 
-  *filter(entries: Iterator<WalkEntry>): Generator<WalkEntry> {
+  filter(entries: readonly WalkEntry[] | Iterator<WalkEntry>): Iterator<WalkEntry> {
+    if (!Array.isArray(entries)) return this.#filtered(entries as Iterator<WalkEntry>);
+    try {
+      return this.#keptOf(entries).values();
+    } finally {
+      this.#freshness.close();
+    }
+  }
+
+  *#filtered(entries: Iterator<WalkEntry>): Generator<WalkEntry> {
     try {
       yield* this.#kept(entries);
     } finally {
       this.#freshness.close();
     }
+  }
+
+  /** What `#kept` keeps of a recorded walk, in one loop. */
+  #keptOf(entries: readonly WalkEntry[]): WalkEntry[] {
+    const candidates = this.#candidates;
+    const ids = candidates ? this.#idsOf(entries) : undefined;
+    const kept: WalkEntry[] = [];
+    for (let at = 0; at < entries.length; at++) {
+      const entry = entries[at];
+      if (entry.kind !== "file") {
+        kept.push(entry);
+        continue;
+      }
+      const id = ids && !entry.explicit ? ids[at] : -1;
+      if (id < 0 || !this.#freshAt(id, entry)) {
+        this.#verified++;
+        kept.push(entry);
+      } else if (this.#index.binary(id)) continue;
+      else if (candidates![id]) {
+        this.#verified++;
+        kept.push(entry);
+      } else this.ruledOut++;
+    }
+    return kept;
+  }
+
+  /** Whether indexed entry `id` is unchanged since (counting it when changed). */
+  #freshAt(id: number, entry: WalkEntry): boolean {
+    const freshness = this.#freshness.of(id, entry.absPath);
+    if (freshness === "changed") this.#changed++;
+    return freshness === "fresh";
+  }
+
+  /** The index id of each entry of a recorded walk (-1 when not indexed), kept per walk. */
+  #idsOf(entries: readonly WalkEntry[]): Int32Array {
+    let byWalk = idsByIndex.get(this.#index);
+    if (!byWalk) idsByIndex.set(this.#index, byWalk = new WeakMap());
+    let ids = byWalk.get(entries);
+    if (ids) return ids;
+    ids = new Int32Array(entries.length);
+    for (let at = 0; at < entries.length; at++) {
+      const entry = entries[at];
+      ids[at] = entry.kind === "file" ? this.#index.idOf(entry.filePath) ?? -1 : -1;
+    }
+    byWalk.set(entries, ids);
+    return ids;
   }
 
   *#kept(entries: Iterator<WalkEntry>): Generator<WalkEntry> {

@@ -15,6 +15,9 @@ import { decodeForMatching } from "./decode.ts";
 import { LiteralPrefilter } from "./prefilter.ts";
 import type { MatcherSpec } from "./matcher.ts";
 
+/** The byte that ends a line. */
+const NEWLINE = 0x0a;
+
 /** What to produce for each file. */
 export interface SearchFileOptions {
   /** `matches`: full matches; `files`: stop at the first match; `counts`: count only. */
@@ -262,6 +265,31 @@ function* candidateLineMatches(
 }
 
 /**
+ * Counts the matches and the lines they start on (as far as `maxCount` lines; one match in
+ * `files` mode), with no line index: two matches start on one line unless a newline lies
+ * between their starts, which a search from the earlier start finds within a line.
+ */
+function countLines(
+  bytes: Uint8Array,
+  matches: Generator<ByteMatch>,
+  options: SearchFileOptions,
+  result: FileResult,
+): FileResult {
+  let lastStart = -1;
+  for (const { start } of matches) {
+    const newline = lastStart < 0 ? -1 : bytes.indexOf(NEWLINE, lastStart);
+    if (lastStart < 0 || (newline !== -1 && newline < start)) {
+      if (options.maxCount !== undefined && result.lineCount >= options.maxCount) break;
+      result.lineCount++;
+    }
+    lastStart = start;
+    result.matchCount++;
+    if (options.mode === "files") break;
+  }
+  return result;
+}
+
+/**
  * Searches one file's bytes. Returns `undefined` when the prefilter rules the file out.
  *
  * @example
@@ -292,6 +320,7 @@ export function searchBytes(
     matches = wholeTextMatches(bytes, regex, spec.multiline);
   }
   const result: FileResult = { matchCount: 0, lineCount: 0, matches: [] };
+  if (options.mode !== "matches") return countLines(bytes, matches, options, result);
   let index: LineIndex | undefined;
   let fileChecksum: string | undefined;
   let lastLine = 0;
@@ -306,8 +335,6 @@ export function searchBytes(
       lastLine = line;
     }
     result.matchCount++;
-    if (options.mode === "files") break;
-    if (options.mode === "counts") continue;
     const span = makeSpan(filePath, index, byteStart, byteEnd);
     const shown = lineText(bytes, index, line, byteStart, options.maxColumns);
     const match: SearchMatch = {

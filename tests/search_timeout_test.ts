@@ -126,6 +126,38 @@ Deno.test("plain text searched on the calling thread still stops at the budget, 
 /** A pattern that matches what a catastrophic one matches, in linear time. */
 const LINEAR_TWIN: Record<string, string> = { "(a+)+$": "a+$" };
 
+Deno.test("plain text in batches on workers: a cut batch is counted among the files not searched", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    // 150 matching files of 240 KB: a small walk, but over 32 MiB, so a worker matches it in
+    // two batches (the walk is then done); counting 2,400 matches a file, the budget ends
+    // mid-way, after the worker has started.
+    const text = ("PM_RESUME " + "x".repeat(90) + "\n").repeat(2400);
+    for (let i = 0; i < 150; i++) {
+      await Deno.writeTextFile(`${root}/f${String(i).padStart(3, "0")}.txt`, text);
+    }
+    const cut = await search({
+      patterns: ["PM_RESUME"],
+      cwd: root,
+      threads: 2,
+      mode: "counts",
+      limit: 0,
+      timeoutMs: 100,
+    });
+    assert.equal(cut.partial, true);
+    const warnings = cut.diagnostics.filter((d) => d.code === "LMS-QRY-003");
+    assert.ok(warnings.length > 0);
+    assert.doesNotMatch(warnings[0].message, /the rest of the tree/);
+    const queued = Number(/(\d+) queued file/.exec(warnings[0].message)?.[1] ?? 0);
+    const named = warnings.filter((warning) => warning.file).length;
+    // Every file is answered, named as being matched, or counted as not searched.
+    assert.equal(cut.data.files_matched + queued + named, 150, warnings[0].message);
+    assert.ok(cut.data.files_matched < 150);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("kept worker threads (a long-lived host) give each run the same result as fresh ones", async () => {
   const root = await catastrophicTree();
   try {

@@ -93,8 +93,9 @@ const BATCH_FILES = 96;
 /** Batches a worker may hold at once, so it never waits for the walking thread. */
 const BATCHES_IN_FLIGHT = 3;
 /**
- * Under a time budget each batch is one file, so the results of every file finished before
- * the deadline survive the workers' termination; more of them are kept in flight.
+ * Under a time budget each batch of a backtracking pattern is one file, so the results of every
+ * file finished before the deadline survive the workers' termination; more of them are kept in
+ * flight.
  */
 const TIMED_BATCHES_IN_FLIGHT = 32;
 
@@ -131,7 +132,7 @@ interface SearchThread {
 interface WorkerRunOutcome {
   /** Files being matched when the time budget ran out (none when the run finished). */
   inFlight: string[];
-  /** Files sent to workers but not searched because the budget ran out. */
+  /** Files sent to workers whose results the answer lacks because the budget ran out. */
   unsearched: number;
   /** The walk had files left that were never sent. */
   walkLeft: boolean;
@@ -226,12 +227,15 @@ async function searchWithWorkers(
   let nextId = 0;
   let nextToCollect = 0;
   const pending = [...first];
-  const timed = deadline !== undefined;
+  // Under a budget, a file a message, so that every file matched before it ends is answered;
+  // plain text takes whole batches (a file a message cost a third of a warm 3,725-file search),
+  // and a batch cut by the budget loses at most a few milliseconds of matching.
+  const oneByOne = deadline !== undefined && !spec.linear;
   const nextBatch = () =>
     pending.length > 0
-      ? pending.splice(0, timed ? 1 : pending.length)
-      : takeFiles(entries, timed ? 1 : BATCH_FILES);
-  const capacity = timed ? TIMED_BATCHES_IN_FLIGHT : BATCHES_IN_FLIGHT;
+      ? pending.splice(0, oneByOne ? 1 : deadline !== undefined ? BATCH_FILES : pending.length)
+      : takeFiles(entries, oneByOne ? 1 : BATCH_FILES);
+  const capacity = oneByOne ? TIMED_BATCHES_IN_FLIGHT : BATCHES_IN_FLIGHT;
   let walkDone = false;
   // Threads are kept only after a run that ended with every batch answered: a thread stopped
   // by a deadline, an abort or a failure may still be computing.
@@ -303,9 +307,9 @@ function stopAtDeadline(
     const file = sent.get(batch)?.[index];
     if (!file) continue;
     inFlight.push(file.filePath);
-    // The files of that batch before the one in flight were searched, but their results died
-    // with the worker: only the files after it count as never searched.
-    unsearched -= index + 1;
+    // Named apart; the files of its batch before it were matched, but their results died with
+    // the worker, so they count among the files the answer lacks.
+    unsearched--;
   }
   return { inFlight: inFlight.sort(), unsearched, walkLeft: !walkDone };
 }

@@ -111,6 +111,12 @@ const DAMAGES: Record<string, (bytes: Uint8Array) => Uint8Array> = {
     forgedPath(bytes, "src/b.c", "../b.cc"),
   "its path list, checksums made to match: an absolute path": (bytes) =>
     forgedPath(bytes, "src/b.c", "/tmp/bc"),
+  "its path list, checksums made to match: a '..' inside a path": (bytes) =>
+    forgedPath(bytes, "src/b.c", "sr/../c"),
+  "its path list, checksums made to match: a leading './'": (bytes) =>
+    forgedPath(bytes, "src/b.c", "./src/b"),
+  "its path list, checksums made to match: an empty component": (bytes) =>
+    forgedPath(bytes, "src/b.c", "src//bc"),
   "truncation": (bytes) => bytes.slice(0, bytes.length - 3),
   "an appended byte": (bytes) => new Uint8Array([...bytes, 0]),
   "emptiness": () => new Uint8Array(0),

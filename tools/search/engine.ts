@@ -231,9 +231,11 @@ async function searchWithWorkers(
   // plain text takes whole batches (a file a message cost a third of a warm 3,725-file search),
   // and a batch cut by the budget loses at most a few milliseconds of matching.
   const oneByOne = deadline !== undefined && !spec.linear;
+  // Files per batch of the walk's first files: without a budget, all of them at once.
+  const pendingBatchFiles = oneByOne ? 1 : deadline === undefined ? pending.length : BATCH_FILES;
   const nextBatch = () =>
     pending.length > 0
-      ? pending.splice(0, oneByOne ? 1 : deadline !== undefined ? BATCH_FILES : pending.length)
+      ? pending.splice(0, pendingBatchFiles)
       : takeFiles(entries, oneByOne ? 1 : BATCH_FILES);
   const capacity = oneByOne ? TIMED_BATCHES_IN_FLIGHT : BATCHES_IN_FLIGHT;
   let walkDone = false;

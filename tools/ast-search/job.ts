@@ -59,8 +59,12 @@ export function claimNext(counter: Int32Array): number {
   return Atomics.add(counter, 0, 1);
 }
 
+/** The counter's value once a job is stopped: past the end of any file list. */
+const STOPPED = 0x3fffffff;
+
 /**
- * Ends a job early: every later claim comes back past the end.
+ * Ends a job early: every later claim comes back past the end, and parses under way stop at
+ * their next check of {@linkcode claimsStopped}.
  *
  * @example
  * ```ts
@@ -71,5 +75,23 @@ export function claimNext(counter: Int32Array): number {
  * ```
  */
 export function stopClaims(counter: Int32Array): void {
-  Atomics.store(counter, 0, 0x3fffffff);
+  Atomics.store(counter, 0, STOPPED);
+}
+
+/**
+ * Whether the job was stopped: a worker's parse checks it as it goes, since terminating the
+ * worker does not interrupt a parse running in WebAssembly (Deno 2.9.6 lets it run to its end,
+ * a second or more for a large file).
+ *
+ * @example
+ * ```ts
+ * import { claimsStopped, stopClaims } from "./job.ts";
+ * const counter = new Int32Array(new SharedArrayBuffer(4));
+ * claimsStopped(counter); // false
+ * stopClaims(counter);
+ * claimsStopped(counter); // true
+ * ```
+ */
+export function claimsStopped(counter: Int32Array): boolean {
+  return Atomics.load(counter, 0) >= STOPPED;
 }

@@ -11,9 +11,10 @@ import {
   DEFAULT_PARSE_LIMITS,
   FileSearcher,
   type FileTask,
+  RunStoppedError,
   type SearchSpec,
 } from "./file_search.ts";
-import { claimNext, type JobMessage, type WorkerReply } from "./job.ts";
+import { claimNext, claimsStopped, type JobMessage, type WorkerReply } from "./job.ts";
 import { ParserAbortedError, setParserHeapCeiling } from "../../grammars/loader.ts";
 
 let searcher: FileSearcher | undefined;
@@ -37,13 +38,16 @@ async function runJob(job: JobMessage): Promise<void> {
   for (const language of job.languages) await searcher.prepare(language);
   const counter = new Int32Array(job.counter);
   const current = new Int32Array(job.current);
+  const stopped = () => claimsStopped(counter);
   for (let index = claimNext(counter); index < job.files.length; index = claimNext(counter)) {
     const task: FileTask = job.files[index];
     Atomics.store(current, job.slot, index);
     try {
-      const outcome = await searcher.searchFile(task);
+      const outcome = await searcher.searchFile(task, stopped);
       self.postMessage({ type: "file", job: job.id, index, outcome } satisfies WorkerReply);
     } catch (error) {
+      // The job was stopped (its caller no longer waits): its file has no result.
+      if (error instanceof RunStoppedError) return;
       const failure = failureOf(error);
       self.postMessage({ type: "file", job: job.id, index, failure } satisfies WorkerReply);
       // The runtime of this worker is gone: the pool replaces the worker.

@@ -100,3 +100,19 @@ Deno.test("makeSpan builds byte-exact spans with end positions of byte_end itsel
   assert.throws(() => makeSpan("a", index, 5, 4), RangeError);
   assert.throws(() => makeSpan("a", index, 4, 5), OffsetError);
 });
+
+Deno.test("line starts are every offset after a newline, at any alignment of the bytes", () => {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  for (let round = 0; round < 300; round++) {
+    const buffer = Uint8Array.from(
+      { length: Math.floor(next() * 80) },
+      () => next() < 0.3 ? 0x0a : [0x61, 0x0d, 0x0b, 0x8a, 0x0a0 & 0xff][Math.floor(next() * 5)],
+    );
+    const from = Math.floor(next() * Math.min(5, buffer.length + 1));
+    const view = buffer.subarray(from);
+    const expected = [0];
+    view.forEach((byte, at) => byte === 0x0a && expected.push(at + 1));
+    assert.deepEqual(new LineIndex(view).lineStarts, expected, `round ${round}`);
+  }
+});

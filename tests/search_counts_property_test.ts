@@ -83,3 +83,19 @@ Deno.test("counts and files modes summarise the matches mode exactly", async () 
   }
   assert.ok(counted > CASES * 0.3, `only ${counted} cases had a match`);
 });
+
+Deno.test("counting the matches of one long line reads it once", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    // A 2 MB line holding 200,000 matches, then a short one: a newline looked for from each
+    // match would read 200 GB.
+    await Deno.writeTextFile(`${root}/long.txt`, "x_________".repeat(200_000) + "\nx\n");
+    const started = performance.now();
+    const { data } = await search({ patterns: ["x"], cwd: root, mode: "counts", threads: 1 });
+    const took = performance.now() - started;
+    assert.deepEqual(data.counts, [{ file_path: "long.txt", lines: 2, matches: 200_001 }]);
+    assert.ok(took < 5_000, `counting took ${took.toFixed(0)} ms`);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

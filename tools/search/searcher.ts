@@ -266,8 +266,9 @@ function* candidateLineMatches(
 
 /**
  * Counts the matches and the lines they start on (as far as `maxCount` lines; one match in
- * `files` mode), with no line index: two matches start on one line unless a newline lies
- * between their starts, which a search from the earlier start finds within a line.
+ * `files` mode), with no line index: a match starts a new line when it starts past the newline
+ * that ends the line of the previous one (a newline byte belongs to the line it ends). That
+ * newline is looked for once per line, so a long line of many matches is read once.
  */
 function countLines(
   bytes: Uint8Array,
@@ -275,14 +276,15 @@ function countLines(
   options: SearchFileOptions,
   result: FileResult,
 ): FileResult {
-  let lastStart = -1;
+  /** Where the current line ends: its newline, the end of the text, or -1 before any match. */
+  let lineEnd = -1;
   for (const { start } of matches) {
-    const newline = lastStart < 0 ? -1 : bytes.indexOf(NEWLINE, lastStart);
-    if (lastStart < 0 || (newline !== -1 && newline < start)) {
+    if (lineEnd < 0 || start > lineEnd) {
       if (options.maxCount !== undefined && result.lineCount >= options.maxCount) break;
       result.lineCount++;
+      const newline = bytes.indexOf(NEWLINE, start);
+      lineEnd = newline === -1 ? bytes.length : newline;
     }
-    lastStart = start;
     result.matchCount++;
     if (options.mode === "files") break;
   }

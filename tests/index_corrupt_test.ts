@@ -65,18 +65,37 @@ const POSTINGS_OFFSET_AT = 52;
 /** Where it holds the body's checksum. */
 const BODY_CHECKSUM_AT = 60;
 
+/** Where the header holds the offset of the per-entry arrays (sizes first, as f64). */
+const ARRAYS_OFFSET_AT = 36;
+
 /**
  * `bytes` with `from` replaced by `to` (as long) in the path list, every checksum made to match:
  * a forged index, which only a check of its content can refuse.
  */
 function forgedPath(bytes: Uint8Array, from: string, to: string): Uint8Array {
   const copy = bytes.slice();
-  const view = new DataView(copy.buffer);
   const encoder = new TextEncoder();
   const [was, now] = [encoder.encode(from), encoder.encode(to)];
   const at = copy.findIndex((_, i) => was.every((byte, j) => copy[i + j] === byte));
   assert.ok(at > 0 && was.length === now.length);
   copy.set(now, at);
+  return sealed(copy);
+}
+
+/** `bytes` with the size of every entry set to `size`, every checksum made to match. */
+function forgedSizes(bytes: Uint8Array, size: number): Uint8Array {
+  const copy = bytes.slice();
+  const view = new DataView(copy.buffer);
+  const sizesAt = view.getUint32(ARRAYS_OFFSET_AT, true);
+  for (let id = 0; id < view.getUint32(12, true); id++) {
+    view.setFloat64(sizesAt + 8 * id, size, true);
+  }
+  return sealed(copy);
+}
+
+/** `bytes` (an index) with its body and header checksums made to match its content. */
+function sealed(copy: Uint8Array): Uint8Array {
+  const view = new DataView(copy.buffer);
   const body = copy.subarray(
     view.getUint32(META_OFFSET_AT, true),
     view.getUint32(POSTINGS_OFFSET_AT, true),
@@ -117,6 +136,8 @@ const DAMAGES: Record<string, (bytes: Uint8Array) => Uint8Array> = {
     forgedPath(bytes, "src/b.c", "./src/b"),
   "its path list, checksums made to match: an empty component": (bytes) =>
     forgedPath(bytes, "src/b.c", "src//bc"),
+  "its file sizes, checksums made to match: a terabyte each": (bytes) =>
+    forgedSizes(bytes, 2 ** 40),
   "truncation": (bytes) => bytes.slice(0, bytes.length - 3),
   "an appended byte": (bytes) => new Uint8Array([...bytes, 0]),
   "emptiness": () => new Uint8Array(0),

@@ -100,9 +100,15 @@ export class TrigramIndex {
     this.#offsets = new Uint32Array(body.buffer, at(tableOffset) + 4 * count, count + 1);
     this.#blockSums = new Uint32Array(body.buffer, at(blockSumsOffset), header.blockCount);
     this.#unitStarts = new Uint32Array(header.entryCount + 1);
-    for (let id = 0, unit = 0; id < header.entryCount; id++) {
-      unit += unitsOf(this.arrays.sizes[id], this.arrays.flags[id], header.unitBytes);
-      this.#unitStarts[id + 1] = unit;
+    let units = 0;
+    for (let id = 0; id < header.entryCount; id++) {
+      units += unitsOf(this.arrays.sizes[id], this.arrays.flags[id], header.unitBytes);
+      this.#unitStarts[id + 1] = units;
+    }
+    // Every unit but the last two of a file holds a trigram, whose posting takes three bytes or
+    // more: forged sizes must not make the candidate search allocate gigabytes.
+    if (!(units <= header.postingsLength / 3 + 3 * header.entryCount)) {
+      throw new IndexRefusal("its file sizes make more units than its postings can hold");
     }
   }
 

@@ -165,3 +165,15 @@ Deno.test("trigrams an occurrence would have, but far apart in a large file, do 
     }
   }
 });
+
+Deno.test("a unit size that is not a whole number of bytes is refused before anything is written", async () => {
+  const root = await makeTree({ "a.txt": "abcd\n" });
+  try {
+    for (const unitBytes of [0, -1, 1.5, NaN]) {
+      assert.throws(() => buildTrigramIndex({ root, unitBytes }), RangeError, `${unitBytes}`);
+    }
+    assert.throws(() => Deno.statSync(join(root, ".llm")), Deno.errors.NotFound);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});

@@ -319,11 +319,14 @@ function stateFolder(root: string): string {
  * ```
  */
 export function buildTrigramIndex(options: TrigramBuildOptions): TrigramBuildOutcome {
+  const unitBytes = options.unitBytes ?? UNIT_BYTES;
+  if (!Number.isInteger(unitBytes) || unitBytes < 1 || unitBytes > 0xffffffff) {
+    throw new RangeError(`a posting unit must be a whole number of bytes, not ${unitBytes}`);
+  }
   const started = Date.now();
   const root = resolve(options.root);
   const realRoot = Deno.realPathSync(root);
   const folder = stateFolder(realRoot);
-  const unitBytes = options.unitBytes ?? UNIT_BYTES;
   const postings = new PostingBuilder({ unitBytes });
   const { table, walk, indexedFiles, indexedBytes } = collectEntries(
     options,

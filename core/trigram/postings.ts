@@ -1,15 +1,16 @@
 /**
  * Builds trigram posting lists in memory within a bounded budget. Each posting (a trigram in a
- * unit of a file) carries two masks beside the unit id, after Russ Cox's "trigram + next-character masks"
- * notes: bit `p mod 8` for every offset `p` where the trigram starts in the file, and bit
- * {@linkcode nextByteBit} of every byte that follows it. A literal then needs its trigrams at a
- * common alignment and followed by its own next bytes, not merely present (`reader.ts`).
- * The ids are those of units (`format.ts`): a file of many units lists each trigram once per
- * unit where it starts, with that unit's masks (offsets still counted from the file's start).
- * Files are added in unit order; every CHUNK_PAIRS (trigram, unit) pairs are sorted by trigram
- * (a counting sort, so the ids stay ascending) into an encoded segment, and the segments are
- * merged into one sorted table at the end. Peak memory is the encoded postings (twice, while merging) plus up to three
- * 64 MiB tables indexed by trigram, of which only the pages of trigrams that occur are touched.
+ * unit of a file) carries two masks beside the unit id, after Russ Cox's "trigram +
+ * next-character masks" notes: bit `p mod 8` for every offset `p` where the trigram starts in the
+ * file, and bit {@linkcode nextByteBit} of every byte that follows it. A literal then needs its
+ * trigrams at a common alignment and followed by its own next bytes, not merely present
+ * (`reader.ts`). The ids are those of units (`format.ts`): a file of many units lists each
+ * trigram once per unit where it starts, with that unit's masks (offsets still counted from the
+ * file's start). Files are added in unit order; every CHUNK_PAIRS (trigram, unit) pairs are
+ * sorted by trigram (a counting sort, so the ids stay ascending) into an encoded segment, and the
+ * segments are merged into one sorted table at the end. Peak memory is the encoded postings
+ * (twice, while merging) plus up to three 64 MiB tables indexed by trigram, of which only the
+ * pages of trigrams that occur are touched.
  *
  * @module
  */

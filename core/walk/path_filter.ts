@@ -7,7 +7,6 @@
  *
  * @module
  */
-import picomatch from "picomatch";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
 import { FILE_TYPE_NAMES, FILE_TYPES } from "./file_types.ts";
@@ -59,7 +58,9 @@ export class PathFilter {
       }
       patterns.push(...globs);
     }
-    return picomatch(patterns, { dot: true });
+    // Type globs are ripgrep globs over a basename, as `--glob`'s are over a path.
+    const rules = new RuleSet(patterns);
+    return (name) => rules.verdict(name, false) === "ignore";
   }
 
   /** Whether there are globs (the walker can skip building their paths otherwise). */

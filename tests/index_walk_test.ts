@@ -11,7 +11,7 @@ import { openIndex } from "../core/trigram/reader.ts";
 import { IndexWalkSource } from "../core/trigram/walk_source.ts";
 import { Walker } from "../core/walk/walker.ts";
 import { discover } from "../tools/discover/engine.ts";
-import { makeTree } from "./helpers.ts";
+import { makeTree, parseJson, runEntry } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   ".gitignore": "*.log\n[bad\n",
@@ -82,5 +82,52 @@ Deno.test("llm-discover answers the same with and without the index", async () =
     assert.equal(withIndex.data.count, 0);
   } finally {
     Deno.removeSync(root, { recursive: true });
+  }
+});
+
+/** Sets every path under `top` (and `top`) an hour back: no stamp is racy. */
+function ageAll(top: string): void {
+  const past = Date.now() / 1000 - 3600;
+  const visit = (dir: string) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isDirectory) visit(join(dir, entry.name));
+      Deno.utimeSync(join(dir, entry.name), past, past);
+    }
+  };
+  visit(top);
+  Deno.utimeSync(top, past, past);
+}
+
+/** `llm-search needle` in `root`, allowed to read `root` only; its index report and files. */
+async function scopedSearch(root: string, extra: string[] = []) {
+  const result = await runEntry("tools/search/main.ts", ["needle", ...extra], {
+    cwd: root,
+    permissions: [`--allow-read=${root}`],
+  });
+  const envelope = parseJson(result) as {
+    data: { index?: { walk: boolean }; matches: { span: { file_path: string } }[] };
+  };
+  const files = envelope.data.matches.map((match) => match.span.file_path).sort();
+  return { walk: envelope.data.index?.walk, files };
+}
+
+Deno.test("a search that may read only its root uses the indexed walk unless a folder above held rules", async () => {
+  for (const rules of [undefined, "*.log\n"]) {
+    const top = await makeTree({ "root/src/a.c": "needle\n", "root/src/b.log": "needle\n" });
+    try {
+      const root = join(top, "root");
+      if (rules) Deno.writeTextFileSync(join(top, ".gitignore"), rules);
+      Deno.mkdirSync(join(root, ".llm"));
+      ageAll(top);
+      // Built by a process that reads everything: the rules above the root shape its walk.
+      buildTrigramIndex({ root });
+      const indexed = await scopedSearch(root);
+      assert.equal(indexed.walk, rules === undefined, `rules above: ${rules}`);
+      // The scoped run cannot read the rules above, so it must find what an unindexed run finds.
+      assert.deepEqual(indexed.files, (await scopedSearch(root, ["--no-index"])).files);
+      assert.deepEqual(indexed.files, ["src/a.c", "src/b.log"]);
+    } finally {
+      Deno.removeSync(top, { recursive: true });
+    }
   }
 });

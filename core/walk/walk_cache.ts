@@ -9,7 +9,9 @@
  */
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { RunCache } from "../cache.ts";
+import { dirname, sep } from "node:path";
 import type { WalkEntry } from "./walk_entry.ts";
+import { IGNORE_FILES } from "./ignore_rules.ts";
 
 /** What a finished walk leaves in the cache. */
 export interface WalkRecord {
@@ -49,19 +51,59 @@ export function mtimeOf(path: string): number {
   }
 }
 
+/** Whether this process may read `path` (asked without a prompt). */
+function mayRead(path: string): boolean {
+  return Deno.permissions.querySync({ name: "read", path }).state === "granted";
+}
+
+/** The names a walk stamps in each directory above its root (see `ancestorDirs`). */
+const ANCESTOR_NAMES = [".git/info/exclude", ...IGNORE_FILES, ".git"];
+
+/** The directory above a root that `path`, an ancestor stamp's path, lies in. */
+function ancestorOf(path: string): string {
+  const name = ANCESTOR_NAMES.find((name) => path.endsWith(sep + name.replaceAll("/", sep)));
+  let directory = path;
+  for (let up = name?.split("/").length ?? 1; up > 0; up--) directory = dirname(directory);
+  return directory;
+}
+
 /**
- * Whether `path` still has modification time `mtime`. A path this process may not read cannot
- * be checked: a walk recorded by a process with wider read permission (the repository index's
- * builder) stamped an ancestor's ignore file this process's own walk could not read, so its
- * rules would not apply here either; such a record is not used.
+ * Whether the stamps of the directories above a root still hold for this process's walk. That
+ * walk reads the directories above its root up to the first one it may not read
+ * (`ancestorDirs`); the record may come from a process with wider read permission (the
+ * repository index's builder). A stamp in a directory this walk reads must still hold; one in
+ * a directory it does not read holds only if the path did not exist when recorded — the
+ * recorded walk then got nothing from it either, so the two walks agree.
  */
-function stampHolds(path: string, mtime: number): boolean {
-  try {
-    return mtimeOf(path) === mtime;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) return false;
-    throw error;
+function ancestorStampsHold(stamps: ReadonlyMap<string, number>): boolean {
+  const byDirectory = Map.groupBy(stamps, ([path]) => ancestorOf(path));
+  // They are all above one root: the longest is the nearest.
+  const nearestFirst = [...byDirectory.keys()].sort((a, b) => b.length - a.length);
+  let read = true;
+  for (const directory of nearestFirst) {
+    read &&= mayRead(directory);
+    for (const [path, mtime] of byDirectory.get(directory)!) {
+      if (read ? mtimeOf(path) !== mtime : mtime !== -1) return false;
+    }
   }
+  return true;
+}
+
+/**
+ * Whether the stamps of the walked tree still hold. A path this process may not read cannot be
+ * checked (a host's walk is recorded under the permissions it runs with): such a record is
+ * not used.
+ */
+function treeStampsHold(stamps: ReadonlyMap<string, number>): boolean {
+  for (const [path, mtime] of stamps) {
+    try {
+      if (mtimeOf(path) !== mtime) return false;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) return false;
+      throw error;
+    }
+  }
+  return true;
 }
 
 /**
@@ -77,13 +119,9 @@ function stampHolds(path: string, mtime: number): boolean {
 export function cachedWalk(cache: RunCache, key: string): WalkRecord | undefined {
   const record = cache.get<WalkRecord>(NAMESPACE, key, UNSTAMPED);
   if (!record) return undefined;
-  for (const stamps of [record.stamps, record.ancestorStamps]) {
-    for (const [path, mtime] of stamps) {
-      if (!stampHolds(path, mtime)) {
-        cache.invalidate(key);
-        return undefined;
-      }
-    }
+  if (!treeStampsHold(record.stamps) || !ancestorStampsHold(record.ancestorStamps)) {
+    cache.invalidate(key);
+    return undefined;
   }
   return record;
 }

@@ -354,16 +354,19 @@ export class Walker {
     const children: Child[] = [];
     try {
       for (const entry of Deno.readDirSync(absDir)) {
-        if (entry.name.includes("\uFFFD") && this.#notUtf8(absDir, entry.name, display)) continue;
-        const isDir = entry.isDirectory;
+        const name = entry.name;
+        if (name.includes("\uFFFD") && this.#notUtf8(absDir, name, display)) continue;
+        // Each flag read from a Deno entry costs; most entries are files, which need one.
+        const isFile = entry.isFile;
+        const isDir = !isFile && entry.isDirectory;
         children.push({
-          name: entry.name,
-          key: isDir ? entry.name + "/" : entry.name,
+          name,
+          key: isDir ? name + "/" : name,
           isDir,
-          isFile: entry.isFile,
-          isSymlink: entry.isSymlink,
-          shapesRules: entry.name.charCodeAt(0) === 46 &&
-            (IGNORE_FILES.includes(entry.name) || entry.name === ".git"),
+          isFile,
+          isSymlink: !isFile && !isDir && entry.isSymlink,
+          shapesRules: name.charCodeAt(0) === 46 &&
+            (IGNORE_FILES.includes(name) || name === ".git"),
         });
       }
     } catch (error) {

@@ -157,7 +157,7 @@ async function scan(
   const found: Scan = { top: new TopN<Candidate>(limit), total: 0, scanned: 0 };
   const breather = new Breather(options.signal, YIELD_MS);
   let entries = 0;
-  for (const entry of walker.entries()) {
+  for (const entry of walker.listOrWalk()) {
     if ((++entries & 255) === 0) await breather.breathe();
     if (entry.kind !== kind) continue;
     // A directory named on the command line is where the search happens, not a finding.

@@ -8,7 +8,7 @@
 import { Listing } from "../../core/listing.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { FileCount, SearchData, SearchMatch } from "../../schema/search.ts";
-import type { BatchFileResult } from "./batch.ts";
+import type { BatchOutcome } from "./batch.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 
 /** One listed result: a match, a file name (`files` mode) or a file's counts (`counts` mode). */
@@ -60,9 +60,10 @@ export class ResultCollector {
     else this.data.counts?.push(item);
   }
 
-  /** Adds the results of the next batch in walk order. */
-  add(results: readonly BatchFileResult[]): void {
-    for (const file of results) {
+  /** Adds the outcome of the next batch in walk order. */
+  add(outcome: BatchOutcome): void {
+    this.data.files_searched += outcome.unmatched;
+    for (const file of outcome.notable) {
       if (file.status === "error") {
         this.diagnostics.push(
           makeDiagnostic(

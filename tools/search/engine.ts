@@ -9,7 +9,7 @@ import { permissionError } from "../../core/permissions.ts";
 import { threadCount, workersAvailable } from "../../core/workers.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { SearchData } from "../../schema/search.ts";
-import { type BatchFile, type BatchFileResult, BatchSearcher } from "./batch.ts";
+import { type BatchFile, type BatchOutcome, BatchSearcher } from "./batch.ts";
 import { ResultCollector, type SearchMode } from "./collector.ts";
 import { buildMatcher, type MatcherOptions, type MatcherSpec } from "./matcher.ts";
 import type { SearchFileOptions } from "./searcher.ts";
@@ -118,7 +118,7 @@ function takeFiles(entries: Iterator<WalkEntry>, count: number): BatchFile[] {
 
 interface WorkerReply {
   id: number;
-  results?: BatchFileResult[];
+  outcome?: BatchOutcome;
   failure?: { message: string; refused: boolean };
 }
 
@@ -223,7 +223,7 @@ async function searchWithWorkers(
   const load = new Array<number>(threads).fill(0);
   const owner = new Map<number, number>();
   const sent = new Map<number, BatchFile[]>();
-  const done = new Map<number, BatchFileResult[]>();
+  const done = new Map<number, BatchOutcome>();
   let nextId = 0;
   let nextToCollect = 0;
   const pending = [...first];
@@ -276,7 +276,7 @@ async function searchWithWorkers(
         load[owner.get(reply.id) ?? 0]--;
         owner.delete(reply.id);
         sent.delete(reply.id);
-        done.set(reply.id, reply.results ?? []);
+        done.set(reply.id, reply.outcome ?? { unmatched: 0, notable: [] });
       }
       for (let ready = done.get(nextToCollect); ready; ready = done.get(nextToCollect)) {
         done.delete(nextToCollect++);
@@ -295,7 +295,7 @@ async function searchWithWorkers(
 function stopAtDeadline(
   pool: SearchThread[],
   sent: Map<number, BatchFile[]>,
-  done: Map<number, BatchFileResult[]>,
+  done: Map<number, BatchOutcome>,
   collector: ResultCollector,
   walkDone: boolean,
 ): WorkerRunOutcome {

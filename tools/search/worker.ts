@@ -39,8 +39,8 @@ scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
   try {
     if (!searcher) throw new Error("search worker used before init");
     Atomics.store(progress, 0, request.id);
-    const results = searcher.search(request.files, (index) => Atomics.store(progress, 1, index));
-    scope.postMessage({ id: request.id, results });
+    const outcome = searcher.search(request.files, (index) => Atomics.store(progress, 1, index));
+    scope.postMessage({ id: request.id, outcome });
   } catch (error) {
     const refused = error instanceof Deno.errors.NotCapable;
     scope.postMessage({

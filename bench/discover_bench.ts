@@ -1,7 +1,8 @@
 /**
  * llm-discover against `fdfind -t f . | fzf --filter QUERY` on the same trees, in the same run:
- * medians, ratios, peak RSS, and whether both put the same path first. Two floor rows show
- * where the time goes: Deno's start with the tool's modules (`--version`) and fd's walk alone.
+ * medians, ratios, peak RSS, and whether both put the same path first. Floor rows show where
+ * the time goes: Deno's start with the tool's modules (a discover of an empty folder), Deno's
+ * listing of every folder with nothing else done (`fs_floor.ts`), and fd's walk alone.
  * Run: `deno run -A bench/discover_bench.ts [--runs N]`.
  *
  * @module
@@ -63,13 +64,26 @@ async function benchTree(
         `${goal || "—"}${ok ? "" : " MISSED"} | ${same} |`,
     );
   }
-  const [start, walk] = await interleaved(
-    [ours(["--version"], root), ["fdfind", ["-t", "f", "."]]],
+  const empty = Deno.makeTempDirSync();
+  const [start] = await interleaved([ours(["schedcore"], empty)], empty, runs);
+  Deno.removeSync(empty);
+  const [list, walk] = await interleaved(
+    [
+      denoRun("bench/fs_floor.ts", ["--mode", "list"], `--allow-read=${root}`),
+      ["fdfind", ["-t", "f", "."]],
+    ],
     root,
     runs,
   );
   console.log(
-    `| floor: \`llm-discover --version\` (Deno start + modules) | ${describe(start)} | | | | |`,
+    `| floor: \`llm-discover\` in an empty folder (Deno start + modules) | ${
+      describe(start)
+    } | | | | |`,
+  );
+  console.log(
+    `| floor: Deno listing every folder, nothing else (\`fs_floor.ts --mode list\`) | ${
+      describe(list)
+    } | | | | |`,
   );
   console.log(`| floor: \`fdfind -t f .\` alone | | ${describe(walk)} | | | |`);
   return held;

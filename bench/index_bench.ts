@@ -28,6 +28,7 @@ import { DatabaseSync } from "node:sqlite";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { buildTrigramIndex } from "../core/trigram/build.ts";
 import { openIndex } from "../core/trigram/reader.ts";
+import { ENTRY_FLAGS } from "../core/trigram/format.ts";
 import { LINUX, prepare } from "./prepare.ts";
 import {
   type Command,
@@ -209,6 +210,32 @@ async function mcpCall(client: Client, args: string[]): Promise<number> {
 }
 
 /**
+ * The floor under an indexed command line, as a table row: Deno's start and a stat of every
+ * indexed file on a worker per core, nothing else (`fs_floor.ts --mode stat`), beside ripgrep's
+ * first case.
+ */
+async function statFloorRow(runs: number): Promise<string> {
+  const index = openIndex(join(TREE, ".llm", "trigram.idx"));
+  if (!index) return "| floor: no index to stat | | | | | | | | |";
+  const list = Deno.makeTempFileSync();
+  const files = index.paths.filter((_, id) => !(index.arrays.flags[id] & ENTRY_FLAGS.dir));
+  Deno.writeTextFileSync(list, files.join("\n"));
+  const [floor, peer] = await interleaved(
+    [
+      denoRun("bench/fs_floor.ts", ["--mode", "stat", "--list", list]),
+      ["rg", ["--json", "--encoding", "none", ...(CASES as SearchCase[])[0].args]],
+    ],
+    TREE,
+    runs,
+  );
+  Deno.removeSync(list);
+  return `| floor: Deno's start and a stat of each of the ${files.length} indexed files on a ` +
+    `worker per core, nothing else (\`fs_floor.ts --mode stat\`) | ${describe(floor)} | | ${
+      describe(peer)
+    } | | ${(wall(floor) / wall(peer)).toFixed(2)}× | | | |`;
+}
+
+/**
  * Section 3: indexed search (CLI and MCP warm) against ripgrep and csearch. The command lines run
  * first, with no server running (its file watcher would spend CPU on every file they open); the
  * warm server's calls come after, and are compared with those same ripgrep runs.
@@ -241,6 +268,8 @@ async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
       ),
     );
   }
+  // Run before the server starts (its watcher spends CPU on every file others touch).
+  const floorRow = await statFloorRow(runs);
   const client = await connectServer(TREE, "-R", `--allow-write=${join(TREE, ".llm")}`);
   let agreed = true;
   try {
@@ -273,6 +302,7 @@ async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
   } finally {
     await client.close();
   }
+  console.log(floorRow);
   return agreed;
 }
 

@@ -1,6 +1,7 @@
 /**
  * llm-search against ripgrep on the same trees, in the same run: medians, ratios, peak RSS,
- * and a check that both found the same set of matches (file, absolute byte start and end).
+ * and a check that both found the same set of matches (file, absolute byte start and end). A
+ * floor row shows what Deno charges for the file-system calls alone (`fs_floor.ts`).
  * Run: `deno run -A bench/search_bench.ts [--runs N]`.
  *
  * @module
@@ -99,6 +100,20 @@ async function benchTree(
       console.log(`    differs: ${key.replaceAll("\0", " ")}`);
     }
   }
+  const [floor, peer] = await interleaved(
+    [
+      denoRun("bench/fs_floor.ts", ["--mode", "read"]),
+      ["rg", ["--json", "--encoding", "none", ...cases[0].args]],
+    ],
+    root,
+    runs,
+  );
+  console.log(
+    `| floor: Deno listing every folder and reading every file on a worker per core, nothing ` +
+      `else (\`fs_floor.ts --mode read\`; ripgrep: ${cases[0].name}) | ${describe(floor)} | ${
+        describe(peer)
+      } | ${(wall(floor) / wall(peer)).toFixed(2)}× | | |`,
+  );
   return agreed;
 }
 

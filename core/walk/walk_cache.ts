@@ -83,27 +83,23 @@ function ancestorStampsHold(stamps: ReadonlyMap<string, number>): boolean {
   for (const directory of nearestFirst) {
     read &&= mayRead(directory);
     for (const [path, mtime] of byDirectory.get(directory)!) {
-      if (read ? mtimeOf(path) !== mtime : mtime !== -1) return false;
+      if (read ? !stampHolds(path, mtime) : mtime !== -1) return false;
     }
   }
   return true;
 }
 
 /**
- * Whether the stamps of the walked tree still hold. A path this process may not read cannot be
- * checked (a host's walk is recorded under the permissions it runs with): such a record is
- * not used.
+ * Whether `path` still has modification time `mtime`. A path this process may not read cannot
+ * be checked (a host's walk is recorded under the permissions it runs with), so it does not.
  */
-function treeStampsHold(stamps: ReadonlyMap<string, number>): boolean {
-  for (const [path, mtime] of stamps) {
-    try {
-      if (mtimeOf(path) !== mtime) return false;
-    } catch (error) {
-      if (error instanceof Deno.errors.NotCapable) return false;
-      throw error;
-    }
+function stampHolds(path: string, mtime: number): boolean {
+  try {
+    return mtimeOf(path) === mtime;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return false;
+    throw error;
   }
-  return true;
 }
 
 /**
@@ -119,7 +115,8 @@ function treeStampsHold(stamps: ReadonlyMap<string, number>): boolean {
 export function cachedWalk(cache: RunCache, key: string): WalkRecord | undefined {
   const record = cache.get<WalkRecord>(NAMESPACE, key, UNSTAMPED);
   if (!record) return undefined;
-  if (!treeStampsHold(record.stamps) || !ancestorStampsHold(record.ancestorStamps)) {
+  const treeHolds = [...record.stamps].every(([path, mtime]) => stampHolds(path, mtime));
+  if (!treeHolds || !ancestorStampsHold(record.ancestorStamps)) {
     cache.invalidate(key);
     return undefined;
   }

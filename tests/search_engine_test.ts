@@ -291,10 +291,20 @@ Deno.test("worker and inline searches give identical results in the same order",
   const root = await makeTree(files);
   try {
     const inline = await search({ patterns: ["needle \\d+"], cwd: root, threads: 1, limit: 0 });
-    const pooled = await search({ patterns: ["needle \\d+"], cwd: root, threads: 2, limit: 0 });
     const strip = (matches: SearchMatch[]) => matches.map((m) => [m.span.span_id, m.matched_text]);
     assert.equal(inline.data.match_count, 900);
-    assert.deepEqual(strip(pooled.data.matches), strip(inline.data.matches));
+    // All on workers, the first files here and the rest on workers, all here.
+    for (const inlineMs of [0, 1, 3, 60_000]) {
+      const pooled = await search({
+        patterns: ["needle \\d+"],
+        cwd: root,
+        threads: 2,
+        limit: 0,
+        inlineMs,
+      });
+      assert.deepEqual(strip(pooled.data.matches), strip(inline.data.matches), `${inlineMs} ms`);
+      assert.equal(pooled.data.files_searched, inline.data.files_searched);
+    }
     const paths = inline.data.matches.map((m) => m.span.file_path);
     assert.deepEqual(paths, [...paths].sort());
   } finally {
@@ -386,11 +396,12 @@ Deno.test("a cancelled search stops with the signal's reason, on the inline and 
   for (let i = 0; i < 450; i++) files[`f${i}.txt`] = "hit\n";
   const root = await makeTree(files);
   try {
-    for (const threads of [1, 2]) {
+    // On this thread alone, on workers alone, and on this thread first.
+    for (const [threads, inlineMs] of [[1, undefined], [2, 0], [2, undefined]]) {
       const controller = new AbortController();
       controller.abort(new Error("client cancelled"));
       await assert.rejects(
-        search({ patterns: ["hit"], cwd: root, threads, signal: controller.signal }),
+        search({ patterns: ["hit"], cwd: root, threads, inlineMs, signal: controller.signal }),
         /client cancelled/,
       );
     }

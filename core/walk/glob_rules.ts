@@ -133,6 +133,22 @@ function globSource(glob: string): string {
 }
 
 /**
+ * One regular expression that matches a name when any of `globs` (ripgrep's syntax, matched
+ * against a file's basename as ripgrep's file types are: no line rules, no `/` anchoring) does.
+ * Throws {@linkcode GlobSyntaxError} for a glob ripgrep refuses.
+ *
+ * @example
+ * ```ts
+ * import { basenameMatcher } from "./glob_rules.ts";
+ * const ts = basenameMatcher(["*.ts", "*.tsx"]);
+ * [ts.test("mod.ts"), ts.test("mod.ts.bak")]; // [true, false]
+ * ```
+ */
+export function basenameMatcher(globs: readonly string[]): RegExp {
+  return new RegExp(`^(?:${globs.map(globSource).join("|")})$`, "s");
+}
+
+/**
  * One line of an ignore file (or one `--glob`) as a rule, or `undefined` for a blank line or a
  * comment. Throws {@linkcode GlobSyntaxError} for a glob ripgrep refuses.
  */

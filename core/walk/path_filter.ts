@@ -10,9 +10,12 @@
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
 import { FILE_TYPE_NAMES, FILE_TYPES } from "./file_types.ts";
-import { RuleSet, type RuleVerdict } from "./glob_rules.ts";
+import { basenameMatcher, RuleSet, type RuleVerdict } from "./glob_rules.ts";
 
 type Matcher = (path: string) => boolean;
+
+/** A glob that is `*` then plain characters (no glob syntax): it matches names ending so. */
+const SUFFIX_GLOB = /^\*([^*?[\]{}\\]+)$/;
 
 /** The globs as one rule set; throws `*-ARG-004` naming the first glob ripgrep would refuse. */
 function compileGlobs(prefix: CodePrefix, globs: readonly string[]): RuleSet {
@@ -58,9 +61,17 @@ export class PathFilter {
       }
       patterns.push(...globs);
     }
-    // Type globs are ripgrep globs over a basename, as `--glob`'s are over a path.
-    const rules = new RuleSet(patterns);
-    return (name) => rules.verdict(name, false) === "ignore";
+    // Most are `*.ext`: a suffix test each; the others make one expression, tested once.
+    const suffixes: string[] = [];
+    const others: string[] = [];
+    for (const glob of patterns) {
+      const suffix = SUFFIX_GLOB.exec(glob)?.[1];
+      if (suffix === undefined) others.push(glob);
+      else suffixes.push(suffix);
+    }
+    const matcher = others.length > 0 ? basenameMatcher(others) : undefined;
+    return (name) =>
+      suffixes.some((suffix) => name.endsWith(suffix)) || (matcher?.test(name) ?? false);
   }
 
   /** Whether there are globs (the walker can skip building their paths otherwise). */

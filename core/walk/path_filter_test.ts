@@ -22,7 +22,8 @@ const hasRg = (() => {
 /** Names a glob matches and names that come close: case, a prefix, a suffix, a dot. */
 function namesNear(glob: string): string[] {
   const stem = glob.replaceAll("*", "x");
-  return [stem, stem.toUpperCase(), `a${stem}`, `${stem}.bak`, `${stem}x`, `.${stem}`];
+  const bare = glob.replaceAll("*", "");
+  return [stem, stem.toUpperCase(), `a${stem}`, `${stem}.bak`, `${stem}x`, `.${stem}`, bare];
 }
 
 /** Every name the table's globs suggest, once each, without characters no file name holds. */

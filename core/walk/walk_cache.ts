@@ -89,6 +89,12 @@ function ancestorStampsHold(stamps: ReadonlyMap<string, number>): boolean {
   return true;
 }
 
+/** Whether every stamp of the walked tree still holds (one stat per directory, no copy). */
+function treeStampsHold(stamps: ReadonlyMap<string, number>): boolean {
+  for (const [path, mtime] of stamps) if (!stampHolds(path, mtime)) return false;
+  return true;
+}
+
 /**
  * Whether `path` still has modification time `mtime`. A path this process may not read cannot
  * be checked (a host's walk is recorded under the permissions it runs with), so it does not.
@@ -115,8 +121,7 @@ function stampHolds(path: string, mtime: number): boolean {
 export function cachedWalk(cache: RunCache, key: string): WalkRecord | undefined {
   const record = cache.get<WalkRecord>(NAMESPACE, key, UNSTAMPED);
   if (!record) return undefined;
-  const treeHolds = [...record.stamps].every(([path, mtime]) => stampHolds(path, mtime));
-  if (!treeHolds || !ancestorStampsHold(record.ancestorStamps)) {
+  if (!treeStampsHold(record.stamps) || !ancestorStampsHold(record.ancestorStamps)) {
     cache.invalidate(key);
     return undefined;
   }

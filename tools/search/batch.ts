@@ -41,8 +41,8 @@ export interface BatchFileResult {
 
 /**
  * What a batch gave: most files of a search match nothing and only add to a count, so they
- * travel back as that count, not as one result each (on Linux that was 78,000 results of which
- * 13 matched, a fifth of the workers' messaging).
+ * travel back as that count, not as one result each (a search of Linux sent 78,000 results back,
+ * 13 of them matches; the count saves about 30 ms of CPU).
  */
 export interface BatchOutcome {
   /** Files searched that matched nothing. */

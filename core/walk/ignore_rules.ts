@@ -15,6 +15,12 @@ import { RuleSet, type RuleVerdict } from "./glob_rules.ts";
 /** Ignore files read in every directory. */
 export const IGNORE_FILES: readonly string[] = [".gitignore", ".ignore", ".llmignore"];
 
+/**
+ * What a walk stamps in each directory above its root (`/`-separated, relative to it): the
+ * ignore files and `.git` that would shape the walk if they appeared or changed.
+ */
+export const ANCESTOR_STAMPS: readonly string[] = [...IGNORE_FILES, ".git", ".git/info/exclude"];
+
 /** A kind of ignore rules: `.llmignore`, `.ignore`, `.gitignore` or `.git/info/exclude`. */
 export type IgnoreKind = "llm" | "ignore" | "git" | "exclude";
 

@@ -11,7 +11,7 @@ import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { RunCache } from "../cache.ts";
 import { dirname, sep } from "node:path";
 import type { WalkEntry } from "./walk_entry.ts";
-import { IGNORE_FILES } from "./ignore_rules.ts";
+import { ANCESTOR_STAMPS } from "./ignore_rules.ts";
 
 /** What a finished walk leaves in the cache. */
 export interface WalkRecord {
@@ -56,12 +56,9 @@ function mayRead(path: string): boolean {
   return Deno.permissions.querySync({ name: "read", path }).state === "granted";
 }
 
-/** The names a walk stamps in each directory above its root (see `ancestorDirs`). */
-const ANCESTOR_NAMES = [".git/info/exclude", ...IGNORE_FILES, ".git"];
-
 /** The directory above a root that `path`, an ancestor stamp's path, lies in. */
 function ancestorOf(path: string): string {
-  const name = ANCESTOR_NAMES.find((name) => path.endsWith(sep + name.replaceAll("/", sep)));
+  const name = ANCESTOR_STAMPS.find((name) => path.endsWith(sep + name.replaceAll("/", sep)));
   let directory = path;
   for (let up = name?.split("/").length ?? 1; up > 0; up--) directory = dirname(directory);
   return directory;

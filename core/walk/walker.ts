@@ -14,6 +14,7 @@ import type { RunCache } from "../cache.ts";
 import { requirePermission } from "../permissions.ts";
 import { cachedWalk, mtimeOf, storeWalk } from "./walk_cache.ts";
 import {
+  ANCESTOR_STAMPS,
   ancestorDirs,
   ancestorLayers,
   IGNORE_FILES,
@@ -233,8 +234,7 @@ export class Walker {
     const stamps = this.#ancestorStamps;
     if (!stamps) return;
     for (const dir of ancestorDirs(root)) {
-      for (const name of [...IGNORE_FILES, ".git"]) this.#stamp(join(dir, name), stamps);
-      this.#stamp(join(dir, ".git", "info", "exclude"), stamps);
+      for (const name of ANCESTOR_STAMPS) this.#stamp(join(dir, ...name.split("/")), stamps);
     }
   }
 

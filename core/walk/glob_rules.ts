@@ -132,20 +132,35 @@ function globSource(glob: string): string {
   return out;
 }
 
+/** A glob that is `*` then plain characters (no glob syntax): it matches names ending so. */
+const SUFFIX_GLOB = /^\*([^*?[\]{}\\]+)$/;
+
 /**
- * One regular expression that matches a name when any of `globs` (ripgrep's syntax, matched
- * against a file's basename as ripgrep's file types are: no line rules, no `/` anchoring) does.
- * Throws {@linkcode GlobSyntaxError} for a glob ripgrep refuses.
+ * Whether a name is matched by any of `globs` (ripgrep's syntax, matched against a file's
+ * basename as ripgrep's file types are: no line rules, no `/` anchoring). `*.ext` globs are
+ * suffix tests; the others make one expression, tested once (one expression per glob cost
+ * 62 ms over Linux's 78,000 names for ten globs). Throws {@linkcode GlobSyntaxError} for a glob
+ * ripgrep refuses.
  *
  * @example
  * ```ts
  * import { basenameMatcher } from "./glob_rules.ts";
- * const ts = basenameMatcher(["*.ts", "*.tsx"]);
- * [ts.test("mod.ts"), ts.test("mod.ts.bak")]; // [true, false]
+ * const make = basenameMatcher(["*.mk", "Makefile", "Kconfig*"]);
+ * [make("rules.mk"), make("Kconfig.debug"), make("rules.mk.bak")]; // [true, true, false]
  * ```
  */
-export function basenameMatcher(globs: readonly string[]): RegExp {
-  return new RegExp(`^(?:${globs.map(globSource).join("|")})$`, "s");
+export function basenameMatcher(globs: readonly string[]): (name: string) => boolean {
+  const suffixes: string[] = [];
+  const others: string[] = [];
+  for (const glob of globs) {
+    const suffix = SUFFIX_GLOB.exec(glob)?.[1];
+    if (suffix === undefined) others.push(glob);
+    else suffixes.push(suffix);
+  }
+  const regex = others.length > 0
+    ? new RegExp(`^(?:${others.map(globSource).join("|")})$`, "s")
+    : undefined;
+  return (name) => suffixes.some((suffix) => name.endsWith(suffix)) || (regex?.test(name) ?? false);
 }
 
 /**

@@ -14,9 +14,6 @@ import { basenameMatcher, RuleSet, type RuleVerdict } from "./glob_rules.ts";
 
 type Matcher = (path: string) => boolean;
 
-/** A glob that is `*` then plain characters (no glob syntax): it matches names ending so. */
-const SUFFIX_GLOB = /^\*([^*?[\]{}\\]+)$/;
-
 /** The globs as one rule set; throws `*-ARG-004` naming the first glob ripgrep would refuse. */
 function compileGlobs(prefix: CodePrefix, globs: readonly string[]): RuleSet {
   const rules = new RuleSet(globs);
@@ -61,17 +58,7 @@ export class PathFilter {
       }
       patterns.push(...globs);
     }
-    // Most are `*.ext`: a suffix test each; the others make one expression, tested once.
-    const suffixes: string[] = [];
-    const others: string[] = [];
-    for (const glob of patterns) {
-      const suffix = SUFFIX_GLOB.exec(glob)?.[1];
-      if (suffix === undefined) others.push(glob);
-      else suffixes.push(suffix);
-    }
-    const matcher = others.length > 0 ? basenameMatcher(others) : undefined;
-    return (name) =>
-      suffixes.some((suffix) => name.endsWith(suffix)) || (matcher?.test(name) ?? false);
+    return basenameMatcher(patterns);
   }
 
   /** Whether there are globs (the walker can skip building their paths otherwise). */

@@ -6,9 +6,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { search } from "../tools/search/engine.ts";
+import { discover } from "../tools/discover/engine.ts";
 import { buildTrigramIndex } from "../core/trigram/build.ts";
 import { checksum32 } from "../core/trigram/checksum.ts";
-import { FORMAT_VERSION, HEADER_BYTES, HEADER_CHECKSUM_AT } from "../core/trigram/format.ts";
+import { align, FORMAT_VERSION, HEADER_BYTES, HEADER_CHECKSUM_AT } from "../core/trigram/format.ts";
 import { makeTree, parseJson, REPO, runEntry } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
@@ -62,11 +63,18 @@ Deno.test("a sound index rules files out and says so", async () => {
 /** Where the header holds the offsets of the meta data and of the posting lists. */
 const META_OFFSET_AT = 20;
 const POSTINGS_OFFSET_AT = 52;
-/** Where it holds the body's checksum. */
+/** Where it holds the body's checksum and the listing's. */
 const BODY_CHECKSUM_AT = 60;
+const LISTING_CHECKSUM_AT = 68;
 
-/** Where the header holds the offset of the per-entry arrays (sizes first, as f64). */
+/** Where the header holds the offset of the per-entry arrays (flags, then sizes as f64). */
 const ARRAYS_OFFSET_AT = 36;
+
+/** Where the listing (meta, paths, flags: all that a walk reads) of `bytes` ends. */
+function listingEnd(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  return view.getUint32(ARRAYS_OFFSET_AT, true) + align(view.getUint32(12, true), 8);
+}
 
 /**
  * `bytes` with `from` replaced by `to` (as long) in the path list, every checksum made to match:
@@ -86,21 +94,21 @@ function forgedPath(bytes: Uint8Array, from: string, to: string): Uint8Array {
 function forgedSizes(bytes: Uint8Array, size: number): Uint8Array {
   const copy = bytes.slice();
   const view = new DataView(copy.buffer);
-  const sizesAt = view.getUint32(ARRAYS_OFFSET_AT, true);
+  const sizesAt = listingEnd(copy);
   for (let id = 0; id < view.getUint32(12, true); id++) {
     view.setFloat64(sizesAt + 8 * id, size, true);
   }
   return sealed(copy);
 }
 
-/** `bytes` (an index) with its body and header checksums made to match its content. */
+/** `bytes` (an index) with its body, listing and header checksums made to match its content. */
 function sealed(copy: Uint8Array): Uint8Array {
   const view = new DataView(copy.buffer);
-  const body = copy.subarray(
-    view.getUint32(META_OFFSET_AT, true),
-    view.getUint32(POSTINGS_OFFSET_AT, true),
-  );
+  const metaOffset = view.getUint32(META_OFFSET_AT, true);
+  const body = copy.subarray(metaOffset, view.getUint32(POSTINGS_OFFSET_AT, true));
   view.setUint32(BODY_CHECKSUM_AT, checksum32(body), true);
+  const listing = copy.subarray(metaOffset, listingEnd(copy));
+  view.setUint32(LISTING_CHECKSUM_AT, checksum32(listing), true);
   view.setUint32(HEADER_CHECKSUM_AT, checksum32(copy.subarray(0, HEADER_CHECKSUM_AT)), true);
   return copy;
 }
@@ -120,6 +128,7 @@ const DAMAGES: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   "a header field": (bytes) => flip(bytes, 20),
   "meta data": (bytes) => flip(bytes, HEADER_BYTES + 2),
   "the middle of the body": (bytes) => flip(bytes, Math.floor(bytes.length * 0.6)),
+  "an entry's flags": (bytes) => flip(bytes, listingEnd(bytes) - 8),
   "the posting lists": (bytes) => {
     const copy = bytes.slice();
     const postings = new DataView(bytes.buffer).getUint32(POSTINGS_OFFSET_AT, true);
@@ -160,6 +169,42 @@ for (const [name, damage] of Object.entries(DAMAGES)) {
       assert.equal(result.data.index, undefined);
       assert.deepEqual(matches, (await run(root, false)).matches);
       assert.equal(matches.length, 1);
+    } finally {
+      Deno.removeSync(root, { recursive: true });
+    }
+  });
+}
+
+/**
+ * Whether `damaged` differs from `bytes` where a walk reads (the header and the listing), or in
+ * length. The body's checksum in the header is for a search, and the header's own checksum is
+ * resealed after it by the forgeries; a walk reads neither.
+ */
+function touchesListing(bytes: Uint8Array, damaged: Uint8Array): boolean {
+  if (damaged.length !== bytes.length) return true;
+  const unread = (at: number) =>
+    (at >= BODY_CHECKSUM_AT && at < BODY_CHECKSUM_AT + 4) || at >= HEADER_CHECKSUM_AT;
+  return damaged.subarray(0, listingEnd(bytes)).some((byte, at) =>
+    byte !== bytes[at] && !(at < HEADER_BYTES && unread(at))
+  );
+}
+
+for (const [name, damage] of Object.entries(DAMAGES)) {
+  Deno.test(`llm-discover ignores an index damaged in ${name} where it reads it`, async () => {
+    const root = await indexedRoot();
+    try {
+      const path = join(root, ".llm", "trigram.idx");
+      const bytes = Deno.readFileSync(path);
+      const damaged = damage(bytes);
+      Deno.writeFileSync(path, damaged);
+      const result = await discover({ query: "c", cwd: root, kind: "file" });
+      // Discover reads only the listing: a damage elsewhere is for a search to find.
+      const expected = touchesListing(bytes, damaged) ? ["LMD-IO-010"] : [];
+      assert.deepEqual(result.diagnostics.map((diagnostic) => diagnostic.code), expected);
+      const paths = result.data.results.map((found) => found.path);
+      const walked = await discover({ query: "c", cwd: root, kind: "file", useIndex: false });
+      assert.deepEqual(paths, walked.data.results.map((found) => found.path));
+      assert.equal(paths.length, 3);
     } finally {
       Deno.removeSync(root, { recursive: true });
     }

@@ -7,9 +7,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildTrigramIndex } from "../core/trigram/build.ts";
-import { openIndex } from "../core/trigram/reader.ts";
+import { openIndex, openIndexListing } from "../core/trigram/reader.ts";
 import { IndexWalkSource } from "../core/trigram/walk_source.ts";
 import { Walker } from "../core/walk/walker.ts";
+import { copyEntry } from "../core/walk/walk_entry.ts";
 import { discover } from "../tools/discover/engine.ts";
 import { makeTree, parseJson, runEntry } from "./helpers.ts";
 
@@ -40,20 +41,25 @@ async function indexedRoot(): Promise<string> {
 
 function walk(root: string, cache?: IndexWalkSource, includeDirs = false) {
   const walker = new Walker({ tool: "llm-discover", prefix: "LMD", cwd: root, cache, includeDirs });
-  const entries = [...walker.entries()];
+  // Plain copies: the listing's entries compute some fields when read.
+  const entries = [...walker.entries()].map(copyEntry);
   return { entries, diagnostics: walker.diagnostics };
 }
 
 Deno.test("the indexed walk is served while its stamps hold and equals a real walk", async () => {
   const root = await indexedRoot();
   try {
-    const index = openIndex(join(root, ".llm", "trigram.idx"))!;
+    const path = join(root, ".llm", "trigram.idx");
+    const listing = openIndexListing(path)!;
+    const index = openIndex(path)!;
     for (const includeDirs of [false, true]) {
-      const source = new IndexWalkSource(index, "llm-discover", "LMD");
-      const served = walk(root, source, includeDirs);
-      assert.equal(source.served, true);
-      assert.deepEqual(served, walk(root, undefined, includeDirs));
-      assert.deepEqual(served.diagnostics.map((d) => d.code), ["LMD-IO-005"]);
+      for (const opened of [listing, index]) {
+        const source = new IndexWalkSource(opened, "llm-discover", "LMD");
+        const served = walk(root, source, includeDirs);
+        assert.equal(source.served, true);
+        assert.deepEqual(served, walk(root, undefined, includeDirs));
+        assert.deepEqual(served.diagnostics.map((d) => d.code), ["LMD-IO-005"]);
+      }
     }
     Deno.writeTextFileSync(join(root, "src", "util", "new.c"), "int n;\n");
     const source = new IndexWalkSource(index, "llm-discover", "LMD");

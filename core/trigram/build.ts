@@ -24,6 +24,7 @@ import {
   HEADER_BYTES,
   HEADER_CHECKSUM_AT,
   INDEX_PATH,
+  listingEnd,
   POSTING_BLOCK,
   UNIT_BYTES,
   unitsOf,
@@ -245,6 +246,9 @@ function layoutBody(
       postingsLength,
       bodyChecksum: checksum32(bytes.subarray(metaOffset)),
       unitBytes,
+      listingChecksum: checksum32(
+        bytes.subarray(metaOffset, listingEnd({ arraysOffset, entryCount: count })),
+      ),
     }, bytes);
     const view = new DataView(bytes.buffer);
     view.setUint32(HEADER_CHECKSUM_AT, checksum32(bytes.subarray(0, HEADER_CHECKSUM_AT)), true);

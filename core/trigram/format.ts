@@ -7,9 +7,9 @@
  * meta      JSON: root, build time, the walk that listed the entries (options, diagnostics,
  *           directory and ignore-file stamps)
  * paths     UTF-8 file_paths of the walk's entries, in walk order, joined by "\n"
+ * flags     u8 per entry (ENTRY_FLAGS), padded to 8 bytes
  * sizes     f64 per entry          mtimes   f64 per entry (ms)
  * hashes    32 bytes per entry (SHA-256 of the content; zero when not read)
- * flags     u8 per entry (ENTRY_FLAGS)
  * trigrams  u32 per trigram, ascending (b0 << 16 | b1 << 8 | b2)
  * offsets   u32 per trigram + 1: byte offsets of each posting list in `postings`
  * blocksums u32 per POSTING_BLOCK of `postings`: checksum (`checksum.ts`) of that block
@@ -26,9 +26,9 @@
  * trigrams lie in the file, but never near each other, does not make it a candidate.
  *
  * The header's own checksum and the checksum of everything from `meta` to `blocksums` (both
- * `checksum.ts`) are checked
- * on every open; posting blocks are checked as they are read. A file failing any check is
- * never trusted.
+ * `checksum.ts`) are checked on every open; posting blocks are checked as they are read. A tool
+ * that needs only the file list (discover) reads the *listing*, `meta` to `flags`, and checks
+ * the header and the listing's own checksum. A file failing any check is never trusted.
  *
  * @module
  */
@@ -37,8 +37,11 @@
 export const INDEX_PATH = ".llm/trigram.idx";
 /** First 8 bytes of every index file. */
 export const MAGIC: Uint8Array = new TextEncoder().encode("LLMTRI\0\n");
-/** Format version; a reader refuses any other (3: posting masks; 4: units of large files). */
-export const FORMAT_VERSION = 4;
+/**
+ * Format version; a reader refuses any other (3: posting masks; 4: units of large files; 5: the
+ * listing's checksum, flags before sizes).
+ */
+export const FORMAT_VERSION = 5;
 /** Bytes of the fixed header. */
 export const HEADER_BYTES = 96;
 /** Bytes of `postings` covered by one block checksum. */
@@ -95,6 +98,8 @@ export interface IndexHeader {
   bodyChecksum: number;
   /** Bytes of a unit (see the module's comment). */
   unitBytes: number;
+  /** Checksum of the listing, `[metaOffset, listingEnd(header))`. */
+  listingChecksum: number;
 }
 
 /** The order of the header's u32 fields after magic and version. */
@@ -113,6 +118,7 @@ const FIELDS: (keyof IndexHeader)[] = [
   "postingsLength",
   "bodyChecksum",
   "unitBytes",
+  "listingChecksum",
 ];
 /** Offset of the header's own checksum (of the bytes before it). */
 export const HEADER_CHECKSUM_AT = HEADER_BYTES - 4;
@@ -159,7 +165,21 @@ export function unitsOf(size: number, flags: number, unitBytes: number): number 
 
 /** Bytes of the per-entry arrays for `count` entries (8-byte aligned). */
 export function arraysLength(count: number): number {
-  return align(count * (8 + 8 + 32 + 1), 8);
+  return align(count, 8) + count * (8 + 8 + 32);
+}
+
+/**
+ * Where the listing (meta, paths and flags) of an index with `header` ends: the flags open the
+ * per-entry arrays, so the listing is one range of the file.
+ *
+ * @example
+ * ```ts
+ * import { listingEnd } from "./format.ts";
+ * listingEnd({ arraysOffset: 1000, entryCount: 3 }); // 1008
+ * ```
+ */
+export function listingEnd(header: Pick<IndexHeader, "arraysOffset" | "entryCount">): number {
+  return header.arraysOffset + align(header.entryCount, 8);
 }
 
 /** `value` rounded up to a multiple of `to`. */
@@ -181,11 +201,12 @@ export interface EntryArrays {
 
 /** Views of the per-entry arrays at `offset` of `buffer` (which must be 8-byte aligned). */
 export function entryArrays(buffer: ArrayBuffer, offset: number, count: number): EntryArrays {
+  const numbers = offset + align(count, 8);
   return {
-    sizes: new Float64Array(buffer, offset, count),
-    mtimes: new Float64Array(buffer, offset + 8 * count, count),
-    hashes: new Uint8Array(buffer, offset + 16 * count, 32 * count),
-    flags: new Uint8Array(buffer, offset + 48 * count, count),
+    flags: new Uint8Array(buffer, offset, count),
+    sizes: new Float64Array(buffer, numbers, count),
+    mtimes: new Float64Array(buffer, numbers + 8 * count, count),
+    hashes: new Uint8Array(buffer, numbers + 16 * count, 32 * count),
   };
 }
 

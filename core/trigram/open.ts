@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { RunCache } from "../cache.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
-import type { TrigramIndex } from "./reader.ts";
+import type { IndexListing, TrigramIndex } from "./reader.ts";
 
 /**
  * The index path of `root` when a regular file is there (one `lstat`), else undefined.
@@ -49,6 +49,39 @@ export function ignoredIndex(
   );
 }
 
+/** The reader module, loaded only when an index file exists. */
+type Reader = typeof import("./reader.ts");
+
+/**
+ * What `open` makes of the index of `root` once it exists and is checked, or undefined when
+ * there is none or it was refused (then a `*-IO-010` warning is added to `diagnostics`).
+ */
+async function openChecked<T extends IndexListing>(
+  root: string,
+  tool: string,
+  prefix: IndexReaderPrefix,
+  diagnostics: Diagnostic[],
+  open: (reader: Reader, path: string) => T | undefined,
+): Promise<T | undefined> {
+  const path = existingIndex(root);
+  if (!path) return undefined;
+  const reader = await import("./reader.ts");
+  try {
+    const index = open(reader, path);
+    if (index && index.meta.root !== Deno.realPathSync(root)) {
+      diagnostics.push(ignoredIndex(tool, prefix, `it was built for ${index.meta.root}`));
+      return undefined;
+    }
+    return index;
+  } catch (error) {
+    // A run that may not read the index (or resolve the root) just does without it.
+    if (error instanceof Deno.errors.NotCapable) return undefined;
+    const reason = error instanceof Error ? error.message : String(error);
+    diagnostics.push(ignoredIndex(tool, prefix, reason));
+    return undefined;
+  }
+}
+
 /**
  * The checked index of `root`, or undefined when there is none or it was refused (then a
  * `*-IO-010` warning is added to `diagnostics`). The reader is loaded only when an index
@@ -66,23 +99,13 @@ export async function openCheckedIndex(
   prefix: IndexReaderPrefix,
   diagnostics: Diagnostic[],
 ): Promise<TrigramIndex | undefined> {
-  const path = existingIndex(root);
-  if (!path) return undefined;
-  const { openIndex } = await import("./reader.ts");
-  try {
-    const index = openIndex(path);
-    if (index && index.meta.root !== Deno.realPathSync(root)) {
-      diagnostics.push(ignoredIndex(tool, prefix, `it was built for ${index.meta.root}`));
-      return undefined;
-    }
-    return index;
-  } catch (error) {
-    // A run that may not read the index (or resolve the root) just does without it.
-    if (error instanceof Deno.errors.NotCapable) return undefined;
-    const reason = error instanceof Error ? error.message : String(error);
-    diagnostics.push(ignoredIndex(tool, prefix, reason));
-    return undefined;
-  }
+  return await openChecked(
+    root,
+    tool,
+    prefix,
+    diagnostics,
+    (reader, path) => reader.openIndex(path),
+  );
 }
 
 /**
@@ -129,8 +152,15 @@ export async function indexWalkSource(
   prefix: IndexReaderPrefix,
   diagnostics: Diagnostic[],
 ): Promise<RunCache | undefined> {
-  const index = await openCheckedIndex(root, tool, prefix, diagnostics);
-  if (!index) return undefined;
+  // A walk needs only the listing: the sizes, hashes and trigram table are not read.
+  const listing = await openChecked(
+    root,
+    tool,
+    prefix,
+    diagnostics,
+    (reader, path) => reader.openIndexListing(path),
+  );
+  if (!listing) return undefined;
   const { IndexWalkSource } = await import("./walk_source.ts");
-  return new IndexWalkSource(index, tool, prefix);
+  return new IndexWalkSource(listing, tool, prefix);
 }

@@ -12,6 +12,7 @@
 import { join } from "node:path";
 import { checksum32 } from "./checksum.ts";
 import {
+  arraysLength,
   decodeHeader,
   ENTRY_FLAGS,
   type EntryArrays,
@@ -20,6 +21,7 @@ import {
   HEADER_CHECKSUM_AT,
   INDEX_PATH,
   type IndexHeader,
+  listingEnd,
   POSTING_BLOCK,
   unitsOf,
 } from "./format.ts";
@@ -53,14 +55,105 @@ function readExactly(file: Deno.FsFile, at: number, length: number): Uint8Array<
   return bytes;
 }
 
-/** An opened, checked index. */
-export class TrigramIndex {
+/**
+ * The listing of an index (`format.ts`): what a walk needs, without the sizes, hashes and
+ * posting lists that only a search reads.
+ */
+export interface IndexListing {
   /** Its meta data (root, build time, walk). */
   readonly meta: IndexMeta;
   /** Entry `file_path`s in walk order. */
   readonly paths: string[];
   /** The same joined by "\n" (cheap to send to a worker). */
   readonly pathText: string;
+  /** ENTRY_FLAGS per entry. */
+  readonly flags: Uint8Array;
+}
+
+/** The listing in `body`, the file's bytes from `metaOffset` on (at least to `listingEnd`). */
+function parseListing(header: IndexHeader, body: Uint8Array<ArrayBuffer>): IndexListing {
+  const { metaOffset, pathsOffset, arraysOffset, entryCount } = header;
+  const decoder = new TextDecoder();
+  let meta: IndexMeta;
+  try {
+    meta = JSON.parse(decoder.decode(body.subarray(0, header.metaLength)));
+  } catch {
+    throw new IndexRefusal("its meta data is not JSON");
+  }
+  const pathsAt = pathsOffset - metaOffset;
+  const pathText = decoder.decode(body.subarray(pathsAt, pathsAt + header.pathsLength));
+  const paths = entryCount === 0 ? [] : pathText.split("\n");
+  if (paths.length !== entryCount) throw new IndexRefusal("its path list is short");
+  const unsafe = entryCount === 0 ? null : UNSAFE_PATH.exec(pathText);
+  if (unsafe) {
+    throw new IndexRefusal(`it lists a path that may leave the root (at ${unsafe.index})`);
+  }
+  const flags = new Uint8Array(
+    body.buffer,
+    body.byteOffset + arraysOffset - metaOffset,
+    entryCount,
+  );
+  return { meta, paths, pathText, flags };
+}
+
+/** The checked header of the index file `file` (its length included). */
+function readHeader(file: Deno.FsFile): IndexHeader {
+  const head = readExactly(file, 0, HEADER_BYTES);
+  const header = decodeHeader(head);
+  if (typeof header === "string") throw new IndexRefusal(header);
+  const sum = new DataView(head.buffer).getUint32(HEADER_CHECKSUM_AT, true);
+  if (checksum32(head.subarray(0, HEADER_CHECKSUM_AT)) !== sum) {
+    throw new IndexRefusal("its header checksum does not match");
+  }
+  const end = header.postingsOffset + header.postingsLength;
+  if (file.statSync().size !== end || header.metaOffset !== HEADER_BYTES) {
+    throw new IndexRefusal("its length does not match its header");
+  }
+  const sections = [
+    header.metaOffset + header.metaLength,
+    header.pathsOffset,
+    header.pathsOffset + header.pathsLength,
+    header.arraysOffset,
+    listingEnd(header),
+    header.arraysOffset + arraysLength(header.entryCount),
+    header.tableOffset,
+    header.blockSumsOffset,
+    header.postingsOffset,
+  ];
+  if (sections.some((at, i) => at < (sections[i - 1] ?? header.metaOffset))) {
+    throw new IndexRefusal("its sections overlap");
+  }
+  return header;
+}
+
+/**
+ * Reads and checks the listing of the index file at `path` (the header and the listing's own
+ * checksum); throws {@linkcode IndexRefusal} or an I/O error.
+ */
+function readListing(path: string): IndexListing {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const header = readHeader(file);
+    const body = readExactly(file, header.metaOffset, listingEnd(header) - header.metaOffset);
+    if (checksum32(body) !== header.listingChecksum) {
+      throw new IndexRefusal("its listing checksum does not match");
+    }
+    return parseListing(header, body);
+  } finally {
+    file.close();
+  }
+}
+
+/** An opened, checked index. */
+export class TrigramIndex implements IndexListing {
+  /** Its meta data (root, build time, walk). */
+  readonly meta: IndexMeta;
+  /** Entry `file_path`s in walk order. */
+  readonly paths: string[];
+  /** The same joined by "\n" (cheap to send to a worker). */
+  readonly pathText: string;
+  /** ENTRY_FLAGS per entry. */
+  readonly flags: Uint8Array;
   /** Per-entry arrays. */
   readonly arrays: EntryArrays;
   readonly #header: IndexHeader;
@@ -77,23 +170,10 @@ export class TrigramIndex {
   private constructor(file: Deno.FsFile, header: IndexHeader, body: Uint8Array<ArrayBuffer>) {
     this.#file = file;
     this.#header = header;
-    const { metaOffset, pathsOffset, arraysOffset, tableOffset, blockSumsOffset } = header;
-    const decoder = new TextDecoder();
+    const { metaOffset, arraysOffset, tableOffset, blockSumsOffset } = header;
+    ({ meta: this.meta, paths: this.paths, pathText: this.pathText, flags: this.flags } =
+      parseListing(header, body));
     const at = (offset: number) => offset - metaOffset;
-    try {
-      this.meta = JSON.parse(decoder.decode(body.subarray(0, header.metaLength)));
-    } catch {
-      throw new IndexRefusal("its meta data is not JSON");
-    }
-    const pathText = this.pathText = decoder.decode(
-      body.subarray(at(pathsOffset), at(pathsOffset) + header.pathsLength),
-    );
-    this.paths = header.entryCount === 0 ? [] : pathText.split("\n");
-    if (this.paths.length !== header.entryCount) throw new IndexRefusal("its path list is short");
-    const unsafe = header.entryCount === 0 ? null : UNSAFE_PATH.exec(pathText);
-    if (unsafe) {
-      throw new IndexRefusal(`it lists a path that may leave the root (at ${unsafe.index})`);
-    }
     this.arrays = entryArrays(body.buffer, at(arraysOffset), header.entryCount);
     const count = header.trigramCount;
     this.#trigrams = new Uint32Array(body.buffer, at(tableOffset), count);
@@ -116,17 +196,7 @@ export class TrigramIndex {
   static open(path: string): TrigramIndex {
     const file = Deno.openSync(path, { read: true });
     try {
-      const head = readExactly(file, 0, HEADER_BYTES);
-      const header = decodeHeader(head);
-      if (typeof header === "string") throw new IndexRefusal(header);
-      const sum = new DataView(head.buffer).getUint32(HEADER_CHECKSUM_AT, true);
-      if (checksum32(head.subarray(0, HEADER_CHECKSUM_AT)) !== sum) {
-        throw new IndexRefusal("its header checksum does not match");
-      }
-      const end = header.postingsOffset + header.postingsLength;
-      if (file.statSync().size !== end || header.metaOffset !== HEADER_BYTES) {
-        throw new IndexRefusal("its length does not match its header");
-      }
+      const header = readHeader(file);
       const body = readExactly(file, header.metaOffset, header.postingsOffset - header.metaOffset);
       if (checksum32(body) !== header.bodyChecksum) {
         throw new IndexRefusal("its body checksum does not match");
@@ -371,13 +441,14 @@ function foldKey(key: number): number {
   return folded;
 }
 
-/** An opened index and the stamp of its file when it was opened. */
-interface KeptIndex {
+/** An opened index or listing and the stamp of its file when it was opened. */
+interface Kept<T> {
   stamp: string;
-  index: TrigramIndex;
+  opened: T;
 }
 
-const kept = new Map<string, KeptIndex>();
+const keptIndexes = new Map<string, Kept<TrigramIndex>>();
+const keptListings = new Map<string, Kept<IndexListing>>();
 
 /** The absolute path of the index of `root`. */
 export function indexPathOf(root: string): string {
@@ -385,11 +456,11 @@ export function indexPathOf(root: string): string {
 }
 
 /**
- * The index at `path` when `.llm` is a real folder and the index a regular file, opened (or
- * kept from a previous call while its file is unchanged); undefined when there is none. Throws
- * {@linkcode IndexRefusal} for a file that fails a check.
+ * The stamp (size, mtime, inode) of the index file at `path` when `.llm` is a real folder and
+ * the index a regular file; undefined when there is none. Throws {@linkcode IndexRefusal} for
+ * an index that is not a regular file.
  */
-export function openIndex(path: string): TrigramIndex | undefined {
+function indexStamp(path: string): string | undefined {
   let info: Deno.FileInfo;
   try {
     const folder = Deno.lstatSync(join(path, ".."));
@@ -402,12 +473,40 @@ export function openIndex(path: string): TrigramIndex | undefined {
     throw error;
   }
   if (!info.isFile) throw new IndexRefusal("it is not a regular file");
-  const stamp = `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
-  const previous = kept.get(path);
-  if (previous?.stamp === stamp) return previous.index;
-  previous?.index.close();
-  kept.delete(path);
+  return `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
+}
+
+/**
+ * The index at `path` when `.llm` is a real folder and the index a regular file, opened (or
+ * kept from a previous call while its file is unchanged); undefined when there is none. Throws
+ * {@linkcode IndexRefusal} for a file that fails a check.
+ */
+export function openIndex(path: string): TrigramIndex | undefined {
+  const stamp = indexStamp(path);
+  if (stamp === undefined) return undefined;
+  const previous = keptIndexes.get(path);
+  if (previous?.stamp === stamp) return previous.opened;
+  previous?.opened.close();
+  keptIndexes.delete(path);
   const index = TrigramIndex.open(path);
-  kept.set(path, { stamp, index });
+  keptIndexes.set(path, { stamp, opened: index });
   return index;
+}
+
+/**
+ * The listing of the index at `path` (the opened index itself when one is kept for the same
+ * file), read and checked without the sections only a search needs; undefined when there is
+ * no index. Throws {@linkcode IndexRefusal} for a file that fails a check.
+ */
+export function openIndexListing(path: string): IndexListing | undefined {
+  const stamp = indexStamp(path);
+  if (stamp === undefined) return undefined;
+  const index = keptIndexes.get(path);
+  if (index?.stamp === stamp) return index.opened;
+  const previous = keptListings.get(path);
+  if (previous?.stamp === stamp) return previous.opened;
+  keptListings.delete(path);
+  const listing = readListing(path);
+  keptListings.set(path, { stamp, opened: listing });
+  return listing;
 }

@@ -24,3 +24,23 @@ export interface WalkEntry {
   /** True for a path named explicitly (it bypasses ignore rules and filters, as in ripgrep). */
   explicit: boolean;
 }
+
+/**
+ * A plain copy of `entry` that a walker may write to. A spread would do for a plain record, but
+ * an entry may compute its fields when read (the repository index's listing does), and a
+ * spread copies only the fields an object holds.
+ *
+ * @example
+ * ```ts
+ * import { copyEntry } from "./walk_entry.ts";
+ * const entry = { absPath: "/r/a.ts", filePath: "a.ts", name: "a.ts", kind: "file" as const, depth: 1, explicit: false };
+ * copyEntry(entry).name; // "a.ts"
+ * ```
+ */
+export function copyEntry(entry: WalkEntry): WalkEntry {
+  const { absPath, filePath, name, kind, depth, size, mtimeMs, explicit } = entry;
+  const copy: WalkEntry = { absPath, filePath, name, kind, depth, explicit };
+  if (size !== undefined) copy.size = size;
+  if (mtimeMs !== undefined) copy.mtimeMs = mtimeMs;
+  return copy;
+}

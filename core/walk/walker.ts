@@ -23,7 +23,7 @@ import {
   layerFor,
 } from "./ignore_rules.ts";
 import { PathFilter } from "./path_filter.ts";
-import type { WalkEntry } from "./walk_entry.ts";
+import { copyEntry, type WalkEntry } from "./walk_entry.ts";
 
 export type { WalkEntry } from "./walk_entry.ts";
 
@@ -177,7 +177,7 @@ export class Walker {
 
   /** Copies of recorded entries, stat'ed (only the walker writes to an entry). */
   *#statCopies(entries: readonly WalkEntry[]): Generator<WalkEntry> {
-    for (const entry of entries) yield this.#stat({ ...entry });
+    for (const entry of entries) yield this.#stat(copyEntry(entry));
   }
 
   /** Walks the named paths and stores the walk in `cache` once it is complete. */
@@ -189,7 +189,7 @@ export class Walker {
     this.#ancestorStamps = ancestorStamps;
     const entries: WalkEntry[] = [];
     for (const entry of this.#walkNamed(named)) {
-      entries.push({ ...entry });
+      entries.push(copyEntry(entry));
       yield entry;
     }
     const diagnostics = [...this.diagnostics];

@@ -63,7 +63,6 @@ export interface DiscoverOutcome {
 interface Candidate {
   absPath: string;
   kind: "file" | "dir";
-  depth: number;
   /** Where the part of the path below the walked root starts. */
   start: number;
 }
@@ -166,14 +165,15 @@ async function scan(
     found.scanned++;
     const path = entry.filePath;
     const start = named ? relativeStart(path, entry.depth) : 0;
-    const score = scorer.score(start === 0 ? path : path.slice(start), entry.depth);
+    // The part scored has the entry's depth in segments (its slashes plus one), which the
+    // scorer counts itself, and only for a path that passes its prefilter.
+    const score = scorer.score(start === 0 ? path : path.slice(start));
     if (score < 0) continue;
     found.total++;
     if (found.top.admits(score, path)) {
       found.top.offer(score, path, {
         absPath: entry.absPath,
         kind: entry.kind,
-        depth: entry.depth,
         start,
       });
     }
@@ -204,7 +204,7 @@ function explain(
 ): DiscoverResult[] {
   const results: DiscoverResult[] = [];
   for (const { path, value } of top.sorted()) {
-    const match = scorer.explain(path.slice(value.start), value.depth);
+    const match = scorer.explain(path.slice(value.start));
     if (!match) continue;
     const shift = value.start === 0 ? 0 : encoder.encode(path.slice(0, value.start)).length;
     results.push({

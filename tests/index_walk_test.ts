@@ -53,8 +53,10 @@ Deno.test("the indexed walk is served while its stamps hold and equals a real wa
     const listing = openIndexListing(path)!;
     const index = openIndex(path)!;
     for (const includeDirs of [false, true]) {
-      for (const opened of [listing, index]) {
-        const source = new IndexWalkSource(opened, "llm-discover", "LMD");
+      for (
+        const [opened, oneShot] of [[listing, true], [listing, false], [index, false]] as const
+      ) {
+        const source = new IndexWalkSource(opened, "llm-discover", "LMD", oneShot);
         const served = walk(root, source, includeDirs);
         assert.equal(source.served, true);
         assert.deepEqual(served, walk(root, undefined, includeDirs));
@@ -69,6 +71,36 @@ Deno.test("the indexed walk is served while its stamps hold and equals a real wa
     const hidden = new Walker({ tool: "t", prefix: "LMD", cwd: root, hidden: true, cache: source });
     assert.ok([...hidden.entries()].some((entry) => entry.filePath === ".hidden/x.txt"));
     assert.equal(source.served, false);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("a walk that stats the listing's entries gets plain copies with every field", async () => {
+  const root = await indexedRoot();
+  try {
+    const listing = openIndexListing(join(root, ".llm", "trigram.idx"))!;
+    const source = new IndexWalkSource(listing, "llm-discover", "LMD", true);
+    const walker = new Walker({ tool: "t", prefix: "LMD", cwd: root, cache: source, stat: true });
+    const entries = [...walker.entries()];
+    assert.equal(source.served, true);
+    const real = Deno.realPathSync(root);
+    assert.deepEqual(
+      entries.map(({ filePath, absPath, name, depth, size }) => ({
+        filePath,
+        absPath,
+        name,
+        depth,
+        size,
+      })),
+      walk(root).entries.map(({ filePath, name, depth }) => ({
+        filePath,
+        absPath: join(real, filePath),
+        name,
+        depth,
+        size: Deno.statSync(join(root, filePath)).size,
+      })),
+    );
   } finally {
     Deno.removeSync(root, { recursive: true });
   }

@@ -404,7 +404,7 @@ const listedOf = new WeakMap<WalkRecord, Set<string>>();
 function listedPaths(record: WalkRecord): Set<string> {
   let listed = listedOf.get(record);
   if (!listed) {
-    listed = new Set(record.entries.map((entry) => entry.filePath));
+    listed = new Set(Array.from(record.entries, (entry) => entry.filePath));
     listedOf.set(record, listed);
   }
   return listed;
@@ -413,7 +413,8 @@ function listedPaths(record: WalkRecord): Set<string> {
 /** Whether a walk lists something under the folder `relative`. */
 function holdsUnder(record: WalkRecord, relative: string): boolean {
   const prefix = `${relative}/`;
-  return record.entries.some((entry) => entry.filePath.startsWith(prefix));
+  for (const entry of record.entries) if (entry.filePath.startsWith(prefix)) return true;
+  return false;
 }
 
 /** Whether an unindexed path that changed is a folder now (its attributes changed a listing). */

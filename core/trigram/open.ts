@@ -162,5 +162,5 @@ export async function indexWalkSource(
   );
   if (!listing) return undefined;
   const { IndexWalkSource } = await import("./walk_source.ts");
-  return new IndexWalkSource(listing, tool, prefix);
+  return new IndexWalkSource(listing, tool, prefix, true);
 }

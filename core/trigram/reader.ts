@@ -70,6 +70,36 @@ export interface IndexListing {
   readonly flags: Uint8Array;
 }
 
+/** Lines of `text` ("\n"-separated; none when empty). */
+function lineCount(text: string): number {
+  if (text.length === 0) return 0;
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
+}
+
+/**
+ * A checked listing. Its paths are split from the text only when asked for: a walk that reads
+ * the listing once takes each path from the text as it goes, and 83,354 strings kept alive
+ * cost the Linux tree's discover a third of its collection time.
+ */
+class ParsedListing implements IndexListing {
+  readonly meta: IndexMeta;
+  readonly pathText: string;
+  readonly flags: Uint8Array;
+  #paths: string[] | undefined;
+
+  constructor(meta: IndexMeta, pathText: string, flags: Uint8Array) {
+    this.meta = meta;
+    this.pathText = pathText;
+    this.flags = flags;
+  }
+
+  get paths(): string[] {
+    return this.#paths ??= this.flags.length === 0 ? [] : this.pathText.split("\n");
+  }
+}
+
 /** The listing in `body`, the file's bytes from `metaOffset` on (at least to `listingEnd`). */
 function parseListing(header: IndexHeader, body: Uint8Array<ArrayBuffer>): IndexListing {
   const { metaOffset, pathsOffset, arraysOffset, entryCount } = header;
@@ -82,18 +112,15 @@ function parseListing(header: IndexHeader, body: Uint8Array<ArrayBuffer>): Index
   }
   const pathsAt = pathsOffset - metaOffset;
   const pathText = decoder.decode(body.subarray(pathsAt, pathsAt + header.pathsLength));
-  const paths = entryCount === 0 ? [] : pathText.split("\n");
-  if (paths.length !== entryCount) throw new IndexRefusal("its path list is short");
+  if (entryCount !== 0 && lineCount(pathText) !== entryCount) {
+    throw new IndexRefusal("its path list is short");
+  }
   const unsafe = entryCount === 0 ? null : UNSAFE_PATH.exec(pathText);
   if (unsafe) {
     throw new IndexRefusal(`it lists a path that may leave the root (at ${unsafe.index})`);
   }
-  const flags = new Uint8Array(
-    body.buffer,
-    body.byteOffset + arraysOffset - metaOffset,
-    entryCount,
-  );
-  return { meta, paths, pathText, flags };
+  const at = body.byteOffset + arraysOffset - metaOffset;
+  return new ParsedListing(meta, pathText, new Uint8Array(body.buffer, at, entryCount));
 }
 
 /** The checked header of the index file `file` (its length included). */

@@ -54,20 +54,33 @@ class ListedEntry implements WalkEntry {
   }
 }
 
-/** The entries of the indexed walk, built once per opened listing. */
-const entriesOf = new WeakMap<IndexListing, WalkEntry[]>();
+/** The entries of the indexed walk, with and without directories, built once per listing. */
+const entriesOf = new WeakMap<IndexListing, Map<boolean, WalkEntry[]>>();
 
-function indexedEntries(listing: IndexListing): WalkEntry[] {
-  let entries = entriesOf.get(listing);
-  if (entries) return entries;
-  const cwd = listing.meta.walk.shape.cwd;
-  const { paths, flags } = listing;
-  entries = new Array(paths.length);
-  for (let id = 0; id < paths.length; id++) {
-    entries[id] = new ListedEntry(cwd, paths[id], flags[id] & ENTRY_FLAGS.dir ? "dir" : "file");
-  }
-  entriesOf.set(listing, entries);
+/** The listing's walk entries, kept for the next walk (a long-lived host walks many times). */
+function keptEntries(listing: IndexListing, includeDirs: boolean): WalkEntry[] {
+  let built = entriesOf.get(listing);
+  if (!built) entriesOf.set(listing, built = new Map());
+  let entries = built.get(includeDirs);
+  if (!entries) built.set(includeDirs, entries = [...listedEntries(listing, includeDirs)]);
   return entries;
+}
+
+/**
+ * The listing's walk entries, each built as it is read and its path taken from the listing's
+ * text then: a walk read once keeps none of them alive.
+ */
+function* listedEntries(listing: IndexListing, includeDirs: boolean): Generator<WalkEntry> {
+  const cwd = listing.meta.walk.shape.cwd;
+  const { pathText, flags } = listing;
+  for (let id = 0, start = 0; id < flags.length; id++) {
+    const end = id === flags.length - 1 ? pathText.length : pathText.indexOf("\n", start);
+    const dir = (flags[id] & ENTRY_FLAGS.dir) !== 0;
+    if (includeDirs || !dir) {
+      yield new ListedEntry(cwd, pathText.slice(start, end), dir ? "dir" : "file");
+    }
+    start = end + 1;
+  }
 }
 
 /**
@@ -86,25 +99,33 @@ export class IndexWalkSource implements RunCache {
   readonly #index: IndexListing;
   readonly #tool: string;
   readonly #prefix: CodePrefix;
+  readonly #oneShot: boolean;
   /** Whether the walker took the indexed walk (its stamps all held). */
   served = false;
 
-  /** A source over the listing `index` for walks of `tool`. */
-  constructor(index: IndexListing, tool: string, prefix: CodePrefix) {
+  /**
+   * A source over the listing `index` for walks of `tool`. With `oneShot`, for a run that walks
+   * once, the walk's entries are built as the walker reads them and not kept; else they are
+   * built once and kept for the next walk.
+   */
+  constructor(index: IndexListing, tool: string, prefix: CodePrefix, oneShot = false) {
     this.#index = index;
     this.#tool = tool;
     this.#prefix = prefix;
+    this.#oneShot = oneShot;
   }
 
   get<T>(namespace: string, key: string, _stamp: FileStamp): T | undefined {
-    const walk = this.#index.meta.walk;
+    const index = this.#index;
+    const walk = index.meta.walk;
     if (namespace !== "walk" || !walk.trusted || !key.startsWith(KEY_PREFIX)) return undefined;
     const requested = JSON.parse(key.slice(KEY_PREFIX.length));
     if (!sameShape(walkShape(requested), walk.shape)) return undefined;
-    const all = indexedEntries(this.#index);
-    const entries = requested.includeDirs ? all : all.filter((entry) => entry.kind === "file");
+    const includeDirs = requested.includeDirs === true;
     const record: WalkRecord = {
-      entries,
+      entries: this.#oneShot
+        ? { [Symbol.iterator]: () => listedEntries(index, includeDirs) }
+        : keptEntries(index, includeDirs),
       diagnostics: walk.diagnostics.map((diagnostic) => ({
         ...diagnostic,
         tool: this.#tool,

@@ -15,8 +15,11 @@ import { ANCESTOR_STAMPS } from "./ignore_rules.ts";
 
 /** What a finished walk leaves in the cache. */
 export interface WalkRecord {
-  /** The entries, in walk order. */
-  entries: WalkEntry[];
+  /**
+   * The entries, in walk order: an array, except where a one-shot run reads the repository
+   * index's listing (`IndexWalkSource`), which builds them as they are read.
+   */
+  entries: readonly WalkEntry[] | Iterable<WalkEntry>;
   /** The walk's diagnostics. */
   diagnostics: Diagnostic[];
   /** Path → modification time (ms), or -1 for a path that did not exist: the walked tree. */

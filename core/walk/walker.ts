@@ -150,9 +150,10 @@ export class Walker {
   /**
    * The entries of every named path: the host's cached walk itself when it still holds and this
    * walk stats nothing (an array to read, never to change: copying 78,000 entries took a third
-   * of a warm indexed search, and an array is read faster than a generator), else the walk.
+   * of a warm indexed search, and an array is read faster than a generator; a one-shot run's
+   * index listing builds its entries as they are read), else the walk.
    */
-  listOrWalk(): readonly WalkEntry[] | Generator<WalkEntry> {
+  listOrWalk(): readonly WalkEntry[] | Iterable<WalkEntry> {
     const { cwd, prefix, maxFilesize } = this.#options;
     const given = this.#options.paths?.length ? this.#options.paths : ["."];
     for (const path of given) {
@@ -176,7 +177,7 @@ export class Walker {
   }
 
   /** Copies of recorded entries, stat'ed (only the walker writes to an entry). */
-  *#statCopies(entries: readonly WalkEntry[]): Generator<WalkEntry> {
+  *#statCopies(entries: Iterable<WalkEntry>): Generator<WalkEntry> {
     for (const entry of entries) yield this.#stat(copyEntry(entry));
   }
 

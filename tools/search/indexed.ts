@@ -31,7 +31,7 @@ export interface SearchIndex {
    * Keeps the files to read; counts the files ruled out. A recorded walk (an array) is read in
    * one pass at once; a walk being made is filtered as it goes.
    */
-  filter(entries: readonly WalkEntry[] | Iterator<WalkEntry>): Iterator<WalkEntry>;
+  filter(entries: readonly WalkEntry[] | Iterable<WalkEntry>): Iterator<WalkEntry>;
   /** Text files ruled out by the index (searched, no match). */
   readonly ruledOut: number;
   /** What the output says about the index. */
@@ -158,8 +158,8 @@ class IndexFilter implements SearchIndex {
     return this.#live ? this.#walkSource : host ?? this.#walkSource;
   }
 
-  filter(entries: readonly WalkEntry[] | Iterator<WalkEntry>): Iterator<WalkEntry> {
-    if (!Array.isArray(entries)) return this.#filtered(entries as Iterator<WalkEntry>);
+  filter(entries: readonly WalkEntry[] | Iterable<WalkEntry>): Iterator<WalkEntry> {
+    if (!Array.isArray(entries)) return this.#filtered(entries[Symbol.iterator]());
     try {
       return this.#keptOf(entries).values();
     } finally {

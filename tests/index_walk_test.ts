@@ -123,6 +123,32 @@ Deno.test("llm-discover answers the same with and without the index", async () =
   }
 });
 
+Deno.test("llm-discover --no-index never opens the index", async () => {
+  const root = await indexedRoot();
+  try {
+    const path = join(root, ".llm", "trigram.idx");
+    Deno.writeFileSync(path, Deno.readFileSync(path).subarray(0, 200));
+    const run = async (extra: string[]) => {
+      const result = await runEntry("tools/discover/main.ts", ["main", ...extra], { cwd: root });
+      assert.equal(result.code, 0, result.stderr);
+      return parseJson(result) as unknown as {
+        diagnostics: { code: string }[];
+        data: { results: { path: string }[] };
+      };
+    };
+    const codes = (run: { diagnostics: { code: string }[] }) => run.diagnostics.map((d) => d.code);
+    // LMD-IO-005 is the .gitignore's bad line, met by the walk.
+    const damaged = await run([]);
+    assert.deepEqual(codes(damaged), ["LMD-IO-010", "LMD-IO-005"]);
+    const skipped = await run(["--no-index"]);
+    assert.deepEqual(codes(skipped), ["LMD-IO-005"]);
+    assert.deepEqual(skipped.data.results, damaged.data.results);
+    assert.equal(skipped.data.results[0].path, "src/main.c");
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
 /** Sets every path under `top` (and `top`) an hour back: no stamp is racy. */
 function ageAll(top: string): void {
   const past = Date.now() / 1000 - 3600;

@@ -39,6 +39,9 @@ export const DiscoverInput = z.object({
   case: z.enum(["smart", "sensitive", "insensitive"]).default("smart").describe(
     "Case rule: smart (a term with an upper-case letter is case-sensitive, like fzf)",
   ),
+  no_index: z.boolean().default(false).describe(
+    "Do not use the repository index's file list (.llm/trigram.idx from `llm-symbols index`); walk the folders. Results are the same either way",
+  ),
   ...walkInputShape,
   hidden: field(walkInputShape.hidden.clone(), { short: "H" }),
   no_ignore: field(walkInputShape.no_ignore.clone(), { short: "I" }),

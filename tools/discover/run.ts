@@ -63,6 +63,7 @@ export async function runDiscover(input: DiscoverInput, context: RunContext): Pr
     extensions: input.extension,
     limit: input.limit,
     caseMode: input.case,
+    useIndex: !input.no_index,
     walk: { ...walkOptionsFrom(input, "LMD"), cache: context.cache },
     signal: context.signal,
   });

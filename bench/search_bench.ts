@@ -75,7 +75,15 @@ async function benchTree(
     // `--encoding none` stops ripgrep from stripping a UTF-8 BOM: the contract counts its bytes.
     const [ours, theirs] = await interleaved(
       [
-        denoRun("tools/search/main.ts", [...args, "--format", "jsonl", "--limit", "0"]),
+        // Unindexed: a repository index there is left unused (the index bench measures it).
+        denoRun("tools/search/main.ts", [
+          "--no-index",
+          ...args,
+          "--format",
+          "jsonl",
+          "--limit",
+          "0",
+        ]),
         ["rg", ["--json", "--encoding", "none", ...args]],
       ],
       root,

@@ -98,3 +98,32 @@ Deno.test("a walk that stats cached entries fills copies: the cache keeps them a
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a walk in any order lists the same entries, and never serves a walk in path order", async () => {
+  const files = Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [`d${i % 3}/f${String(i).padStart(2, "0")}.txt`, ""]),
+  );
+  const root = await makeTree(files);
+  try {
+    await settle(root, ["d0", "d1", "d2", "."]);
+    const cache = new MemoryCache();
+    const anyOrder = (host: MemoryCache) =>
+      [...new Walker({
+        tool: "llm-discover",
+        prefix: "LMD",
+        cwd: root,
+        cache: host,
+        anyOrder: true,
+      })
+        .entries()].map((entry) => entry.filePath);
+    const listed = anyOrder(cache);
+    const sorted = Object.keys(files).sort();
+    assert.deepEqual([...listed].sort(), sorted);
+    // The directories list their entries in an order of their own (ext4 hashes the names):
+    // a path-order walk served from the recorded one would come out in that order.
+    assert.deepEqual(walk(root, cache), sorted);
+    assert.deepEqual(anyOrder(cache), listed);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -61,6 +61,12 @@ export interface WalkOptions {
   /** Stat every yielded entry for `size` and `mtimeMs`. */
   stat?: boolean;
   /**
+   * The caller's answer does not depend on the order of the entries (discover ranks by score,
+   * then path): a directory's children are taken in the order it lists them, unsorted, which
+   * saved 10–15 ms of Linux 6.1's 83,000 entries. Diagnostics then come in that order too.
+   */
+  anyOrder?: boolean;
+  /**
    * A long-lived host's cache: a finished walk is kept there and reused while no directory it
    * read and no ignore file it applied has changed (not with `maxFilesize`, which depends on
    * file contents).
@@ -74,7 +80,7 @@ export interface WalkOptions {
  */
 export type EngineWalkOptions = Omit<
   WalkOptions,
-  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat"
+  "tool" | "prefix" | "cwd" | "paths" | "includeDirs" | "stat" | "anyOrder"
 >;
 
 interface Child {
@@ -210,6 +216,8 @@ export class Walker {
   #cacheKey(named: string[]): string {
     const { hidden, noIgnore, follow, maxDepth, globs, types, typesNot, includeDirs, cwd } =
       this.#options;
+    // A walk in any order never serves one that wants path order.
+    const anyOrder = this.#options.anyOrder === true;
     return `walk\0${
       JSON.stringify({
         cwd,
@@ -222,6 +230,7 @@ export class Walker {
         types,
         typesNot,
         includeDirs,
+        anyOrder,
       })
     }`;
   }
@@ -382,7 +391,9 @@ export class Walker {
     }
     // Sorting by name, with "/" after directory names, makes the DFS order equal to the
     // plain string order of the full paths.
-    children.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    if (!this.#options.anyOrder) {
+      children.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    }
     return children;
   }
 

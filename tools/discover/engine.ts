@@ -181,6 +181,17 @@ async function scan(
   return found;
 }
 
+/**
+ * The walk's diagnostics by the file they name (stable): a walk in any order meets them in the
+ * order its directories list their entries, which the answer must not depend on.
+ */
+function byFile(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.toSorted((a, b) => {
+    const [x, y] = [a.file ?? "", b.file ?? ""];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
 /** The warning of a query holding U+FFFD (an argument that was not valid UTF-8). */
 function replacementCharWarning(): Diagnostic {
   return makeDiagnostic(
@@ -250,10 +261,12 @@ export async function discover(options: DiscoverOptions): Promise<DiscoverOutcom
     cwd: options.cwd,
     paths: options.paths,
     includeDirs: options.kind === "dir",
+    // The ranking (score, then path) does not depend on the walk's order.
+    anyOrder: true,
   });
   const { top, total, scanned } = await scan(options, walker, scorer, limit);
   options.signal?.throwIfAborted();
-  const diagnostics = [...indexDiagnostics, ...walker.diagnostics];
+  const diagnostics = [...indexDiagnostics, ...byFile(walker.diagnostics)];
   if (options.query.includes("\ufffd")) diagnostics.push(replacementCharWarning());
   const results = explain(top, scorer, diagnostics);
   return {

@@ -9,7 +9,9 @@
  * 3. indexed search from the command line (its freshness check included) and inside a warm MCP
  *    server, against ripgrep and `csearch`, for the cases of `search_bench.ts`, with a check
  *    that the CLI finds ripgrep's match set;
- * 4. indexed discover against `fd | fzf`;
+ * 4. indexed discover against `fd | fzf`, with its floor (`discover_floor.ts`: all it does before
+ *    it scores a path) and the peer's own scoring of the file list (`--discover-only` runs this
+ *    section alone);
  * 5. the warm MCP server (index in memory, kept fresh by a file watcher) against ripgrep for the
  *    literal cases (target ≤ 0.05×) and against `fd | fzf` for discover (target ≤ 0.5×), each
  *    call interleaved with one peer run, the ratio taken against the peer run with no server
@@ -306,20 +308,35 @@ async function compareSearches(runs: number, bars: Bar[]): Promise<boolean> {
   return agreed;
 }
 
-/** Section 4: indexed discover against fd | fzf. */
+/**
+ * Section 4: indexed discover against fd | fzf, and its floor: `discover_floor.ts`, which does
+ * all an indexed run does before it scores a path (Deno's start with the tool's modules, the
+ * listing read and checked, a stat per recorded folder and ignore file), interleaved with them.
+ * The peer's own scoring of the file list (`fzf --filter` reading the list `fd` wrote) shows
+ * what ranking the 78,000 paths costs it.
+ */
 async function compareDiscover(runs: number, bars: Bar[]): Promise<void> {
   console.log("\n## Discover on Linux 6.1 (ours with the index's file list)");
   console.log("| query | llm-discover | fd \\| fzf --filter | ratio | target |");
   console.log("| --- | --- | --- | --- | --- |");
-  for (const query of ["sched core", "Kconfig"]) {
-    const [ours, theirs] = await interleaved(
-      [
+  const list = Deno.makeTempFileSync();
+  Deno.writeFileSync(list, (await runOnce("fdfind", ["-t", "f", "."], TREE)).stdout);
+  const queries = ["sched core", "Kconfig"];
+  const samples = await interleaved(
+    [
+      ...queries.flatMap((query): Command[] => [
         denoRun("tools/discover/main.ts", [query]),
         ["sh", ["-c", `fdfind -t f . | fzf --filter '${query}'`]],
-      ],
-      TREE,
-      runs,
-    );
+      ]),
+      denoRun("bench/discover_floor.ts", []),
+      ["sh", ["-c", `fzf --filter '${queries[0]}' < ${list}`]],
+    ],
+    TREE,
+    runs,
+  );
+  Deno.removeSync(list);
+  for (const [at, query] of queries.entries()) {
+    const [ours, theirs] = samples.slice(2 * at, 2 * at + 2);
     console.log(
       `| ${query} | ${describe(ours)} | ${describe(theirs)} | ${
         (wall(ours) / wall(theirs)).toFixed(2)
@@ -330,6 +347,19 @@ async function compareDiscover(runs: number, bars: Bar[]): Promise<void> {
       { group: `discover '${query}'`, tool: "fd | fzf", ms: wall(theirs) },
     );
   }
+  const [floor, scoring] = samples.slice(2 * queries.length);
+  const peer = wall(samples[1]);
+  console.log(
+    `| floor: Deno's start with the tool's modules, the listing read and checked, a stat per ` +
+      `recorded folder, no path scored (\`discover_floor.ts\`) | ${describe(floor)} | | ${
+        (wall(floor) / peer).toFixed(2)
+      }× of '${queries[0]}' | |`,
+  );
+  console.log(
+    `| the peer's scoring alone: \`fzf --filter '${queries[0]}'\` reading the file list | | ${
+      describe(scoring)
+    } | ${(wall(scoring) / peer).toFixed(2)}× of '${queries[0]}' | |`,
+  );
 }
 
 /**
@@ -534,6 +564,10 @@ if (import.meta.main) {
   await prepare();
   if (Deno.args.includes("--server-only")) {
     await compareWarmServer(Math.max(runs, 5), []);
+    Deno.exit(0);
+  }
+  if (Deno.args.includes("--discover-only")) {
+    await compareDiscover(runs, []);
     Deno.exit(0);
   }
   compareWithFts5();

@@ -2,8 +2,9 @@
  * The floors Deno sets under the tools on a whole tree: what their file-system calls cost with
  * nothing else done, under the same permission flags.
  *
- * - `--mode list`: every folder listed with `readDirSync` and each file's path built (no ignore
- *   rules, no order, no scoring): an unindexed discover at its cheapest.
+ * - `--mode list`: every folder listed with `readDirSync` and each file's path built (hidden
+ *   entries skipped, no ignore rules, no order, no scoring): an unindexed discover at its
+ *   cheapest.
  * - `--mode read`: that listing, then `--threads` workers (default: one per core) open and read
  *   every file, each its share in one message (no matching, no binary check, no results): an
  *   unindexed search at its cheapest. (Feeding workers batch by batch while listing, or reading
@@ -23,15 +24,20 @@ import { parseArgs } from "node:util";
 import { threadCount } from "../core/workers.ts";
 import type { FloorRequest } from "./fs_floor_worker.ts";
 
-/** Every file under `root`, by path (folders named `.git` are not entered). */
+/**
+ * Every file under `root` that is not hidden, by path: the tools skip hidden entries by default,
+ * `.git` and the repository index's `.llm` among them (a 444 MB index read by the floor and
+ * not by the search would make the floor meaningless).
+ */
 function listFiles(root: string): string[] {
   const files: string[] = [];
   const folders = [root];
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
     for (const entry of Deno.readDirSync(folder)) {
+      if (entry.name.startsWith(".")) continue;
       const path = `${folder}/${entry.name}`;
       if (entry.isFile) files.push(path);
-      else if (entry.isDirectory && entry.name !== ".git") folders.push(path);
+      else if (entry.isDirectory) folders.push(path);
     }
   }
   return files;

@@ -276,7 +276,12 @@ export class Walker {
       : undefined;
   }
 
-  *#walkNamed(named: string[]): Generator<WalkEntry> {
+  /**
+   * The entries of the named paths, each checked first (the checks' diagnostics are noted at
+   * once). A single directory's walk is returned as it is, not passed through one more
+   * generator: each layer costs every entry a resumption (about 7 ms of Linux 6.1's walk).
+   */
+  #walkNamed(named: string[]): Iterable<WalkEntry> {
     const { cwd, prefix } = this.#options;
     const realRoot = this.#realRoot();
     this.#realRoots.push(realRoot);
@@ -321,6 +326,15 @@ export class Walker {
       roots.push({ absPath, info });
       this.#realRoots.push(real);
     }
+    if (roots.length === 1 && roots[0].info.isDirectory && !this.#options.includeDirs) {
+      return this.#walkDir(roots[0].absPath, displayPath(cwd, roots[0].absPath));
+    }
+    return this.#walkRoots(roots);
+  }
+
+  /** The entries of checked roots: each file itself, each directory with what it holds. */
+  *#walkRoots(roots: { absPath: string; info: Deno.FileInfo }[]): Generator<WalkEntry> {
+    const { cwd, prefix } = this.#options;
     for (const { absPath, info } of roots) {
       const filePath = displayPath(cwd, absPath);
       const name = absPath.split(sep).pop() ?? absPath;

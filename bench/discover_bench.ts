@@ -3,7 +3,7 @@
  * medians, ratios, peak RSS, and whether both put the same path first. Floor rows show where
  * the time goes: Deno's start with the tool's modules (a discover of an empty folder), Deno's
  * listing of every folder with nothing else done (`fs_floor.ts`), and fd's walk alone.
- * Run: `deno run -A bench/discover_bench.ts [--runs N]`.
+ * Run: `deno run -A bench/discover_bench.ts [--runs N]` (default 11).
  *
  * @module
  */
@@ -91,7 +91,9 @@ async function benchTree(
 }
 
 if (import.meta.main) {
-  const runs = runsOption(5);
+  // Each run takes a fraction of a second, and this machine's speed drifts by a fifth from one
+  // minute to the next: more runs steady the medians.
+  const runs = runsOption(11);
   await prepare();
   const small = await benchTree("this repository", REPO, runs, [{ query: "walker" }], 100);
   const linux = await benchTree("Linux 6.1", LINUX, runs, [

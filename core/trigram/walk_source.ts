@@ -28,6 +28,8 @@ class ListedEntry implements WalkEntry {
   readonly kind: "file" | "dir";
   readonly explicit: boolean;
   readonly #cwd: string;
+  /** Kept once built: a host's search reads it for every file on every call. */
+  #absPath: string | undefined;
 
   constructor(cwd: string, filePath: string, kind: "file" | "dir") {
     this.#cwd = cwd;
@@ -37,7 +39,7 @@ class ListedEntry implements WalkEntry {
   }
 
   get absPath(): string {
-    return this.explicit ? this.#cwd : `${this.#cwd}/${this.filePath}`;
+    return this.#absPath ??= this.explicit ? this.#cwd : `${this.#cwd}/${this.filePath}`;
   }
 
   get name(): string {

@@ -235,3 +235,20 @@ Deno.test("the engine is a plain library function", async () => {
     assert.equal(outcome.partial, false);
   });
 });
+
+Deno.test("the walk's diagnostics come in path order, whatever order the folders list them in", async () => {
+  // Six folders, each with an ignore file holding a bad glob: the walk, in the order each
+  // directory lists its entries, meets their warnings in that order (ext4 hashes the names).
+  const folders = ["d0", "d1", "d2", "d3", "d4", "d5"];
+  const root = await makeTree(
+    Object.fromEntries(folders.flatMap((d) => [[`${d}/.ignore`, "[bad\n"], [`${d}/x.ts`, ""]])),
+  );
+  try {
+    const { diagnostics } = await run(root, ["x"]);
+    const files = diagnostics.map((d) => (d as { file?: string }).file);
+    assert.deepEqual(files, folders.map((d) => `${d}/.ignore`));
+    assert.ok(diagnostics.every((d) => d.code === "LMD-IO-005"));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -5,7 +5,8 @@
  * (compared ignoring ASCII case when asked), for literals cut from the files or made of their
  * pieces, with regex metacharacters, multi-byte UTF-8, three-byte literals (one trigram, no
  * next byte) and several literals at once (an alternation's). The masks must also rule out
- * files that hold every trigram of a literal but not the literal, or they prove nothing.
+ * files that hold every trigram of a literal but not the literal, or they prove nothing. An
+ * index used for many literals (which keeps the masks it decoded) answers as a fresh one does.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -105,6 +106,14 @@ Deno.test("posting masks never rule out a file holding a literal, and do rule fi
           return ignoreCase ? foldAscii(bytes) : bytes;
         });
         const candidates = index.candidates(literals, ignoreCase);
+        // The index keeps the masks of trigrams it read for later literals: a fresh one, which
+        // decodes every list anew, must give the same candidates.
+        const fresh = TrigramIndex.open(join(root, ".llm", "trigram.idx"));
+        try {
+          assert.deepEqual(candidates, fresh.candidates(literals, ignoreCase));
+        } finally {
+          fresh.close();
+        }
         if (needles.some((needle) => needle.length < 3)) {
           assert.equal(candidates, undefined, `literals ${JSON.stringify(literals)}`);
           continue;

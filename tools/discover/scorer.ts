@@ -97,15 +97,34 @@ function hex(code: number): string {
 }
 
 /**
- * A regular expression that matches when an ASCII term's characters occur in order, written
- * `a[^b]*b[^c]*c` so that it never backtracks (irregexp runs it natively, faster than a loop).
+ * A test that an ASCII term's characters occur in order: a regular expression written
+ * `a[^b]*b[^c]*c` (it never backtracks, and irregexp runs it natively, faster than a loop), tried
+ * once, at the first occurrence of the term's first character. An expression left to find its own
+ * start retries from every later occurrence, in vain: when the characters follow the first one
+ * in order, they follow it, and when they do not, they follow no later one either. For
+ * `schedcore` over Linux 6.1's 78,000 paths, each with several `s`, that took 25–28 ms against
+ * 20–21 ms.
  */
-function subsequencePattern(term: Term): RegExp {
+function subsequenceTest(term: Term): (path: string) => boolean {
+  if (term.codes.length === 0) return () => true;
   const parts = Array.from(
     term.codes,
     (code, index) => index === 0 ? hex(code) : `[^${hex(code)}]*${hex(code)}`,
   );
-  return new RegExp(parts.join(""), term.caseSensitive ? "" : "i");
+  const pattern = new RegExp(parts.join(""), term.caseSensitive ? "y" : "iy");
+  const first = String.fromCharCode(term.codes[0]);
+  const lower = term.caseSensitive ? first : first.toLowerCase();
+  const upper = term.caseSensitive ? first : first.toUpperCase();
+  return (path) => {
+    let start = path.indexOf(lower);
+    if (upper !== lower) {
+      const other = path.indexOf(upper);
+      if (other !== -1 && (start === -1 || other < start)) start = other;
+    }
+    if (start === -1) return false;
+    pattern.lastIndex = start;
+    return pattern.test(path);
+  };
 }
 
 interface TermOutcome {
@@ -135,8 +154,8 @@ export class PathScorer {
   readonly #slab = new Slab();
   /** What the exact-name bonuses lose for the current path's depth. */
   #depthPenalty = 0;
-  /** One regular expression per required term: its characters in order (a cheap prefilter). */
-  readonly #required: RegExp[];
+  /** One test per required term: its characters in order (a cheap prefilter). */
+  readonly #required: ((path: string) => boolean)[];
   /** A required term has non-ASCII characters: ASCII paths cannot match it. */
   readonly #requiresNonAscii: boolean;
 
@@ -150,7 +169,7 @@ export class PathScorer {
     const required = query.sets.filter((set) => set.length === 1 && !set[0].inverse)
       .map((set) => set[0]);
     this.#requiresNonAscii = required.some((term) => term.codes.some((code) => code >= 128));
-    this.#required = this.#requiresNonAscii ? [] : required.map(subsequencePattern);
+    this.#required = this.#requiresNonAscii ? [] : required.map(subsequenceTest);
   }
 
   /**
@@ -160,8 +179,8 @@ export class PathScorer {
    */
   #prefilter(path: string): boolean | undefined {
     if (this.#requiresNonAscii) return NON_ASCII.test(path) ? undefined : false;
-    for (const pattern of this.#required) {
-      if (!pattern.test(path)) return NON_ASCII.test(path) ? undefined : false;
+    for (const holds of this.#required) {
+      if (!holds(path)) return NON_ASCII.test(path) ? undefined : false;
     }
     return true;
   }

@@ -345,3 +345,26 @@ Deno.test("non-ASCII: smart case with accented capitals, CJK and astral characte
   assert.deepEqual(scorer("ab").explain("🎉/a🎉b.txt")?.positions, [5, 10]);
   assert.equal(scorer("é").score("plain/ascii.txt"), -1);
 });
+
+Deno.test("the prefilter never rules out a path the full evaluation matches (generated paths and terms)", () => {
+  // Few characters, both cases, a repeated first letter: the test starts at the first occurrence
+  // of a term's first character, so paths hold it many times, before and after the rest.
+  const alphabet = "sSsScCeEdD/._-ko1";
+  let seed = 17;
+  const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const text = (length: number) =>
+    Array.from({ length }, () => alphabet[next(alphabet.length)]).join("");
+  let matched = 0;
+  for (let round = 0; round < 400; round++) {
+    const terms = Array.from({ length: 1 + next(2) }, () => text(1 + next(4)));
+    const caseMode = (["smart", "sensitive", "insensitive"] as const)[next(3)];
+    const s = scorer(terms.join(" "), caseMode);
+    for (let k = 0; k < 40; k++) {
+      const path = text(1 + next(24));
+      const explained = s.explain(path);
+      assert.equal(s.score(path), explained?.rawScore ?? -1, `${terms} (${caseMode}) on ${path}`);
+      if (explained) matched++;
+    }
+  }
+  assert.ok(matched > 1000, `only ${matched} matches: the generated cases prove little`);
+});

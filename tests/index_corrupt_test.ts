@@ -69,6 +69,8 @@ const LISTING_CHECKSUM_AT = 68;
 
 /** Where the header holds the offset of the per-entry arrays (flags, then sizes as f64). */
 const ARRAYS_OFFSET_AT = 36;
+/** Where it holds the offset of the trigram table, which follows those arrays. */
+const TABLE_OFFSET_AT = 40;
 
 /** Where the listing (meta, paths, flags: all that a walk reads) of `bytes` ends. */
 function listingEnd(bytes: Uint8Array): number {
@@ -145,6 +147,14 @@ const DAMAGES: Record<string, (bytes: Uint8Array) => Uint8Array> = {
     forgedPath(bytes, "src/b.c", "./src/b"),
   "its path list, checksums made to match: an empty component": (bytes) =>
     forgedPath(bytes, "src/b.c", "src//bc"),
+  "its section offsets, checksums made to match: the trigram table inside the entry arrays": (
+    bytes,
+  ) => {
+    const copy = bytes.slice();
+    const view = new DataView(copy.buffer);
+    view.setUint32(TABLE_OFFSET_AT, view.getUint32(ARRAYS_OFFSET_AT, true), true);
+    return sealed(copy);
+  },
   "its file sizes, checksums made to match: a terabyte each": (bytes) =>
     forgedSizes(bytes, 2 ** 40),
   "truncation": (bytes) => bytes.slice(0, bytes.length - 3),

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "./path_syntax.ts";
 import type { Envelope, QueryEnvelope } from "../schema/envelope.ts";
 import type { ExecutionRecord } from "../schema/mcp.ts";
 import {

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join, resolve } from "./path_syntax.ts";
 import { type Diagnostic, ToolError } from "../schema/diagnostic.ts";
 import {
   type ExecutionListData,

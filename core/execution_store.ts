@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "./path_syntax.ts";
 import { type Diagnostic, makeDiagnostic, ToolError } from "../schema/diagnostic.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";
 import type { ExecutionRecord } from "../schema/mcp.ts";

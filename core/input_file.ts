@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "./path_syntax.ts";
 import { isInside } from "./paths.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "./path_syntax.ts";
 
 /**
  * Whether `path` is `root` or lies under it (lexically; both absolute).

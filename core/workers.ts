@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
+import { fromFileUrl } from "./path_syntax.ts";
 
 /** The package root: workers load modules from `tools/`, `grammars/`, `core/` and `schema/`. */
 const PACKAGE_ROOT = new URL("../", import.meta.url);
@@ -20,7 +20,7 @@ const PACKAGE_ROOT = new URL("../", import.meta.url);
  * ```
  */
 export function packageDirectory(): string {
-  return fileURLToPath(PACKAGE_ROOT);
+  return fromFileUrl(PACKAGE_ROOT);
 }
 
 /**

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "../path_syntax.ts";
 import type { NativeDiagnostic } from "./native.ts";
 import { isFile } from "./toolchain.ts";
 import { checkJson } from "./json.ts";

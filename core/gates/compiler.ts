@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { basename, dirname, isAbsolute, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, dirname, isAbsolute, join, relative } from "../path_syntax.ts";
+import { fromFileUrl } from "../path_syntax.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import { gateCode, type GateCodeName, type GatePrefix } from "../../schema/error_codes.ts";
 import type { GateOutcome } from "../../schema/gates.ts";
@@ -168,7 +168,7 @@ function fileOf(
 function userPath(name: string, tool: Pick<GateReader, "candidates" | "context">) {
   const { candidates, context } = tool;
   if (candidates.has(name)) return undefined;
-  const path = name.startsWith("file://") ? fileURLToPath(name) : name;
+  const path = name.startsWith("file://") ? fromFileUrl(name) : name;
   if (candidates.has(path)) return undefined;
   const inScratch = context.scratchDir !== "" && path.startsWith(`${context.scratchDir}/`);
   const named = inScratch ? relative(context.scratchDir, path) : path;

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../path_syntax.ts";
 import { languageByName, languageForFile } from "../../grammars/languages.ts";
 import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
 import { gateCode, type GatePrefix } from "../../schema/error_codes.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { basename, isAbsolute, join } from "node:path";
+import { basename, isAbsolute, join } from "../path_syntax.ts";
 
 /**
  * The folder Deno puts first on its PATH when `node` is not on it, holding a `node` that runs

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname } from "../path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalFile } from "../../schema/journal.ts";
 import { isPermissionRefusal, requirePermission } from "../permissions.ts";

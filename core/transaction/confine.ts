@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, normalize } from "node:path";
+import { dirname, isAbsolute, join, normalize } from "../path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalManifest } from "../../schema/journal.ts";
 import { isInside, realPathOf } from "../paths.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalFile, JournalManifest, JournalState } from "../../schema/journal.ts";
 import {

@@ -10,7 +10,7 @@ import type {
   RecoveredJournal,
   RecoverResult,
 } from "../../schema/journal.ts";
-import { dirname } from "node:path";
+import { dirname } from "../path_syntax.ts";
 import { contentsAt, removeFileIfPresent } from "./fs.ts";
 import {
   confineJournal,

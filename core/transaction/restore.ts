@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../path_syntax.ts";
 import { sha256Async } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalFile } from "../../schema/journal.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../path_syntax.ts";
 import { sha256Async } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalManifest, UndoResult } from "../../schema/journal.ts";

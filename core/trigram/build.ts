@@ -7,7 +7,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { join, resolve } from "node:path";
+import { join, resolve } from "../path_syntax.ts";
 import { checksum32 } from "./checksum.ts";
 import type { FileStamp, RunCache } from "../cache.ts";
 import type { EngineWalkOptions } from "../walk/walker.ts";

@@ -40,7 +40,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../path_syntax.ts";
 import type { FileStamp, RunCache } from "../cache.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
 import { IGNORE_FILES } from "../walk/ignore_rules.ts";

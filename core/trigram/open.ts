@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../path_syntax.ts";
 import type { RunCache } from "../cache.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { IndexListing, TrigramIndex } from "./reader.ts";

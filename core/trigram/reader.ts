@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../path_syntax.ts";
 import { checksum32 } from "./checksum.ts";
 import {
   arraysLength,

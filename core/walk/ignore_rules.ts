@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname, join, sep } from "node:path";
+import { dirname, join, sep } from "../path_syntax.ts";
 import { RuleSet, type RuleVerdict } from "./glob_rules.ts";
 
 /** Ignore files read in every directory. */

@@ -9,7 +9,7 @@
  */
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { RunCache } from "../cache.ts";
-import { dirname, sep } from "node:path";
+import { dirname, sep } from "../path_syntax.ts";
 import type { WalkEntry } from "./walk_entry.ts";
 import { ANCESTOR_STAMPS } from "./ignore_rules.ts";
 

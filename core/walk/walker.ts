@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join, resolve, sep } from "node:path";
+import { join, resolve, sep } from "../path_syntax.ts";
 import { displayPath, isInside } from "../paths.ts";
 import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../core/path_syntax.ts";
 import { Breather } from "../../core/breather.ts";
 import { listingCut } from "../../core/listing.ts";
 import { type EngineWalkOptions, Walker } from "../../core/walk/walker.ts";

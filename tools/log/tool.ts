@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../core/path_syntax.ts";
 import { z } from "zod";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { type EmptyData, type QueryEnvelope, queryEnvelope } from "../../schema/envelope.ts";

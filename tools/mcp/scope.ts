@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../core/path_syntax.ts";
 import type { z } from "zod";
 import { pathValues } from "../../schema/fields.ts";
 import { ToolError } from "../../schema/diagnostic.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../../core/path_syntax.ts";
 import type { Node } from "web-tree-sitter";
 import { createParser } from "../../grammars/loader.ts";
 import { languageForFile } from "../../grammars/languages.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "../../core/path_syntax.ts";
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import { makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { GateReport } from "../../schema/gates.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "../../core/path_syntax.ts";
 import type { LeftOccurrence } from "../../schema/refactor.ts";
 import { Resolver } from "../symbols/resolve.ts";
 import { inRegions, macroNames, macroOnlyFiles, type MacroPlace } from "./macros.ts";

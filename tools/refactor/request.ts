@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { relative, resolve } from "node:path";
+import { relative, resolve } from "../../core/path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { normalizeChecksum } from "../../schema/checksum.ts";
 import { RefactorPlanSchema, type RefactorStep } from "../../schema/refactor.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../core/path_syntax.ts";
 import type { z } from "zod";
 import {
   defineTool,

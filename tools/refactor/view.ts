@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../../core/path_syntax.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import { symbolId } from "../../schema/ids.ts";
 import { checksumOfAsync } from "../../core/transaction/fs.ts";

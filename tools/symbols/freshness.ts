@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/path_syntax.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../core/path_syntax.ts";
 import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
 import { listingCut } from "../../core/listing.ts";
 import { ToolError } from "../../schema/diagnostic.ts";

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../../core/path_syntax.ts";
 import { displayPath, isInside } from "../../core/paths.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { IGNORE_FILES } from "../../core/walk/ignore_rules.ts";

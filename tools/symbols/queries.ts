@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, resolve } from "node:path";
+import { basename, resolve } from "../../core/path_syntax.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { displayPath } from "../../core/paths.ts";
 import { listingCut } from "../../core/listing.ts";

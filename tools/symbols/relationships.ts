@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/path_syntax.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { Relationships, SymbolRef } from "../../schema/extensions.ts";

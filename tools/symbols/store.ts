@@ -9,7 +9,7 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "../../core/path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { SYMBOL_INDEX_VERSION } from "../../schema/symbol_index.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";

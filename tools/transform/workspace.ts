@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { relative, resolve } from "node:path";
+import { relative, resolve } from "../../core/path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
 import { requirePermission } from "../../core/permissions.ts";

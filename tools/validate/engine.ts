@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../core/path_syntax.ts";
 import { type GateSelection, validateFile } from "../../core/gates/mod.ts";
 import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
 import { readInputFile } from "../../core/input_file.ts";

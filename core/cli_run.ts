@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { ToolError } from "../schema/diagnostic.ts";
+import { FlagError, type FlagOption, parseFlags } from "./flag_parse.ts";
 import type { Envelope, QueryEnvelope } from "../schema/envelope_build.ts";
 import { EXIT, explainCode } from "../schema/error_codes.ts";
 import { newId } from "../schema/ids.ts";
@@ -40,23 +40,17 @@ export interface FlagSpec {
   integer?: boolean;
 }
 
-interface ParseOption {
-  type: "boolean" | "string";
-  multiple?: boolean;
-  short?: string;
-}
-
 /** The flag name of a field: `max_count` → `max-count`. */
 export function flagName(field: string): string {
   return field.replaceAll("_", "-");
 }
 
-const HELP_OPTIONS: Record<string, ParseOption> = {
+const HELP_OPTIONS: Record<string, FlagOption> = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 };
 
-const OUTPUT_OPTIONS: Record<string, ParseOption> = {
+const OUTPUT_OPTIONS: Record<string, FlagOption> = {
   explain: { type: "string" },
   format: { type: "string" },
   debug: { type: "boolean" },
@@ -70,19 +64,19 @@ export function hasOutputFlags(command: CommandHead): boolean {
 }
 
 /**
- * The `parseArgs` options of a command. A name or letter given twice is a mistake in the
+ * The flag options of a command (`parseFlags`). A name or letter given twice is a mistake in the
  * definition, reported as such rather than one flag silently shadowing another.
  */
 function parseOptions(
   command: CommandHead,
   specs: readonly FlagSpec[],
-): Record<string, ParseOption> {
-  const options: Record<string, ParseOption> = {
+): Record<string, FlagOption> {
+  const options: Record<string, FlagOption> = {
     ...HELP_OPTIONS,
     ...(hasOutputFlags(command) ? OUTPUT_OPTIONS : {}),
   };
   const letters = new Set(Object.values(options).map((option) => option.short));
-  const add = (name: string, option: ParseOption) => {
+  const add = (name: string, option: FlagOption) => {
     if (name in options) throw new Error(`${command.name}: flag --${name} is defined twice`);
     if (option.short !== undefined) {
       if (letters.has(option.short)) {
@@ -104,9 +98,9 @@ function parseOptions(
 /**
  * Joins a value-taking flag with a next argument that begins with `-` (`-e -foo` →
  * `--patterns=-foo`): the flag takes it whatever it looks like, as in ripgrep, where
- * `parseArgs` would call it ambiguous.
+ * `parseFlags` (as `parseArgs`) would call it ambiguous.
  */
-function joinDashValues(args: string[], options: Record<string, ParseOption>): string[] {
+function joinDashValues(args: string[], options: Record<string, FlagOption>): string[] {
   const takesValue = new Map<string, string>();
   for (const [name, option] of Object.entries(options)) {
     if (option.type !== "string") continue;
@@ -228,16 +222,12 @@ export function parseCommandLineBy(
   const options = parseOptions(command, specs);
   let parsed;
   try {
-    parsed = parseArgs({
-      args: joinDashValues(args, options),
-      options,
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseFlags(joinDashValues(args, options), options);
   } catch (error) {
-    throw argError(command, error instanceof Error ? error.message : String(error));
+    if (error instanceof FlagError) throw argError(command, error.message);
+    throw error;
   }
-  const values = parsed.values as Record<string, unknown>;
+  const values: Record<string, unknown> = parsed.values;
   const requested = values.format ?? "json";
   if (!FORMATS.includes(requested as OutputFormat)) {
     throw argError(command, `--format takes ${FORMATS.join(", ")}, got '${requested}'`);

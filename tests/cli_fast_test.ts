@@ -224,6 +224,19 @@ Deno.test("llm-symbols loads no zod and no parser before its fast path answers",
   assert.ok(full.some((specifier) => specifier.startsWith("npm:") && specifier.includes("zod@")));
 });
 
+Deno.test("the query and edit commands load no node: module before they answer", async () => {
+  // The first `node:` import loads Deno's Node layer: 8–13 ms of every start, measured.
+  for (const tool of ["discover", "search", "ast-search", "transform", "write", "validate"]) {
+    const graph = await staticGraph(`tools/${tool}/main.ts`);
+    assert.ok(graph.some((specifier) => specifier.endsWith("/core/path_syntax.ts")), tool);
+    const node = graph.filter((specifier) => specifier.startsWith("node:"));
+    assert.deepEqual(node, [], `llm-${tool}'s static imports reach ${node.join(", ")}`);
+  }
+  // The graphs that need node:sqlite load it, so the check above can see node: modules.
+  const symbols = await staticGraph("tools/symbols/main.ts");
+  assert.ok(symbols.includes("node:sqlite"));
+});
+
 Deno.test("llm-symbols: a full command line under read scoped away from the package is MAG-PERM-001", async () => {
   const root = await makeTree(FIXTURE);
   try {

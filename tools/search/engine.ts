@@ -95,8 +95,13 @@ const INLINE_FILES = 400;
 const INLINE_MS = 40;
 /** Most bytes a small walk may hold to be searched on the calling thread under a time budget. */
 const INLINE_TIMED_BYTES = 32 << 20;
-/** Files per batch sent to a worker. */
-const BATCH_FILES = 96;
+/**
+ * Files per batch sent to a worker. Each batch costs a message each way and a wake-up of both
+ * threads: on Linux 6.1, 192 files a batch (408 batches) took 45-60 ms less wall time and 90 ms
+ * less CPU than 96 (815 batches) for an unindexed literal search; 384 gained no more, and a warm
+ * 3,725-file search still has 20 batches to share.
+ */
+const BATCH_FILES = 192;
 /** Batches a worker may hold at once, so it never waits for the walking thread. */
 const BATCHES_IN_FLIGHT = 3;
 /**

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { search, type SearchOptions } from "../tools/search/engine.ts";
 import { ToolError } from "../schema/diagnostic.ts";
+import { isBinary } from "../core/walk/binary.ts";
+import { LiteralPrefilter } from "../tools/search/prefilter.ts";
 import {
   Random,
   randomFlags,
@@ -71,4 +73,29 @@ Deno.test("only k and s among ASCII letters fold with a non-ASCII character (the
   }
   assert.deepEqual(folding, ["\u017f", "\u212a"]);
   assert.ok(/s/iu.test("\u017f") && /k/iu.test("\u212a"));
+});
+
+Deno.test("binary probe: the scan of the read bytes calls a file binary exactly when isBinary does", () => {
+  const random = new Random(20261127);
+  const prefilter = new LiteralPrefilter(["x"], false);
+  // Lengths around the vector width and the probe's end; NULs before, at and after its end.
+  const lengths = [0, 1, 31, 32, 33, 63, 8191, 8192, 8193, 12000];
+  let binary = 0;
+  for (let run = 0; run < 3000; run++) {
+    const length = random.chance(0.5) ? random.pick(lengths) : random.int(12000);
+    const view = prefilter.buffer(length);
+    for (let at = 0; at < length; at++) view[at] = 1 + random.int(255);
+    const nuls = random.int(3);
+    for (let n = 0; n < nuls && length > 0; n++) {
+      const near = random.pick([0, length - 1, 8191, 8192, random.int(length)]);
+      view[Math.min(near, length - 1)] = 0;
+    }
+    const bytes = view.subarray(0, length);
+    const expected = isBinary(bytes);
+    if (expected) binary++;
+    assert.equal(prefilter.isBinary(bytes), expected, `length ${length}`);
+    // A copy outside the scan memory takes isBinary's own path.
+    assert.equal(prefilter.isBinary(bytes.slice()), expected);
+  }
+  assert.ok(binary > 500 && binary < 2500, `${binary} of 3000 binary`);
 });

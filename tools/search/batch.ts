@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { isBinary } from "../../core/walk/binary.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import { ReusableReader } from "./reader.ts";
 import {
@@ -108,7 +107,7 @@ export class BatchSearcher {
       const reason = error instanceof Error ? error.message : String(error);
       return { filePath, explicit, status: "error", error: reason };
     }
-    if (isBinary(bytes)) return { filePath, explicit, status: "binary" };
+    if (this.#matcher.prefilter.isBinary(bytes)) return { filePath, explicit, status: "binary" };
     const result = searchBytes(bytes, filePath, this.#matcher, this.#options);
     return result && result.matchCount > 0
       ? { filePath, explicit, status: "searched", result }

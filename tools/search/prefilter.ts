@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { BINARY_PROBE_BYTES, isBinary } from "../../core/walk/binary.ts";
 import { SCAN_WASM_BASE64 } from "./wasm/scan_wasm.ts";
 
 /** Approximate frequency rank of bytes in source code (higher = more common). */
@@ -112,6 +113,29 @@ export class LiteralPrefilter {
       memory.grow(Math.ceil((length - memory.buffer.byteLength) / PAGE));
     }
     return new Uint8Array(memory.buffer);
+  }
+
+  /**
+   * Whether `bytes` look binary, as {@linkcode isBinary} decides (a NUL in the first
+   * {@linkcode BINARY_PROBE_BYTES}): by the SIMD scan when they were read into the scan memory
+   * (about a sixth of `indexOf`'s time over 8 KiB), else by `isBinary` itself.
+   *
+   * @example
+   * ```ts
+   * import { LiteralPrefilter } from "./prefilter.ts";
+   * const prefilter = new LiteralPrefilter(["x"], false);
+   * const view = prefilter.buffer(3);
+   * view.set([0x61, 0x00, 0x62]);
+   * prefilter.isBinary(view.subarray(0, 3)); // true
+   * ```
+   */
+  isBinary(bytes: Uint8Array): boolean {
+    if (bytes.buffer !== this.#wasm.memory.buffer || bytes.byteOffset !== 0) {
+      return isBinary(bytes);
+    }
+    // Both scanned bytes are the same byte (distance 0), each compared with 0, unfolded.
+    const end = Math.min(bytes.length, BINARY_PROBE_BYTES);
+    return this.#wasm.scan(0, end, 0, 0, 0, 0, 0) !== -1;
   }
 
   /** Whether `bytes` contain at least one of the literals (always true with none). */

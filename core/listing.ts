@@ -59,6 +59,25 @@ export class Listing<T> {
     return true;
   }
 
+  /**
+   * Counts `count` items that are not offered because the listing is full, so they were never
+   * made (a search past its limit counts matches without building them). Throws while there is
+   * room: such items would have been listed.
+   *
+   * @example
+   * ```ts
+   * import { Listing } from "./listing.ts";
+   * const listing = new Listing<string>(1, () => {});
+   * listing.offer("a");
+   * listing.countUnlisted(4);
+   * [listing.count, listing.cutTotal]; // [1, 5]
+   * ```
+   */
+  countUnlisted(count: number): void {
+    if (this.hasRoom && count > 0) throw new Error("countUnlisted: the listing still has room");
+    this.#total += count;
+  }
+
   /** Items listed. */
   get count(): number {
     return this.#count;

@@ -54,12 +54,15 @@ export interface BatchOutcome {
 export class BatchSearcher {
   readonly #matcher: CompiledMatcher;
   readonly #options: SearchFileOptions;
+  /** The options of a file whose matches are only counted. */
+  readonly #countOptions: SearchFileOptions;
   readonly #reader: ReusableReader;
 
   /** Compiles `spec` once for all batches. */
   constructor(spec: MatcherSpec, options: SearchFileOptions) {
     this.#matcher = compileMatcher(spec);
     this.#options = options;
+    this.#countOptions = options.mode === "matches" ? { ...options, mode: "counts" } : options;
     // Read straight into the prefilter's memory so the scan needs no copy.
     const prefilter = this.#matcher.prefilter;
     this.#reader = new ReusableReader(
@@ -69,8 +72,9 @@ export class BatchSearcher {
 
   /**
    * Searches each file in order, telling `onFile` the index of each before it starts (so a
-   * watcher knows which file a stuck search is on). Sandbox refusals are rethrown: they are
-   * the caller's to report.
+   * watcher knows which file a stuck search is on). With `countOnly`, matches are counted but
+   * not made (their ids, spans, text): for files past a full listing, which none would reach.
+   * Sandbox refusals are rethrown: they are the caller's to report.
    *
    * @example
    * ```ts
@@ -85,11 +89,13 @@ export class BatchSearcher {
   search(
     files: readonly BatchFile[],
     onFile?: (index: number) => void,
+    countOnly = false,
   ): BatchOutcome {
     const outcome: BatchOutcome = { unmatched: 0, notable: [] };
+    const options = countOnly ? this.#countOptions : this.#options;
     for (const [index, file] of files.entries()) {
       onFile?.(index);
-      const result = this.#searchFile(file);
+      const result = this.#searchFile(file, options);
       if (result) outcome.notable.push(result);
       else outcome.unmatched++;
     }
@@ -97,7 +103,7 @@ export class BatchSearcher {
   }
 
   /** The result of one file, or undefined when it was searched and matched nothing. */
-  #searchFile(file: BatchFile): BatchFileResult | undefined {
+  #searchFile(file: BatchFile, options: SearchFileOptions): BatchFileResult | undefined {
     const { filePath, explicit } = file;
     let bytes: Uint8Array;
     try {
@@ -108,7 +114,7 @@ export class BatchSearcher {
       return { filePath, explicit, status: "error", error: reason };
     }
     if (this.#matcher.prefilter.isBinary(bytes)) return { filePath, explicit, status: "binary" };
-    const result = searchBytes(bytes, filePath, this.#matcher, this.#options);
+    const result = searchBytes(bytes, filePath, this.#matcher, options);
     return result && result.matchCount > 0
       ? { filePath, explicit, status: "searched", result }
       : undefined;

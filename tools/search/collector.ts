@@ -49,6 +49,15 @@ export class ResultCollector {
     });
   }
 
+  /**
+   * Whether the files of later batches need only be counted: matches are listed and the listing
+   * is full, so none of theirs would be listed (a batch dispatched now comes after every batch
+   * added so far in walk order).
+   */
+  get countsSuffice(): boolean {
+    return this.data.mode === "matches" && !this.#listing.hasRoom;
+  }
+
   /** Whether the listing was cut by the limit. */
   get partial(): boolean {
     return this.#listing.cut;
@@ -102,7 +111,11 @@ export class ResultCollector {
           lines: result.lineCount,
           matches: result.matchCount,
         });
-      } else for (const match of result.matches) this.#listing.offer(match);
+      } else {
+        for (const match of result.matches) this.#listing.offer(match);
+        // A file searched for counts only: its matches would not have been listed.
+        this.#listing.countUnlisted(result.matchCount - result.matches.length);
+      }
     }
   }
 

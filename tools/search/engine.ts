@@ -272,7 +272,14 @@ async function searchWithWorkers(
           owner.set(id, slot);
           sent.set(id, files);
           load[slot]++;
-          pool[slot].worker.postMessage({ type: "batch", id, files } satisfies WorkerRequest);
+          pool[slot].worker.postMessage(
+            {
+              type: "batch",
+              id,
+              files,
+              countOnly: collector.countsSuffice,
+            } satisfies WorkerRequest,
+          );
         }
       }
       if (walkDone && nextToCollect === nextId) {
@@ -383,7 +390,7 @@ function searchInlineUntil(
     if (Date.now() >= deadline) {
       return { inFlight: [], unsearched: files.length - at, walkLeft: false };
     }
-    collector.add(searcher.search([file]));
+    collector.add(searcher.search([file], undefined, collector.countsSuffice));
   }
   return { inFlight: [], unsearched: 0, walkLeft: false };
 }
@@ -409,7 +416,7 @@ function searchInlineFor(
   let files = first;
   while (files.length > 0 && performance.now() < until) {
     signal?.throwIfAborted();
-    collector.add(searcher.search(files.slice(0, BATCH_FILES)));
+    collector.add(searcher.search(files.slice(0, BATCH_FILES), undefined, collector.countsSuffice));
     files = files.length > BATCH_FILES ? files.slice(BATCH_FILES) : takeFiles(entries, BATCH_FILES);
   }
   return files;
@@ -466,7 +473,7 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
     const searcher = new BatchSearcher(spec, fileOptions);
     for (let files = first; files.length > 0; files = takeFiles(entries, BATCH_FILES)) {
       options.signal?.throwIfAborted();
-      collector.add(searcher.search(files));
+      collector.add(searcher.search(files, undefined, collector.countsSuffice));
     }
   } else if (first.length < INLINE_FILES && deadline !== undefined && linearWork(spec, first)) {
     const outcome = searchInlineUntil(

@@ -17,7 +17,13 @@ export type WorkerRequest =
     /** Two slots the worker keeps current: the batch id and the file index it searches. */
     progress: SharedArrayBuffer;
   }
-  | { type: "batch"; id: number; files: BatchFile[] };
+  | {
+    type: "batch";
+    id: number;
+    files: BatchFile[];
+    /** Count the matches only: the listing they would join is full. */
+    countOnly: boolean;
+  };
 
 /** The parts of a worker's global scope this module uses (typed here, not via a lib directive). */
 interface WorkerScope {
@@ -39,7 +45,11 @@ scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
   try {
     if (!searcher) throw new Error("search worker used before init");
     Atomics.store(progress, 0, request.id);
-    const outcome = searcher.search(request.files, (index) => Atomics.store(progress, 1, index));
+    const outcome = searcher.search(
+      request.files,
+      (index) => Atomics.store(progress, 1, index),
+      request.countOnly,
+    );
     scope.postMessage({ id: request.id, outcome });
   } catch (error) {
     const refused = error instanceof Deno.errors.NotCapable;

@@ -69,17 +69,21 @@ class FlagReader {
   readonly values: Record<string, FlagValue | FlagValue[]> = Object.create(null);
   readonly positionals: string[] = [];
   readonly #options: Readonly<Record<string, FlagOption>>;
+  /** Long names by short name, the first option with it winning (as in `parseArgs`). */
+  readonly #byLetter = new Map<string, string>();
 
   constructor(options: Readonly<Record<string, FlagOption>>) {
     this.#options = options;
+    for (const [name, option] of Object.entries(options)) {
+      if (option.short !== undefined && !this.#byLetter.has(option.short)) {
+        this.#byLetter.set(option.short, name);
+      }
+    }
   }
 
   /** The long name of letter `letter`: the first option with that short name, else the letter. */
   longName(letter: string): string {
-    for (const [name, option] of Object.entries(this.#options)) {
-      if (option.short === letter) return name;
-    }
-    return letter;
+    return this.#byLetter.get(letter) ?? letter;
   }
 
   takesValue(name: string): boolean {
@@ -111,7 +115,8 @@ class FlagReader {
     if (!option.multiple) this.values[name] = stored;
     else {
       const previous = this.values[name];
-      this.values[name] = Array.isArray(previous) ? [...previous, stored] : [stored];
+      if (Array.isArray(previous)) previous.push(stored);
+      else this.values[name] = [stored];
     }
   }
 }

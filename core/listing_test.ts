@@ -49,3 +49,15 @@ Deno.test("listingCut: cut only when fewer listed than found", () => {
   assert.equal(listingCut(3, 3), false);
   assert.equal(listingCut(3, 4), true);
 });
+
+Deno.test("listing: countUnlisted adds to the total of a full listing, and refuses while room is left", () => {
+  const { listed, listing } = listAll(2, [1, 2]);
+  assert.throws(() => new Listing<number>(2, () => {}).countUnlisted(1), /still has room/);
+  listing.countUnlisted(0);
+  assert.equal(listing.cut, false);
+  listing.countUnlisted(5);
+  assert.deepEqual(listed, [1, 2]);
+  assert.equal(listing.count, 2);
+  assert.equal(listing.total, 7);
+  assert.equal(listing.cutTotal, 7);
+});

@@ -2,7 +2,8 @@
  * The literal prefilter is sound: for thousands of generated patterns (every escape form,
  * classes, groups, alternations, quantifiers, lookarounds, backreferences, non-ASCII case
  * folding) and flags (-i -S -w -F -U, several -e), a search with the prefilter finds exactly
- * the matches of the same search without it.
+ * the matches of the same search without it. The binary probe run on the same scan calls a file
+ * binary exactly when `isBinary` does.
  */
 import assert from "node:assert/strict";
 import { search, type SearchOptions } from "../tools/search/engine.ts";

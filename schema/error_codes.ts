@@ -81,6 +81,17 @@ const TOOL_OF_PREFIX: Record<CodePrefix, string> = {
 
 type EntryText = Omit<ErrorCodeEntry, "code">;
 
+/** `*-PERM-013` of each tool that writes files (llm-transform, llm-write, llm-refactor). */
+const STATE_FOLDER_TARGET: EntryText = {
+  meaning: "A path to write lies in `.llm/`, the toolkit's state folder; nothing was written.",
+  cause: "The path (or a symbolic link or `..` on its way) leads into `<root>/.llm/`, where " +
+    "the toolkit keeps its journals, indexes and logs: a file written there could forge a " +
+    "journal that an undo follows, or break an index.",
+  remediation: "Write the file elsewhere in the root; the toolkit manages `.llm/` itself " +
+    "(undo with --undo, rebuild the index with `llm-symbols index`, or delete `.llm/` by hand).",
+  exit: EXIT.permission,
+};
+
 /** Codes the shared framework and walker emit, the same for every prefix. */
 function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
   const tool = TOOL_OF_PREFIX[prefix];
@@ -108,6 +119,15 @@ function commonCodes(prefix: CodePrefix): Record<string, EntryText> {
       meaning: "A --glob pattern is invalid.",
       cause: "Unbalanced brackets or braces in the glob.",
       remediation: "Correct the glob; `!` at its start negates it.",
+      exit: EXIT.badInput,
+    },
+    [`${prefix}-ARG-005`]: {
+      meaning: "Text input is not valid UTF-8; nothing was done with it.",
+      cause: "A plan, a snippet or other text on standard input or in a named file holds bytes " +
+        "that are not UTF-8 (e.g. Latin-1), or a JSON string holds a lone surrogate escape " +
+        '(`"\\ud800"`) that UTF-8 cannot encode; read loosely, it would become U+FFFD.',
+      remediation: "Convert the text to UTF-8 first (e.g. `iconv -f latin1 -t utf-8`); to " +
+        "write a file's exact bytes, pipe them to `llm-write --path FILE` on standard input.",
       exit: EXIT.badInput,
     },
     [`${prefix}-IO-001`]: {
@@ -243,6 +263,10 @@ export const GATE_CODE_SUFFIXES = {
   copyNotAllowed: "V-108",
   /** A compiler gate was skipped: it cannot check this file in its context. */
   contextUnsupported: "V-109",
+  /** A compiler gate was skipped: it would run the project's code (build scripts, proc macros). */
+  buildScriptsNotRun: "V-110",
+  /** A compiler gate's messages are withheld: they may quote a file outside the root. */
+  textWithheld: "V-111",
   /** The language asked for is not in the grammar registry. */
   unknownLanguage: "ARG-101",
   /** The file to validate lies outside the root. */
@@ -343,6 +367,26 @@ const GATE_ENTRIES: Record<GateCodeName, EntryText> = {
     remediation: "Check the file with the project's own build (e.g. `cargo check`) after writing.",
     exit: EXIT.ok,
   },
+  buildScriptsNotRun: {
+    meaning: "A compiler gate was skipped: its check would run code of the project, which no " +
+      "gate does unless asked; the syntax gate decided.",
+    cause: "The Rust crate's graph (`cargo metadata`) has a build script (`build.rs`) or a proc " +
+      "macro crate, which `cargo check` builds and runs; the file checked may be the build " +
+      "script itself.",
+    remediation: "If you trust the project's code, pass --allow-build-scripts (MCP: " +
+      "allow_build_scripts: true) to run the check; otherwise run `cargo check` yourself.",
+    exit: EXIT.ok,
+  },
+  textWithheld: {
+    meaning: "A compiler gate's verdict stands, but the text of its messages (all of them, or " +
+      "those in a file outside the root) is withheld: it may quote a file outside the root.",
+    cause: "The checked code made the compiler read a file outside the root (`#include " +
+      '"/abs/x.h"`, `include_str!`, an import of `../../x.ts`, a link that points out), or the ' +
+      "compiler stopped before it could say which files it read.",
+    remediation: "Fix the file at the positions and codes given, or run the compiler yourself; " +
+      "keep includes and imports inside the project.",
+    exit: EXIT.ok,
+  },
   outsideRoot: {
     meaning: "The file to validate lies outside the root; it was not checked.",
     cause: "An absolute path or `..` that leaves the root, or a link that points out of it.",
@@ -382,10 +426,18 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     meaning:
       "The search ran out of its time budget (--timeout); the results found so far are kept.",
     cause:
-      "A pattern with nested quantifiers backtracking catastrophically on the file named, or a tree too large for the budget.",
-    remediation:
-      "Rewrite the pattern without nested quantifiers (e.g. `(a+)+` → `a+`), narrow the paths, or raise --timeout.",
+      "A tree, or a file (named), too large to search in the budget; patterns run in time linear in the text under a budget.",
+    remediation: "Narrow the paths or the file types, or raise --timeout.",
     exit: EXIT.ok,
+  },
+  "LMS-QRY-004": {
+    meaning:
+      "A search with a time budget or a cancel (--timeout, every MCP call) cannot run this pattern.",
+    cause:
+      "A backreference or a look-around of more than one character needs a backtracking matcher, which can take time exponential in a line and cannot be stopped; under a bound, patterns run on a linear-time matcher instead.",
+    remediation:
+      "Rewrite the pattern without backreferences and multi-character look-arounds (ripgrep refuses them too), or run it on the command line without --timeout.",
+    exit: EXIT.badInput,
   },
   "LMS-IO-010": {
     meaning:
@@ -644,6 +696,7 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Inspect the journal directory named; delete it if you did not create it, then retry.",
     exit: EXIT.permission,
   },
+  "LMT-PERM-013": STATE_FOLDER_TARGET,
   "LMT-IO-010": {
     meaning: "A file named by the plan does not exist.",
     cause: "The file was moved or deleted since the plan was made.",
@@ -686,7 +739,7 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "With validate on, the edited bytes do not parse (syntax gate) or do not compile (compiler gate).",
     remediation:
       "Fix the edits at the line and column of the gate diagnostics listed, then retry; " +
-      "validate: false writes without the gates.",
+      "validate none writes without the gates.",
     exit: EXIT.refused,
   },
   "LMT-V-014": {
@@ -770,6 +823,7 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Inspect the journal directory named; delete it if you did not create it, then retry.",
     exit: EXIT.permission,
   },
+  "LFW-PERM-013": STATE_FOLDER_TARGET,
   "LFW-IO-010": {
     meaning:
       "A path to write names something other than a regular file, or a folder on its way is a file.",
@@ -887,6 +941,58 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Fix the cause and run `llm-symbols index` again; searches scan the files meanwhile (correct, slower).",
     exit: EXIT.ok,
   },
+  "MAG-IO-022": {
+    meaning: "The symbol index database is damaged; it was not read.",
+    cause:
+      "The file was cut short or some of its bytes changed (a copy or disk fault, another program writing it): SQLite reports it malformed, or its own check (quick_check) fails.",
+    remediation:
+      "Run `llm-symbols index`: it deletes a damaged index and builds it anew. If a query still refuses it (an index over 64 MiB is not checked whole by `index`, only as it is read), delete the index file and its -wal/-shm files, then run `llm-symbols index`.",
+    exit: EXIT.refused,
+  },
+  "MAG-IO-023": {
+    meaning: "A row of the symbol index names a file outside the root; the index is not served.",
+    cause:
+      "The index holds an absolute path, one with `..` (a crafted or damaged index), or a path whose folder is now a symbolic link that leads out of the root.",
+    remediation:
+      "Run `llm-symbols index`: it builds a crafted index anew and drops the files its walk (which never leaves the root) no longer reaches.",
+    exit: EXIT.refused,
+  },
+  "MAG-IO-024": {
+    meaning:
+      "`index` found the index damaged or naming files outside the root, deleted it and built it anew.",
+    cause:
+      "The database was cut short, changed by another program, or crafted (see the message for what was found).",
+    remediation:
+      "Nothing to do; if it happens again, look for what writes to the .llm folder besides llm-symbols.",
+    exit: EXIT.ok,
+  },
+  "MAG-IO-025": {
+    meaning:
+      "The index database path (or its -wal/-shm file) holds a directory, FIFO, socket or device, not a file; nothing was opened or changed.",
+    cause:
+      "Another program or a mistaken command made it there, or --db names a folder; llm-symbols only ever makes a regular file there.",
+    remediation:
+      "Move or remove what is there yourself (llm-symbols never deletes it), or name another --db path.",
+    exit: EXIT.refused,
+  },
+  "MAG-IO-026": {
+    meaning:
+      "A file's facts were taken from its first part only: its syntax tree is larger than a file's facts are taken from.",
+    cause:
+      "The file is generated or data (hundreds of thousands of statements, such as a table written as code); no hand-written source comes near the bound.",
+    remediation:
+      "Exclude the file from the index with a glob (`--glob '!path'`) if its facts are not wanted; its first part stays searchable by name.",
+    exit: EXIT.ok,
+  },
+  "MAG-IO-027": {
+    meaning:
+      "The answer comes from the index as it is: another run was bringing it up to date, and the server did not wait for it.",
+    cause:
+      "An `llm-symbols index` run or a refactoring was walking and parsing the root; the files it had not written yet are answered as they were.",
+    remediation:
+      "Ask again once that run has finished: the next answer brings the index up to date first.",
+    exit: EXIT.ok,
+  },
   "MAG-AST-001": {
     meaning: "A file has syntax errors; it was indexed as far as its tree allows.",
     cause:
@@ -923,6 +1029,24 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Give a qualified name or one of the symbol_ids listed in the note (`llm-symbols find NAME` lists them).",
     exit: EXIT.badInput,
   },
+  "MAG-REF-004": {
+    meaning: "No definition in the index has the symbol_id given.",
+    cause: "A mistyped id, or the definition moved, was renamed or was removed since the id " +
+      "was listed (an id is derived from the language, file, qualified name and kind).",
+    remediation: "Look the symbol up again with `llm-symbols find NAME` and use the id it lists " +
+      "now (the note lists the ids of the name given, if any); re-run `llm-symbols index` if " +
+      "the code changed.",
+    exit: EXIT.badInput,
+  },
+  "MAG-REF-005": {
+    meaning: "The name and the symbol_id given name different definitions; nothing is picked " +
+      "for you.",
+    cause: "The id is of another symbol than the name (a copied id of another result, or a " +
+      "definition renamed since).",
+    remediation: "Give the name or the symbol_id alone, or the two of one definition (the note " +
+      "lists the name's ids; `llm-symbols find NAME` lists them too).",
+    exit: EXIT.badInput,
+  },
   // llm-refactor
   "SPL-ARG-010": {
     meaning: "The refactor plan is not valid JSON, or a step lacks what its operation needs.",
@@ -932,8 +1056,19 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
   },
   "SPL-ARG-011": {
     meaning: "The new name of a rename is not an identifier of the symbol's language.",
-    cause: "An empty name, a name with spaces or punctuation, or a reserved word.",
+    cause: "An empty name, a name with spaces or punctuation (Rust's raw `r#name` included).",
     remediation: "Give a plain identifier (letters, digits, `_`, not starting with a digit).",
+    exit: EXIT.badInput,
+  },
+  "SPL-ARG-012": {
+    meaning: "The new name of a rename is a reserved word of the symbol's language; nothing " +
+      "was changed.",
+    cause: "A keyword (`int`, `return`, `class`, `fn`, …), a literal (`true`, `null`), a name " +
+      "the language forbids (Go's `_` and `init`, JavaScript's `eval` in strict code), a " +
+      "name a type may not take (TypeScript's `string`, Java's `var`), or a name C and C++ " +
+      "reserve for the implementation (`__x`, `_X`). Soft keywords (Python's `match`) are " +
+      "allowed.",
+    remediation: "Pick another name; the message says why this one is reserved.",
     exit: EXIT.badInput,
   },
   "SPL-REF-001": {
@@ -970,6 +1105,14 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Rename the field with a type-aware tool (clangd's rename), or edit the " +
       "declaration and the places the compiler then reports (`llm-transform`, the gcc gate).",
     exit: EXIT.refused,
+  },
+  "SPL-REF-006": {
+    meaning: "The name and the symbol_id given name different definitions; nothing was changed.",
+    cause: "The id is of another symbol than the name (a copied id of another result, or a " +
+      "definition renamed since the id was listed).",
+    remediation: "Give the name or the symbol_id alone, or the two of one definition " +
+      "(`llm-symbols find NAME` lists each definition's symbol_id).",
+    exit: EXIT.badInput,
   },
   "SPL-V-001": {
     meaning: "The new name collides with a name in an affected scope; nothing was changed.",
@@ -1058,6 +1201,7 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Inspect the journal directory named; delete it if you did not create it.",
     exit: EXIT.permission,
   },
+  "SPL-PERM-013": STATE_FOLDER_TARGET,
   "SPL-IO-010": {
     meaning: "A file could not be written; nothing was changed.",
     cause: "The file or its directory is not writable (EACCES) or the file system is read-only.",

@@ -417,8 +417,9 @@ function onPath(program: string): string {
 }
 
 /**
- * Runs `test` with a `gcc` first on PATH that counts its checks (its `--version` aside) in a
- * file, then runs the real one; PATH is restored afterwards.
+ * Runs `test` with a `gcc` first on PATH that counts its checks (its `--version` and the
+ * question for its include folders, `-E -v`, aside) in a file, then runs the real one; PATH is
+ * restored afterwards.
  */
 async function withCountingGcc(test: (checks: () => number) => Promise<void>): Promise<void> {
   const bin = await Deno.makeTempDir();
@@ -426,7 +427,8 @@ async function withCountingGcc(test: (checks: () => number) => Promise<void>): P
   const path = Deno.env.get("PATH") ?? "";
   Deno.writeTextFileSync(
     join(bin, "gcc"),
-    `#!/bin/sh\n[ "$1" = --version ] || echo >> '${counter}'\nexec '${onPath("gcc")}' "$@"\n`,
+    `#!/bin/sh\ncase "$1" in --version|-E) ;; *) echo >> '${counter}' ;; esac\n` +
+      `exec '${onPath("gcc")}' "$@"\n`,
     { mode: 0o755 },
   );
   Deno.env.set("PATH", `${bin}:${path}`);

@@ -1,7 +1,11 @@
 /**
  * Running a compiler gate: the permission check, the hidden copy beside the target (removed in
- * `finally`), the child with its time limit, and the compiler's findings mapped back onto the
- * user's file as contract diagnostics with `tool_path` and `tool_version`.
+ * `finally`), the child with its time limit (started as `spawn.ts` says: outside the project
+ * unless the checker needs its folder, with code-loading variables emptied), and the
+ * compiler's findings mapped back onto the user's file as contract diagnostics with
+ * `tool_path` and `tool_version`. A finding located in a file outside the root, and every
+ * finding of a check that read such a file (or cannot say what it read), keeps its position
+ * and code but not its text (contract §11; `outside.ts`), and a note says so.
  *
  * @module
  */
@@ -12,10 +16,20 @@ import { gateCode, type GateCodeName, type GatePrefix } from "../../schema/error
 import type { GateOutcome } from "../../schema/gates.ts";
 import { LineIndex } from "../../schema/line_index.ts";
 import { makeSpan } from "../../schema/span_build.ts";
-import type { CheckContext, Checker, ProgramChecker, ProgramOutput } from "./checkers.ts";
+import type {
+  CheckContext,
+  Checker,
+  CheckInputs,
+  Preflight,
+  ProgramChecker,
+  ProgramRunner,
+} from "./checkers.ts";
 import type { NativeDiagnostic } from "./native.ts";
-import { lookUp, toolVersion } from "./toolchain.ts";
+import { ReadScope } from "./outside.ts";
+import { neutralFolder, type ProgramOutput, runProgram } from "./spawn.ts";
+import { lookUp, toolFact, toolVersion } from "./toolchain.ts";
 import { Breather } from "../breather.ts";
+import { decodeText, decodeUtf8 } from "../utf8.ts";
 
 /** The file a compiler gate checks. */
 export interface CompilerCheck {
@@ -33,8 +47,8 @@ export interface CompilerCheck {
   timeoutMs: number;
   /** Stops the gate (and kills the child); the gate then throws the reason. */
   signal?: AbortSignal;
-  /** Find out what the compiler read, for a cache to keep the verdict with (costs a little). */
-  collectInputs?: boolean;
+  /** Let the check run the project's build scripts and proc macros (cargo) when it needs to. */
+  allowBuildScripts?: boolean;
 }
 
 /** A gate's line of the report and its diagnostics. */
@@ -50,32 +64,31 @@ export interface GateResult {
   inputs?: string[];
 }
 
-const decoder = new TextDecoder();
-
-function firstLine(text: string): string | undefined {
-  return text.split("\n").map((line) => line.trim()).find((line) => line !== "");
+/** The first line of `text` with something on it, lines that match `skip` left out. */
+function firstLine(text: string, skip?: RegExp): string | undefined {
+  return text.split("\n").map((line) => line.trim()).find((line) =>
+    line !== "" && !skip?.test(line)
+  );
 }
 
 /**
  * The version line of the program at `path` (`program` when it could not be looked up): what
  * the check printed when the checker asks its compiler for it with the check, else the first
- * line `--version` prints, kept per program (`toolchain.ts`).
+ * line `--version` prints, asked as the check runs it (`run`: a shim then picks the same
+ * toolchain), kept per program (`toolchain.ts`).
  */
 function versionOf(
   checker: ProgramChecker,
-  program: string,
   path: string,
+  run: ProgramRunner,
 ): Promise<string | undefined> | undefined {
   if (checker.name === "deno") return Promise.resolve(`deno ${Deno.version.deno}`);
   if (checker.version) return undefined;
   return toolVersion(
     path,
     () =>
-      new Deno.Command(program, { args: checker.versionArgs ?? ["--version"], stdin: "null" })
-        .output()
-        .then((output) =>
-          firstLine(decoder.decode(output.stdout)) ?? firstLine(decoder.decode(output.stderr))
-        )
+      run(checker.versionArgs ?? ["--version"])
+        .then((output) => firstLine(output.stdout) ?? firstLine(output.stderr))
         .catch(() => undefined),
   );
 }
@@ -130,9 +143,21 @@ function pickTool(outcome: Partial<GateOutcome>): Partial<Diagnostic> {
 function byteColumn(index: LineIndex, bytes: Uint8Array, line: number, column: number) {
   if (line < 1 || line > index.lineCount) return undefined;
   const [start, end] = index.lineRange(line);
-  const text = decoder.decode(bytes.subarray(start, end));
-  if (column > text.length) return undefined;
-  return new TextEncoder().encode(text.slice(0, column)).length;
+  const decoded = decodeUtf8(bytes.subarray(start, end));
+  if (column > decoded.text.length) return undefined;
+  return decoded.byteOffset(column);
+}
+
+/**
+ * What keeps text of files outside the root out of a gate's findings: why all of them are
+ * withheld (the check read such a file, or cannot say what it read), and which files a program
+ * names lie outside (a finding located in one, or pointing into one, is withheld).
+ */
+interface Withholding {
+  /** Why every finding's text is withheld, if it is. */
+  all?: string;
+  /** Whether a file the program names lies outside the root and the toolchain's folders. */
+  outside: (name: string) => boolean;
 }
 
 /** What maps a checker's findings onto the user's files: the names it gives the candidate. */
@@ -143,6 +168,10 @@ interface GateReader extends Partial<GateOutcome> {
   candidates: Set<string>;
   /** Where it ran. */
   context: CheckContext;
+  /** The folder its relative file names are under (the scratch folder for `crate`). */
+  base: string;
+  /** What of its findings' text is withheld (nothing for an in-process checker). */
+  withholding?: Withholding;
 }
 
 /**
@@ -175,6 +204,31 @@ function userPath(name: string, tool: Pick<GateReader, "candidates" | "context">
   return isAbsolute(named) ? named : join(context.namesDir, named);
 }
 
+/**
+ * The absolute path at which a checker read a file it names (a relative name is under its
+ * `base`; a `file:` URL is a path), or `undefined` for the candidate and for a URL of another
+ * scheme (Deno's `asset:` and remote modules: not files of this disk).
+ */
+function openedPath(name: string, tool: Pick<GateReader, "candidates" | "base">) {
+  if (tool.candidates.has(name)) return undefined;
+  const path = name.startsWith("file://") ? fromFileUrl(name) : name;
+  if (tool.candidates.has(path)) return undefined;
+  if (isAbsolute(path)) return path;
+  return /^[a-z][a-z0-9+.-]*:/i.test(path) ? undefined : join(tool.base, path);
+}
+
+/** The text a withheld finding carries in place of the compiler's. */
+const WITHHELD = "message withheld: it may quote a file outside the root (see the note)";
+
+/** Whether the text of `native` is withheld ({@linkcode Withholding}). */
+function withheld(native: NativeDiagnostic, withholding: Withholding | undefined): boolean {
+  if (!withholding) return false;
+  if (withholding.all !== undefined) return true;
+  return [native.file, ...native.mentions ?? []].some((name) =>
+    name !== undefined && withholding.outside(name)
+  );
+}
+
 /** The contract diagnostic of one native finding. */
 function toDiagnostic(
   native: NativeDiagnostic,
@@ -182,9 +236,10 @@ function toDiagnostic(
   tool: GateReader & { index: LineIndex },
 ): Diagnostic {
   const file = fileOf(native, tool, check);
+  const hidden = withheld(native, tool.withholding);
   const details: Partial<Diagnostic> = { level: native.level, file, ...pickTool(tool) };
   if (native.nativeCode) details.native_code = native.nativeCode;
-  if (native.note) details.note = native.note;
+  if (native.note && !hidden) details.note = native.note;
   if (native.url) details.remediation = native.url;
   const ours = file === check.filePath;
   let column = native.column;
@@ -207,7 +262,7 @@ function toDiagnostic(
     check.prefix,
     native.level === "error" ? "compilerError" : "compilerWarning",
   );
-  return makeDiagnostic(tool.name, code, native.message, details);
+  return makeDiagnostic(tool.name, code, hidden ? WITHHELD : native.message, details);
 }
 
 /** The byte offset of (line, column) when it lies on a character boundary of the candidate. */
@@ -241,15 +296,16 @@ function scratchPaths(check: CompilerCheck, checker: ProgramChecker): CheckConte
   const name = basename(check.filePath);
   const scratchDir = join(scratchParent(checker, check), `.llm-gate-${id}`);
   const context = {
+    root: check.root,
     dir: check.dir,
     name,
     filePath: check.filePath,
-    text: decoder.decode(check.bytes),
+    text: decodeText(check.bytes),
     copyPath: join(check.dir, `.llm-gate-${id}-${name}`),
     scratchDir,
     namesDir: check.dir,
     copied: [],
-    collectInputs: check.collectInputs ?? false,
+    allowBuildScripts: check.allowBuildScripts ?? false,
   };
   if (checker.input === "folder") context.copyPath = join(scratchDir, name);
   if (checker.input === "crate" && checker.crateDir) {
@@ -353,38 +409,76 @@ async function removeAll(paths: string[]): Promise<void> {
   }
 }
 
-/** Starts the program, feeds stdin when asked, and collects its output. */
-async function runProgram(
+/** The folder a checker's program runs in ({@linkcode ProgramChecker.cwd}). */
+function folderOf(checker: ProgramChecker, context: CheckContext): string {
+  if (checker.cwd === "dir") return context.dir;
+  if (checker.cwd === "scratch") return context.scratchDir;
+  return neutralFolder(context.root);
+}
+
+/** Runs `program` with the checker's environment in `cwd`, killed by `signal`. */
+function runnerOf(
   program: string,
   checker: ProgramChecker,
   context: CheckContext,
-  bytes: Uint8Array,
+  cwd: string,
   signal: AbortSignal,
-): Promise<ProgramOutput> {
-  const child = new Deno.Command(program, {
-    args: checker.args(context),
-    cwd: checker.input === "crate" ? context.scratchDir : context.dir,
-    env: checker.env,
-    stdin: checker.input === "stdin" ? "piped" : "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal,
-  }).spawn();
-  if (checker.input === "stdin") {
-    const writer = child.stdin.getWriter();
-    try {
-      await writer.write(bytes);
-      await writer.close();
-    } catch (error) {
-      // A compiler that stops reading early (it found enough) closes the pipe: not an error.
-      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
-    }
+): ProgramRunner {
+  const env = checker.env?.(context) ?? {};
+  return (args, stdin) =>
+    runProgram(program, { args, cwd, env, signal, ...(stdin ? { stdin } : {}) });
+}
+
+/**
+ * The folders of the toolchain's own files the checker names (its system headers), asked once
+ * per program from outside the project; none when it names none or the question failed (then
+ * a finding in a system header is withheld too).
+ */
+function toolchainDirsOf(
+  checker: ProgramChecker,
+  program: string,
+  path: string,
+  context: CheckContext,
+  timeoutMs: number,
+): Promise<string[]> {
+  const probe = checker.toolchainDirs;
+  if (!probe) return Promise.resolve([]);
+  const neutral = neutralFolder(context.root);
+  return toolFact(
+    "toolchain-dirs",
+    path,
+    () =>
+      probe(runnerOf(program, checker, context, neutral, AbortSignal.timeout(timeoutMs)))
+        .catch(() => []),
+  );
+}
+
+/**
+ * What of a check's findings is withheld: all of them when it read a file outside the root and
+ * the toolchain's folders, or cannot say what it read (`sources` undefined); else those located
+ * in or pointing into such a file.
+ */
+function withholdingOf(
+  gate: string,
+  sources: string[] | undefined,
+  unknown: string | undefined,
+  scope: ReadScope,
+  tool: Pick<GateReader, "candidates" | "base">,
+): Withholding {
+  const outside = (name: string) => {
+    const path = openedPath(name, tool);
+    return path !== undefined && scope.isOutside(path);
+  };
+  if (sources === undefined) {
+    return {
+      all: `which files ${gate} read is not known: ${unknown ?? "it did not say"}`,
+      outside,
+    };
   }
-  const output = await child.output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
+  const read = sources.find(outside);
+  return read === undefined ? { outside } : {
+    all: `${gate} read ${openedPath(read, tool)}, which lies (or leads) outside the root`,
+    outside,
   };
 }
 
@@ -401,7 +495,7 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
   if ("check" in checker) {
     return finish(
       check,
-      { name: checker.name, candidates: new Set(), context },
+      { name: checker.name, candidates: new Set(), context, base: context.dir },
       checker.check(context.text),
       started,
     );
@@ -419,21 +513,41 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
     return skipped(check, checker.name, "copyNotAllowed", reason, started);
   }
   const tool: Partial<GateOutcome> = { tool_path: path ?? program };
-  // Asked beside the check rather than after it, when the check does not print it.
-  const versionAsked = versionOf(checker, program, path ?? program);
+  // Asked beside the check rather than after it, when the check does not print it; from
+  // outside the project (the scratch folder is not made yet), as the check's shim would pick.
+  const neutral = neutralFolder(check.root);
+  const probeSignal = AbortSignal.timeout(check.timeoutMs);
+  const probe = runnerOf(program, checker, context, neutral, probeSignal);
+  const versionAsked = versionOf(checker, path ?? program, probe);
+  const toolchainAsked = toolchainDirsOf(
+    checker,
+    program,
+    path ?? program,
+    context,
+    check.timeoutMs,
+  );
   const timeout = AbortSignal.timeout(check.timeoutMs);
   const signal = check.signal ? AbortSignal.any([check.signal, timeout]) : timeout;
   const created: string[] = [];
   let output: ProgramOutput;
-  let inputs: string[] | undefined;
+  let preflight: Preflight = {};
+  let inputs: CheckInputs | undefined;
   try {
     const placed = await placeCandidate(checker, context, check.bytes, created, signal);
     if (placed) return skipped(check, checker.name, "contextUnsupported", placed, started, tool);
-    output = await runProgram(program, checker, context, check.bytes, signal);
-    // A crate's inputs also say whether rustc read the file at all: always asked for.
-    if (context.collectInputs || checker.input === "crate") {
-      inputs = await checker.inputs?.(context, output);
+    const run = runnerOf(program, checker, context, folderOf(checker, context), signal);
+    preflight = await checker.preflight?.(context, run) ?? {};
+    if (preflight.skip) {
+      const { code, reason } = preflight.skip;
+      return skipped(check, checker.name, code, reason, started, tool);
     }
+    const stdin = checker.input === "stdin" ? check.bytes : undefined;
+    const running = run(checker.args(context), stdin);
+    const reading = checker.inputs?.(context, running, run);
+    // A failed check is reported through `running`; `reading` waits on it and fails with it.
+    reading?.catch(() => undefined);
+    output = await running;
+    inputs = await reading;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       const reason = `${program} is not on PATH`;
@@ -452,24 +566,57 @@ export async function runChecker(checker: Checker, check: CompilerCheck): Promis
   if (timeout.aborted) return timedOut(check, checker.name, program, started, tool);
   const candidates = new Set([context.copyPath, ...(checker.candidateNames?.(context) ?? [])]);
   if (checker.input === "crate") candidates.add(relative(context.scratchDir, context.copyPath));
+  const base = checker.input === "crate" ? context.scratchDir : context.dir;
+  // Without `inputs`, the check reads the candidate alone.
+  const sources = inputs ? inputs.sources : [];
+  const scope = new ReadScope(check.root, [
+    ...preflight.toolchainDirs ?? [],
+    ...await toolchainAsked,
+  ]);
+  const withholding = withholdingOf(
+    checker.name,
+    sources && [...sources, ...preflight.sources ?? []],
+    inputs?.unknown,
+    scope,
+    { candidates, base },
+  );
   const found = checker.parse(output);
   const failed = output.code !== 0 && !found.some((native) => native.level === "error");
   if (failed) {
-    const said = firstLine(output.stderr) ?? firstLine(output.stdout) ?? "no output";
+    const said = withholding.all === undefined
+      ? firstLine(output.stderr, checker.preamble) ?? firstLine(output.stdout) ?? "no output"
+      : `its output is withheld: ${withholding.all}`;
     const reason =
       `${program} exited with ${output.code} and no diagnostic it could be read from: ${said}`;
     return skipped(check, checker.name, "compilerFailed", reason, started, tool);
   }
-  const reader = { name: checker.name, candidates, context, ...tool };
+  const reader = { name: checker.name, candidates, context, base, withholding, ...tool };
   const result = finish(check, reader, found, started);
-  if (inputs) result.inputs = inputs.flatMap((name) => userPath(name, reader) ?? []);
+  if (inputs && sources) {
+    result.inputs = [...sources, ...inputs.configs, ...preflight.sources ?? []]
+      .flatMap((name) => userPath(name, reader) ?? []);
+  }
   const read = (name: string) => userPath(name, reader) === undefined;
-  if (checker.input === "crate" && result.outcome.status === "passed" && !inputs?.some(read)) {
+  const unread = sources !== undefined && !sources.some(read);
+  if (checker.input === "crate" && result.outcome.status === "passed" && unread) {
     const reason = `${program} did not read ${check.filePath}: no target of the crate includes ` +
       "it (a `mod` declaration names it)";
     return skipped(check, checker.name, "contextUnsupported", reason, started, tool);
   }
   return result;
+}
+
+/** The note that says how many of a gate's findings lost their text, and why. */
+function withheldNote(check: CompilerCheck, tool: GateReader, count: number): Diagnostic {
+  const why = tool.withholding?.all ??
+    "they are located in, or point into, a file outside the root";
+  return makeDiagnostic(
+    tool.name,
+    gateCode(check.prefix, "textWithheld"),
+    `compiler gate ${tool.name}: the text of ${count} message(s) is withheld: ${why}; the ` +
+      "verdict, positions and codes stand",
+    { level: "note", file: check.filePath, ...pickTool(tool) },
+  );
 }
 
 function timedOut(
@@ -487,15 +634,16 @@ function scratchPathsFor(checker: Checker, check: CompilerCheck): CheckContext {
   if ("check" in checker) {
     const name = basename(check.filePath);
     return {
+      root: check.root,
       dir: check.dir,
       name,
       filePath: check.filePath,
-      text: decoder.decode(check.bytes),
+      text: decodeText(check.bytes),
       copyPath: "",
       scratchDir: "",
       namesDir: check.dir,
       copied: [],
-      collectInputs: check.collectInputs ?? false,
+      allowBuildScripts: check.allowBuildScripts ?? false,
     };
   }
   return scratchPaths(check, checker);
@@ -510,6 +658,8 @@ function finish(
   const index = new LineIndex(check.bytes);
   const diagnostics = found.map((native) => toDiagnostic(native, check, { ...tool, index }));
   const failed = diagnostics.some((diagnostic) => diagnostic.level === "error");
+  const hidden = found.filter((native) => withheld(native, tool.withholding)).length;
+  if (hidden > 0) diagnostics.push(withheldNote(check, tool, hidden));
   const outcome: GateOutcome = {
     name: tool.name,
     status: failed ? "failed" : "passed",

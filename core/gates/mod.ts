@@ -19,7 +19,8 @@ import { sha256 } from "../../schema/checksum.ts";
 import type { RunCache } from "../cache.ts";
 import { isInside, realPathOf } from "../paths.ts";
 import { parse as parseToml, TomlError } from "smol-toml";
-import { SYNTAX_TOOL, syntaxGate, type SyntaxOutcome } from "./syntax.ts";
+import { syntaxGate, type SyntaxOutcome } from "./syntax.ts";
+import { SYNTAX_TOOL } from "./refusal.ts";
 import { type Checker, checkerFor } from "./checkers.ts";
 import { type GateResult, runChecker } from "./compiler.ts";
 
@@ -57,6 +58,12 @@ export interface ValidateOptions {
   prefix?: GatePrefix;
   /** Cache of a long-lived host: gate results by content hash. */
   cache?: RunCache;
+  /**
+   * Let a compiler gate run the project's own code where its full check needs it (cargo
+   * builds and runs build scripts and proc macros); without it such a check is skipped with a
+   * note. Default false: no gate runs code of the project or of the text.
+   */
+  allowBuildScripts?: boolean;
 }
 
 /** Diagnostics in contract order: (file, line, column, level, message). */
@@ -270,11 +277,13 @@ async function compilerResult(
     prefix,
     timeoutMs: options.timeoutMs ?? GATE_TIMEOUT_MS,
     signal: options.signal,
-    collectInputs: options.cache !== undefined,
+    allowBuildScripts: options.allowBuildScripts ?? false,
   };
   if (!options.cache) return runChecker(checker, check);
   const checksum = sha256(options.bytes);
-  const namespace = `gate:${checker.name}:${prefix}:${options.filePath}`;
+  // A verdict reached by running build scripts is not the answer of a run that may not.
+  const allowed = check.allowBuildScripts ? ":build-scripts" : "";
+  const namespace = `gate:${checker.name}${allowed}:${prefix}:${options.filePath}`;
   const stamp = { size: options.bytes.length, mtimeMs: 0, checksum };
   const hit = options.cache.get<StoredVerdict>(namespace, checksum, stamp);
   if (hit && hit.stamps.every(([path, stamp]) => stampOf(path) === stamp)) return hit.result;

@@ -30,6 +30,8 @@ export interface NativeDiagnostic {
   nativeCode?: string;
   /** Further lines the compiler gave (javac's `symbol:`, rustc's and gcc's child notes). */
   note?: string;
+  /** The other files its spans and notes point into, as the compiler named them. */
+  mentions?: string[];
   /** A documentation link for the code, when the compiler gives one. */
   url?: string;
 }

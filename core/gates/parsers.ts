@@ -28,6 +28,7 @@ function parseJsonLines(text: string): unknown[] {
 
 interface GccLocation {
   caret?: { file?: string; line?: number; "byte-column"?: number };
+  finish?: { file?: string };
 }
 
 interface GccDiagnostic {
@@ -73,6 +74,10 @@ export function parseGccJson(stderr: string): NativeDiagnostic[] {
       native.note = children.map((child) => `${gccWhere(child)}${child.kind}: ${child.message}`)
         .join("\n");
     }
+    const mentions = [diagnostic, ...children].flatMap((part) =>
+      (part.locations ?? []).flatMap((location) => [location.caret?.file, location.finish?.file])
+    ).filter((file): file is string => file !== undefined && file !== native.file);
+    if (mentions.length > 0) native.mentions = [...new Set(mentions)];
     return native;
   });
 }
@@ -80,6 +85,19 @@ export function parseGccJson(stderr: string): NativeDiagnostic[] {
 /** The headers gcc's `-H` lists on stderr (`. config.h`, `.. /usr/include/x.h`), as named. */
 export function parseGccHeaders(stderr: string): string[] {
   return lines(stderr).flatMap((line) => /^\.+ (.+)$/.exec(line)?.[1] ?? []);
+}
+
+/**
+ * The folders gcc searches for `#include <…>` (its system headers), from what `-v` prints on
+ * stderr between `#include <...> search starts here:` and `End of search list.`.
+ */
+export function parseGccSearchDirs(stderr: string): string[] {
+  const text = lines(stderr);
+  const start = text.indexOf("#include <...> search starts here:");
+  if (start < 0) return [];
+  const end = text.indexOf("End of search list.", start);
+  return text.slice(start + 1, end < 0 ? undefined : end).map((line) => line.trim())
+    .filter((line) => line !== "");
 }
 
 /**
@@ -103,12 +121,47 @@ export function parseDepInfo(text: string): string[] {
   );
 }
 
-/** The local files of `deno info --json`'s module graph (remote and npm modules left out). */
+/**
+ * The local files (`file:` modules) of `deno info --json`'s module graph; remote, JSR and npm
+ * modules, which Deno keeps in its own cache, are left out.
+ */
 export function parseDenoInfo(stdout: string): string[] {
-  const graph = JSON.parse(stdout) as { modules?: { local?: string | null; kind?: string }[] };
+  const graph = JSON.parse(stdout) as {
+    modules?: { local?: string | null; specifier?: string }[];
+  };
   return (graph.modules ?? []).flatMap((module) =>
-    typeof module.local === "string" && module.kind !== "npm" ? [module.local] : []
+    typeof module.local === "string" && module.specifier?.startsWith("file:") ? [module.local] : []
   );
+}
+
+/** A package of `cargo metadata`'s resolved graph. */
+export interface CargoPackage {
+  /** Its name. */
+  name: string;
+  /** Where it comes from (`registry+…`, `git+…`), or `null` for a local (path) package. */
+  source: string | null;
+  /** Its folder (that of its `Cargo.toml`). */
+  dir: string;
+  /** Its targets' kinds (`lib`, `bin`, `custom-build` for a build script, `proc-macro`). */
+  kinds: string[];
+}
+
+/** The packages of `cargo metadata --format-version 1` (every one the resolve holds). */
+export function parseCargoMetadata(stdout: string): CargoPackage[] {
+  const metadata = JSON.parse(stdout) as {
+    packages?: {
+      name: string;
+      source: string | null;
+      manifest_path: string;
+      targets: { kind: string[] }[];
+    }[];
+  };
+  return (metadata.packages ?? []).map((found) => ({
+    name: found.name,
+    source: found.source,
+    dir: found.manifest_path.replace(/[\\/]Cargo\.toml$/, ""),
+    kinds: [...new Set(found.targets.flatMap((target) => target.kind))],
+  }));
 }
 
 interface PythonReport {
@@ -270,6 +323,10 @@ function rustNative(diagnostic: RustDiagnostic): NativeDiagnostic | undefined {
     ...diagnostic.children.map(rustChild),
   ];
   if (notes.length > 0) native.note = notes.join("\n");
+  const mentions = [diagnostic, ...diagnostic.children].flatMap((part) =>
+    part.spans.map((other) => other.file_name)
+  ).filter((file) => file !== native.file);
+  if (mentions.length > 0) native.mentions = [...new Set(mentions)];
   return native;
 }
 
@@ -362,6 +419,9 @@ function denoDiagnostic(block: string[]): NativeDiagnostic {
     line.trim() !== "" && !CARET_LINE.test(line) && !/^\s+\d+: /.test(line)
   );
   if (at >= 0 && related.length > 0) native.note = related.map((line) => line.trim()).join("\n");
+  const mentions = related.flatMap((line) => /\bat (\S+):\d+:\d+$/.exec(line)?.[1] ?? [])
+    .filter((file) => file !== native.file);
+  if (at >= 0 && mentions.length > 0) native.mentions = [...new Set(mentions)];
   return native;
 }
 

@@ -3,11 +3,13 @@ import { fileURLToPath } from "node:url";
 import {
   parseBash,
   parseCargoJson,
+  parseCargoMetadata,
   parseDenoCheck,
   parseDenoInfo,
   parseDepInfo,
   parseGccHeaders,
   parseGccJson,
+  parseGccSearchDirs,
   parseGoVet,
   parseJavac,
   parseJavacSources,
@@ -166,13 +168,104 @@ Deno.test("what each compiler read: gcc -H, javac -verbose, rustc dep-info, deno
   const depInfo = "/t/d/app-1.d: app/src/main.rs app/src/helper.rs\n\n" +
     "app/src/main.rs:\napp/src/helper.rs:\n";
   assert.deepEqual(parseDepInfo(depInfo), ["app/src/main.rs", "app/src/helper.rs"]);
+  // deno info --json: a remote module's `local` is Deno's cache, not a file of the project.
   const info = JSON.stringify({
     modules: [
       { kind: "esm", local: "/t/a.ts", specifier: "file:///t/a.ts" },
+      { kind: "esm", local: "/c/deno/remote/x.ts", specifier: "https://x.test/x.ts" },
       { kind: "npm", specifier: "npm:zod@4" },
     ],
   });
   assert.deepEqual(parseDenoInfo(info), ["/t/a.ts"]);
+});
+
+Deno.test("the toolchain's own folders and a crate's graph: gcc -v, cargo metadata", () => {
+  // gcc 12.2 -E -v -x c -: the quote folders are the project's, the system ones gcc's own.
+  const gcc = 'ignoring nonexistent directory "/usr/local/include/x86_64-linux-gnu"\n' +
+    '#include "..." search starts here:\n /t/src\n#include <...> search starts here:\n' +
+    " /usr/lib/gcc/x86_64-linux-gnu/12/include\n /usr/include\nEnd of search list.\n";
+  assert.deepEqual(parseGccSearchDirs(gcc), [
+    "/usr/lib/gcc/x86_64-linux-gnu/12/include",
+    "/usr/include",
+  ]);
+  assert.deepEqual(parseGccSearchDirs("gcc: fatal error\n"), []);
+  // cargo metadata --format-version 1 (trimmed): a local package with a build script, a
+  // registry proc macro.
+  const metadata = JSON.stringify({
+    packages: [
+      {
+        name: "app",
+        source: null,
+        manifest_path: "/t/app/Cargo.toml",
+        targets: [{ kind: ["lib"] }, { kind: ["custom-build"] }],
+      },
+      {
+        name: "serde_derive",
+        source: "registry+https://github.com/rust-lang/crates.io-index",
+        manifest_path: "/h/.cargo/registry/src/index/serde_derive-1.0.0/Cargo.toml",
+        targets: [{ kind: ["proc-macro"] }],
+      },
+    ],
+  });
+  assert.deepEqual(parseCargoMetadata(metadata), [
+    { name: "app", source: null, dir: "/t/app", kinds: ["lib", "custom-build"] },
+    {
+      name: "serde_derive",
+      source: "registry+https://github.com/rust-lang/crates.io-index",
+      dir: "/h/.cargo/registry/src/index/serde_derive-1.0.0",
+      kinds: ["proc-macro"],
+    },
+  ]);
+});
+
+Deno.test("the other files a finding points into: rustc's spans and children, gcc's locations", () => {
+  const rustc = JSON.stringify({
+    message: "mismatched types",
+    level: "error",
+    spans: [
+      {
+        file_name: "a.rs",
+        byte_start: 0,
+        byte_end: 1,
+        line_start: 1,
+        column_start: 1,
+        is_primary: true,
+      },
+      {
+        file_name: "/o/x.rs",
+        byte_start: 0,
+        byte_end: 1,
+        line_start: 1,
+        column_start: 1,
+        is_primary: false,
+      },
+    ],
+    children: [{
+      message: "defined here",
+      level: "note",
+      spans: [{
+        file_name: "/o/y.rs",
+        byte_start: 0,
+        byte_end: 1,
+        line_start: 1,
+        column_start: 1,
+        is_primary: true,
+      }],
+      children: [],
+    }],
+  });
+  assert.deepEqual(parseRustcJson(rustc)[0].mentions, ["/o/x.rs", "/o/y.rs"]);
+  const gcc = JSON.stringify([{
+    kind: "error",
+    message: "conflicting types",
+    locations: [{ caret: { file: "<stdin>", line: 2, "byte-column": 5 } }],
+    children: [{
+      kind: "note",
+      message: "previous declaration",
+      locations: [{ caret: { file: "/o/x.h", line: 1, "byte-column": 5 } }],
+    }],
+  }]);
+  assert.deepEqual(parseGccJson(gcc)[0].mentions, ["/o/x.h"]);
 });
 
 Deno.test("cargo: rustc's diagnostics from the compiler-message lines, each once", () => {

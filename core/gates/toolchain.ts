@@ -1,8 +1,9 @@
 /**
- * Which compiler a gate starts and which version it is, each found once per process and kept
- * while the files it rests on are unchanged: the PATH folders searched (a program added to an
- * earlier folder changes that folder's mtime) and the program itself (an upgrade, or a link
- * such as `/usr/bin/javac` pointed at another JDK, changes what `stat` sees through the link).
+ * Which compiler a gate starts, which version it is and where its own files are (gcc's system
+ * include folders), each found once per process and kept while the files it rests on are
+ * unchanged: the PATH folders searched (a program added to an earlier folder changes that
+ * folder's mtime) and the program itself (an upgrade, or a link such as `/usr/bin/javac`
+ * pointed at another JDK, changes what `stat` sees through the link).
  * Probing each call cost a gate milliseconds (a `stat` per PATH folder, each miss a thrown
  * error) and, for the version, a whole process (`python3 --version` through a pyenv shim
  * ≈ 300 ms, `javac -version` a JVM start) beside the compiler's own.
@@ -33,14 +34,15 @@ interface Resolution {
   stamps: Stamps;
 }
 
-/** A version line asked (or being asked), kept with the identity of the program asked. */
-interface KnownVersion {
-  version: Promise<string | undefined>;
+/** An answer of a program about itself (asked or being asked), kept with its identity. */
+interface KnownFact {
+  answer: Promise<unknown>;
   stamp: string;
 }
 
 const resolutions = new Map<string, Resolution>();
-const versions = new Map<string, KnownVersion>();
+/** Answers by the kind of question and the program asked (`version\0/usr/bin/gcc`). */
+const facts = new Map<string, KnownFact>();
 
 /**
  * `dev:ino:mtime:ctime:size` of `path` (links followed; `ctime` moves on every write, even one
@@ -150,11 +152,28 @@ export function toolVersion(
   path: string,
   probe: () => Promise<string | undefined>,
 ): Promise<string | undefined> {
+  return toolFact("version", path, probe);
+}
+
+/**
+ * What the program at `path` answers to the question `kind` (its version, its system include
+ * folders), asked with `probe` only when no answer is kept for the same program, as
+ * {@linkcode toolVersion} keeps its version.
+ *
+ * @example Ask gcc for its include folders once
+ * ```ts
+ * import { toolFact } from "./toolchain.ts";
+ * const probe = () => Promise.resolve(["/usr/include"]);
+ * await toolFact("include-dirs", "/usr/bin/gcc", probe); // kept from now on
+ * ```
+ */
+export function toolFact<T>(kind: string, path: string, probe: () => Promise<T>): Promise<T> {
   const stamp = isAbsolute(path) ? identity(path) : "unknown";
   if (stamp === undefined) return probe();
-  const known = versions.get(path);
-  if (known && known.stamp === stamp) return known.version;
-  const version = probe();
-  versions.set(path, { version, stamp });
-  return version;
+  const key = `${kind}\0${path}`;
+  const known = facts.get(key);
+  if (known && known.stamp === stamp) return known.answer as Promise<T>;
+  const answer = probe();
+  facts.set(key, { answer, stamp });
+  return answer;
 }

@@ -8,7 +8,8 @@
 import { resolve } from "../../core/path_syntax.ts";
 import { type GateSelection, validateFile } from "../../core/gates/mod.ts";
 import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
-import { readInputFile } from "../../core/input_file.ts";
+import { readInputBytes } from "../../core/input_file.ts";
+import { wellFormedInput } from "../../core/text_input.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
 import { gateCode } from "../../schema/error_codes.ts";
@@ -21,14 +22,19 @@ export interface ValidateOptions {
   cwd: string;
   /** The file the text is for; it need not exist when `content` is given. */
   path: string;
-  /** The candidate text; default: the file's bytes on disk. */
-  content?: string;
+  /**
+   * The candidate text, or its exact bytes (standard input's, which need not be UTF-8);
+   * default: the file's bytes on disk.
+   */
+  content?: string | Uint8Array;
   /** Registry language name or alias; default: from the file name. */
   language?: string;
   /** Which gates run; default `all`. */
   gates?: GateSelection;
   /** Time limit of each gate in milliseconds. */
   timeoutMs?: number;
+  /** Let a compiler gate run the project's build scripts and proc macros (cargo). */
+  allowBuildScripts?: boolean;
   /** Stops the run and the compiler it started. */
   signal?: AbortSignal;
   /** Cache of a long-lived host. */
@@ -69,14 +75,21 @@ function rootRelative(cwd: string, path: string): { root: string; filePath: stri
  */
 export async function validate(options: ValidateOptions): Promise<ValidateOutcome> {
   const { root, filePath } = rootRelative(options.cwd, options.path);
-  const text = options.content ?? readInputFile("LMV", options.cwd, options.path, "file");
+  // The file's own bytes, not its text encoded again: an invalid byte read as U+FFFD would
+  // grow to three, and every position after it would miss the file on disk.
+  const bytes = options.content === undefined
+    ? readInputBytes("LMV", options.cwd, options.path, "file")
+    : typeof options.content === "string"
+    ? new TextEncoder().encode(wellFormedInput("LMV", options.content, "content"))
+    : options.content;
   const report = await validateFile({
     root,
     filePath,
     language: options.language,
-    bytes: new TextEncoder().encode(text),
+    bytes,
     gates: options.gates ?? VALIDATE_DEFAULTS.gates,
     timeoutMs: options.timeoutMs ?? VALIDATE_DEFAULTS.timeoutMs,
+    allowBuildScripts: options.allowBuildScripts ?? false,
     signal: options.signal,
     prefix: "LMV",
     cache: options.cache,

@@ -39,6 +39,11 @@ const ValidateInput = z.object({
   timeout_ms: z.number().int().positive().default(VALIDATE_DEFAULTS.timeoutMs).describe(
     "Time limit of each gate in milliseconds",
   ),
+  allow_build_scripts: z.boolean().default(false).describe(
+    "Let the compiler gate run the project's own code where its full check needs it (Rust: " +
+      "cargo check builds and runs build scripts and proc macros); without it that check is " +
+      "skipped with a note and no gate runs code of the project or of the text",
+  ),
 });
 
 /** Input of `llm-validate`, as the engine receives it after defaults. */
@@ -101,7 +106,9 @@ export const validateTool: Tool = defineTool({
     notes: "Compiler gates start the compiler: they need --allow-run (scoped to the compilers, " +
       "e.g. --allow-run=gcc,python3) and, for node, deno, javac and rustc, --allow-write on the " +
       "file's folder for a hidden copy removed at once. Without them only the syntax gate " +
-      "decides, and a note says which gate was skipped. Exit 3 when the text is rejected.",
+      "decides, and a note says which gate was skipped. No gate runs code of the project: " +
+      "cargo is skipped (a note) for a crate with build scripts or proc macros unless " +
+      "--allow-build-scripts. Exit 3 when the text is rejected.",
     examples: [
       "llm-validate src/main.c",
       "llm-validate src/util.py --content 'def f(:\\n  pass'",
@@ -110,7 +117,8 @@ export const validateTool: Tool = defineTool({
     ],
   },
   run: async (input, context) => {
-    const content = input.stdin ? await readStdin(context.readStdin) : input.content;
+    // Standard input's exact bytes, as `llm-write` of standard input would write them.
+    const content = input.stdin ? await readStdin(context.readStdinBytes) : input.content;
     const outcome = await validate({
       cwd: context.cwd,
       path: input.path,
@@ -118,6 +126,7 @@ export const validateTool: Tool = defineTool({
       language: input.language,
       gates: input.gates,
       timeoutMs: input.timeout_ms,
+      allowBuildScripts: input.allow_build_scripts,
       signal: context.signal,
       cache: context.cache,
     });
@@ -129,7 +138,9 @@ export const validateTool: Tool = defineTool({
   },
 });
 
-async function readStdin(read: (() => Promise<string>) | undefined): Promise<string> {
+async function readStdin(
+  read: (() => Promise<Uint8Array>) | undefined,
+): Promise<Uint8Array> {
   if (!read) {
     throw new ToolError(
       "LMV-ARG-002",

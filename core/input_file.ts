@@ -12,13 +12,12 @@ import { isInside } from "./paths.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";
 import { isPermissionRefusal, permissionError } from "./permissions.ts";
+import { decodeText } from "./utf8.ts";
 
 /**
- * Reads the text of the input file `name` (resolved against `cwd`). `what` names the input in
- * messages, e.g. `"query file"`. Throws `*-IO-001` when it does not exist, `*-IO-004` when it
- * is not a regular file or its name holds a NUL byte, `*-IO-003` when a path named inside `cwd`
- * leads out of it through a link (or a path named outside is itself a link), `*-PERM-001` when
- * reading is refused.
+ * Reads the text of the input file `name` (resolved against `cwd`), decoded as every file is
+ * (`core/utf8.ts`). `what` names the input in messages, e.g. `"query file"`. Throws as
+ * {@linkcode readInputBytes} does.
  *
  * @example
  * ```ts
@@ -36,6 +35,32 @@ export function readInputFile(
   name: string,
   what: string,
 ): string {
+  return decodeText(readInputBytes(prefix, cwd, name, what));
+}
+
+/**
+ * Reads the bytes of the input file `name` (resolved against `cwd`): for a file whose positions
+ * a tool reports, which must count the bytes on disk. `what` names the input in messages.
+ * Throws `*-IO-001` when it does not exist, `*-IO-004` when it is not a regular file or its
+ * name holds a NUL byte, `*-IO-003` when a path named inside `cwd` leads out of it through a
+ * link (or a path named outside is itself a link), `*-PERM-001` when reading is refused.
+ *
+ * @example
+ * ```ts
+ * import { readInputBytes } from "./input_file.ts";
+ * try {
+ *   readInputBytes("LMV", Deno.cwd(), "missing.py", "file");
+ * } catch (error) {
+ *   (error as { code: string }).code; // "LMV-IO-001"
+ * }
+ * ```
+ */
+export function readInputBytes(
+  prefix: CodePrefix,
+  cwd: string,
+  name: string,
+  what: string,
+): Uint8Array {
   if (name.includes("\0")) {
     throw new ToolError(`${prefix}-IO-004`, `the ${what} path contains a NUL byte`);
   }
@@ -47,7 +72,7 @@ export function readInputFile(
       const found = info.isDirectory ? "a directory" : "not a regular file";
       throw new ToolError(`${prefix}-IO-004`, `the ${what} ${name} is ${found}`, { file: name });
     }
-    return Deno.readTextFileSync(path);
+    return Deno.readFileSync(path);
   } catch (error) {
     if (error instanceof ToolError) throw error;
     if (error instanceof Deno.errors.NotFound) {

@@ -1,14 +1,24 @@
 /**
  * UTF-8 decoding that keeps byte offsets: JavaScript strings index UTF-16 code units, the
  * contract counts bytes, and invalid UTF-8 must neither crash nor shift offsets. Decoding
- * follows the WHATWG decoder (one U+FFFD per maximal invalid subpart), so the text equals
- * `new TextDecoder().decode(bytes)` and every code unit maps back to the byte it came from.
+ * follows the WHATWG decoder (one U+FFFD per maximal invalid subpart), so every code unit maps
+ * back to the byte it came from.
+ *
+ * This is the one decoding of file content in the package: a leading UTF-8 BOM stays in the
+ * text as U+FEFF (a default `TextDecoder` drops it, and every position after it would then be
+ * three bytes short). Tree-sitter takes the text as it is: its lexer skips a U+FEFF at the
+ * start as whitespace, in every grammar of the registry, and its positions count the BOM's
+ * code unit like any other (`tests/one_decoding_test.ts` checks both), so no tool hides the
+ * BOM from its parser or shifts positions back by its width.
  *
  * @module
  */
 
 // ignoreBOM keeps a BOM in the text as U+FEFF, so offsets after it stay right.
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** The UTF-8 byte order mark. */
+const BOM = [0xef, 0xbb, 0xbf];
 
 /** Decoded text plus a way back from code-unit indices to byte offsets. */
 export interface DecodedText {
@@ -136,4 +146,52 @@ export function decodeUtf8(bytes: Uint8Array): DecodedText {
     byteOffset: (index) => units()[index],
     unitIndex: (offset) => lowerBound(units(), offset),
   };
+}
+
+/**
+ * The text of UTF-8 bytes, decoded as {@linkcode decodeUtf8} does (a BOM kept as U+FEFF): for a
+ * slice of a file (a line, a match) or a whole file whose text is all that is needed.
+ *
+ * @example
+ * ```ts
+ * import { decodeText } from "./utf8.ts";
+ * decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])); // "\ufeffa"
+ * ```
+ */
+export function decodeText(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+/** A file's bytes with their decoding, kept together: positions in the text map to the bytes. */
+export interface DecodedFile {
+  /** The bytes as read. */
+  bytes: Uint8Array;
+  /** Their decoding by {@linkcode decodeUtf8}. */
+  decoded: DecodedText;
+}
+
+/**
+ * A file's bytes and their decoding by {@linkcode decodeUtf8}.
+ *
+ * @example
+ * ```ts
+ * import { decodeFile } from "./utf8.ts";
+ * decodeFile(new TextEncoder().encode("é")).decoded.text; // "é"
+ * ```
+ */
+export function decodeFile(bytes: Uint8Array): DecodedFile {
+  return { bytes, decoded: decodeUtf8(bytes) };
+}
+
+/**
+ * Width in bytes of the UTF-8 BOM that `bytes` start with: 3, or 0 when there is none.
+ *
+ * @example
+ * ```ts
+ * import { bomWidth } from "./utf8.ts";
+ * bomWidth(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])); // 3
+ * ```
+ */
+export function bomWidth(bytes: Uint8Array): number {
+  return bytes.length >= 3 && BOM.every((byte, i) => bytes[i] === byte) ? 3 : 0;
 }

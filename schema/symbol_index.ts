@@ -7,3 +7,11 @@
 
 /** Version of the index database's own schema (its tables), checked when the index is opened. */
 export const SYMBOL_INDEX_VERSION = 1;
+
+/**
+ * Version of what extraction writes into the index (spans, references, the facts of unchanged
+ * bytes). Raised when a fix changes them: 2 counts a UTF-8 BOM in every span and adds the
+ * references of namespace members, aliased imports and C++ in-class declarations. An index
+ * whose facts are older is re-extracted in full by the next refresh, which a refactor runs first.
+ */
+export const FACTS_VERSION = 2;

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { macroNames } from "../tools/refactor/macros.ts";
 import type { LoadedFile } from "../tools/refactor/view.ts";
+import { decodeFile } from "../core/utf8.ts";
 import { REPO, runEntry } from "./helpers.ts";
 import { hasCompiler, refactorCli, withFixture } from "./refactor_helpers.ts";
 import { exists } from "./transform_helpers.ts";
@@ -18,10 +19,10 @@ function fileOf(text: string, language = "c"): LoadedFile {
     absPath: "/a.c",
     language,
     fileId: 1,
-    bytes: new TextEncoder().encode(text),
-    text,
+    ...decodeFile(new TextEncoder().encode(text)),
     defs: [],
     uses: [],
+    imports: [],
     parseErrors: 0,
   };
 }

@@ -27,6 +27,7 @@ import {
 } from "./format.ts";
 import type { IndexMeta } from "./meta.ts";
 import { decodePostings, nextByteBit } from "./postings.ts";
+import { decodeText } from "../utf8.ts";
 
 /** Why an index file was not trusted. */
 export class IndexRefusal extends Error {}
@@ -103,15 +104,15 @@ class ParsedListing implements IndexListing {
 /** The listing in `body`, the file's bytes from `metaOffset` on (at least to `listingEnd`). */
 function parseListing(header: IndexHeader, body: Uint8Array<ArrayBuffer>): IndexListing {
   const { metaOffset, pathsOffset, arraysOffset, entryCount } = header;
-  const decoder = new TextDecoder();
   let meta: IndexMeta;
   try {
-    meta = JSON.parse(decoder.decode(body.subarray(0, header.metaLength)));
+    meta = JSON.parse(decodeText(body.subarray(0, header.metaLength)));
   } catch {
     throw new IndexRefusal("its meta data is not JSON");
   }
   const pathsAt = pathsOffset - metaOffset;
-  const pathText = decoder.decode(body.subarray(pathsAt, pathsAt + header.pathsLength));
+  // Decoded as files are: a first path that starts with U+FEFF keeps it.
+  const pathText = decodeText(body.subarray(pathsAt, pathsAt + header.pathsLength));
   if (entryCount !== 0 && lineCount(pathText) !== entryCount) {
     throw new IndexRefusal("its path list is short");
   }

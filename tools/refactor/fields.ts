@@ -11,6 +11,7 @@ import type { Node } from "web-tree-sitter";
 import { createParser } from "../../grammars/loader.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
+import { decodeText } from "../../core/utf8.ts";
 import { cFilesNaming } from "./macros.ts";
 import type { FactView } from "./view.ts";
 
@@ -23,8 +24,6 @@ export interface FieldPlace {
   /** The struct, union or class declaring it (`struct point`, `union <anonymous>`). */
   owner: string;
 }
-
-const decoder = new TextDecoder();
 
 const OWNERS = ["struct_specifier", "union_specifier", "class_specifier"];
 
@@ -77,7 +76,7 @@ export async function fieldDeclarations(view: FactView, name: string): Promise<F
   const found: FieldPlace[] = [];
   for (const path of await cFilesNaming(view, name)) {
     const language = languageForFile(basename(path))?.name;
-    const text = decoder.decode(await view.bytesOf(path));
+    const text = decodeText(await view.bytesOf(path));
     if (language) found.push(...await fieldsIn(path, language, text, name));
   }
   return found;

@@ -16,6 +16,7 @@ import type { Node } from "web-tree-sitter";
 import { createParser } from "../../grammars/loader.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import { indexPathOf, IndexRefusal, openIndex } from "../../core/trigram/reader.ts";
+import { decodeText } from "../../core/utf8.ts";
 import type { FactView, LoadedFile } from "./view.ts";
 
 /** What a macro's token spelled as the name is. */
@@ -44,7 +45,6 @@ export function inRegions(start: number, end: number, regions: [number, number][
   return regions.some(([from, to]) => start >= from && end <= to);
 }
 
-const encoder = new TextEncoder();
 const DEFINE = /^[ \t]*#[ \t]*define\b/gm;
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
 const PP_NUMBER = /\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.'])*/y;
@@ -155,36 +155,35 @@ function roleOf(tokens: Token[], index: number, parameters: Set<string>): MacroR
   return parameters.has(tokens[index].text) ? "parameter" : "body";
 }
 
-/** Byte offset of a tree index (UTF-16 units of the decoded text). */
-function byteOffset(file: LoadedFile, index: number): number {
-  return encoder.encode(file.text.slice(0, index)).length;
-}
-
 /** The places of `name` in one `#define` node. */
 function definePlaces(file: LoadedFile, node: Node, name: string, found: MacroNames): void {
+  // Tree indices count UTF-16 units of the decoded text; places count bytes.
+  const byteOffset = file.decoded.byteOffset;
   const parameters = new Set<string>();
   const params = node.childForFieldName("parameters");
   if (params) {
-    found.regions.push([byteOffset(file, params.startIndex), byteOffset(file, params.endIndex)]);
+    found.regions.push([byteOffset(params.startIndex), byteOffset(params.endIndex)]);
     for (const param of params.namedChildren) {
       if (!param || param.type !== "identifier") continue;
       parameters.add(param.text);
       if (param.text !== name) continue;
-      const start = byteOffset(file, param.startIndex);
-      found.places.push({ start, end: start + encoder.encode(name).length, role: "parameter" });
+      found.places.push({
+        start: byteOffset(param.startIndex),
+        end: byteOffset(param.endIndex),
+        role: "parameter",
+      });
     }
   }
   const body = node.childForFieldName("value");
   if (!body) return;
-  const bodyStart = byteOffset(file, body.startIndex);
-  found.regions.push([bodyStart, byteOffset(file, body.endIndex)]);
+  found.regions.push([byteOffset(body.startIndex), byteOffset(body.endIndex)]);
   const tokens = tokensOf(body.text);
   tokens.forEach((token, index) => {
     if (!token.identifier || token.text !== name) return;
-    const start = bodyStart + encoder.encode(body.text.slice(0, token.start)).length;
+    const start = body.startIndex + token.start;
     found.places.push({
-      start,
-      end: start + encoder.encode(name).length,
+      start: byteOffset(start),
+      end: byteOffset(start + name.length),
       role: roleOf(tokens, index, parameters),
     });
   });
@@ -195,10 +194,11 @@ function definePlaces(file: LoadedFile, node: Node, name: string, found: MacroNa
  * read from; `undefined` when no `#define` of the file spells it (the file is then not parsed).
  */
 export async function macroNames(file: LoadedFile, name: string): Promise<MacroNames | undefined> {
-  if (!["c", "cpp"].includes(file.language) || !mayDefineWith(file.text, name)) return undefined;
+  const text = file.decoded.text;
+  if (!["c", "cpp"].includes(file.language) || !mayDefineWith(text, name)) return undefined;
   const parser = await createParser(file.language);
   try {
-    const tree = parser.parse(file.text);
+    const tree = parser.parse(text);
     if (!tree) return undefined;
     try {
       const found: MacroNames = { regions: [], places: [] };
@@ -216,8 +216,6 @@ export async function macroNames(file: LoadedFile, name: string): Promise<MacroN
 
 /** Files of the symbol index read in full for macro-only mentions when there is no search index. */
 export const MACRO_SCAN_MAX_FILES = 2_000;
-
-const decoder = new TextDecoder();
 
 function isC(path: string): boolean {
   return ["c", "cpp"].includes(languageForFile(basename(path))?.name ?? "");
@@ -269,7 +267,7 @@ async function cFilesWhere(
       if (error instanceof Deno.errors.NotFound) continue;
       throw error;
     }
-    if (test(decoder.decode(bytes))) found.push(path);
+    if (test(decodeText(bytes))) found.push(path);
   }
   return found;
 }

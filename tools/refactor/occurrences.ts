@@ -12,9 +12,11 @@
  * @module
  */
 import { basename, dirname } from "../../core/path_syntax.ts";
+import { decodeText } from "../../core/utf8.ts";
 import type { LeftOccurrence } from "../../schema/refactor.ts";
 import { Resolver } from "../symbols/resolve.ts";
 import { inRegions, macroNames, macroOnlyFiles, type MacroPlace } from "./macros.ts";
+import { aliasesOfModule, boundModules, staticallyImported } from "./module_names.ts";
 import { shorthandsNamed } from "./tree_names.ts";
 import type { Def, FactView, LoadedFile, Use } from "./view.ts";
 
@@ -88,9 +90,13 @@ export interface OccurrenceSet {
 type Receiver =
   | { kind: "none" }
   | { kind: "self" }
+  | { kind: "module" }
   | { kind: "named"; name: string; scope: boolean }
   | { kind: "constructed"; name: string }
   | { kind: "expression" };
+
+/** Rust's paths relative to the current module: `self::f`, `super::f`. */
+const RUST_MODULE_PATHS = new Set(["self", "super"]);
 
 const IDENTIFIER_BYTE = /[A-Za-z0-9_$]/;
 
@@ -98,7 +104,7 @@ const IDENTIFIER_BYTE = /[A-Za-z0-9_$]/;
 function identifierBefore(bytes: Uint8Array, end: number): string {
   let start = end;
   while (start > 0 && IDENTIFIER_BYTE.test(String.fromCharCode(bytes[start - 1]))) start--;
-  return new TextDecoder().decode(bytes.subarray(start, end));
+  return decodeText(bytes.subarray(start, end));
 }
 
 /** The start of the parenthesised group that ends just before `end` (`(…)`), or -1. */
@@ -117,7 +123,7 @@ function constructedType(bytes: Uint8Array, end: number, isClass: (name: string)
   if (open < 0) return "";
   const name = identifierBefore(bytes, open);
   if (name === "") return "";
-  const before = new TextDecoder().decode(
+  const before = decodeText(
     bytes.subarray(Math.max(0, open - name.length - 4), open - name.length),
   );
   return before === "new " || isClass(name) ? name : "";
@@ -142,6 +148,7 @@ function receiverOf(use: Use, file: LoadedFile, isClass: (name: string) => boole
   }
   const name = identifierBefore(bytes, end);
   if (name === "") return { kind: "expression" };
+  if (scope && file.language === "rust" && RUST_MODULE_PATHS.has(name)) return { kind: "module" };
   if (SELF_RECEIVERS.has(name)) return { kind: "self" };
   // In `a.b.name` (a path, or a chain of members) the part right before the name qualifies it.
   return { kind: "named", name, scope };
@@ -361,8 +368,13 @@ export class OccurrenceFinder {
         return member && inside(use, target.parent, separator) ? "ours" : "member_of_other";
       case "constructed":
         return member && qualifiersOf(target).has(receiver.name) ? "ours" : "member_of_other";
+      case "module":
+        // `self::f`, `super::f`: a module's item, found as a bare name is from there.
+        return member ? "member_of_other" : this.#plainVerdict(use);
       case "named":
         if (qualifiersOf(target).has(receiver.name)) return "ours";
+        // `ns.f` where the file binds `ns` to the target's module (`import * as ns`, `as u`).
+        if (!member && aliasesOfModule(file, target).has(receiver.name)) return "ours";
         // `other::name` names another scope's; `module.name` and `Class.name` are no instance.
         if (
           !member || receiver.scope || this.#isModule(file, receiver.name) ||
@@ -374,6 +386,10 @@ export class OccurrenceFinder {
       case "expression":
         return member ? this.#memberVerdict() : "member_of_other";
       case "none":
+        // Java's `import static pkg.Util.f;` (or `Util.*`) lets a class use `f` bare.
+        if (member && staticallyImported(file, target) && !this.#inClassOfMember(use)) {
+          return "ours";
+        }
         return this.#plainVerdict(use);
     }
   }
@@ -387,7 +403,8 @@ export class OccurrenceFinder {
 
   /** Whether `name` is a module `file` imports (`import util` then `util.f()`): no instance. */
   #isModule(file: LoadedFile, name: string): boolean {
-    return this.#view.store.importsOfFile(file.fileId).some((row) => {
+    if (boundModules(file).has(name)) return true;
+    return file.imports.some((row) => {
       const parts = row.target.split(/[./:\\]+/).filter((part) => part !== "");
       return parts[parts.length - 1] === name || parts[0] === name;
     });

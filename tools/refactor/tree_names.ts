@@ -21,7 +21,6 @@ export interface NameLeaf {
   inFunction: boolean;
 }
 
-const encoder = new TextEncoder();
 const FUNCTION_NODE = /function|method|arrow|lambda|closure/;
 
 /** Leaves of `file`'s tree spelled `name` whose type `accept` takes, in document order. */
@@ -30,10 +29,11 @@ async function leavesNamed(
   name: string,
   accept: (type: string) => boolean,
 ): Promise<NameLeaf[]> {
-  if (!file.text.includes(name)) return [];
+  const text = file.decoded.text;
+  if (!text.includes(name)) return [];
   const parser = await createParser(file.language);
   try {
-    const tree = parser.parse(file.text);
+    const tree = parser.parse(text);
     if (!tree) return [];
     try {
       const found: NameLeaf[] = [];
@@ -41,10 +41,9 @@ async function leavesNamed(
         if (node.childCount === 0) {
           if (accept(node.type) && node.text === name) {
             // Tree indices count UTF-16 units of the decoded text; spans count bytes.
-            const start = encoder.encode(file.text.slice(0, node.startIndex)).length;
             found.push({
-              start,
-              end: start + encoder.encode(name).length,
+              start: file.decoded.byteOffset(node.startIndex),
+              end: file.decoded.byteOffset(node.endIndex),
               line: node.startPosition.row + 1,
               inFunction,
             });

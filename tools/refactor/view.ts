@@ -9,6 +9,7 @@ import { basename } from "../../core/path_syntax.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import { symbolId } from "../../schema/ids.ts";
 import { checksumOfAsync } from "../../core/transaction/fs.ts";
+import { type DecodedFile, decodeFile, decodeText } from "../../core/utf8.ts";
 import type { Workspace } from "../transform/workspace.ts";
 import { extractFacts } from "../symbols/extract.ts";
 import type { FileFacts } from "../symbols/facts.ts";
@@ -25,8 +26,19 @@ export interface Def extends SymbolRow {
 /** A use of a name, with the receiver or scope written before it. */
 export type Use = RefRow;
 
-/** A file read (from the overlay or the disk) and parsed. */
-export interface LoadedFile {
+/** An import declaration of a file: what it imports, and its text as written. */
+export interface ImportDecl {
+  /** Target as written (no quotes): `./m.mjs`, `pkg.Util.helper`, `crate::util`. */
+  target: string;
+  /** The whole declaration's text (`import * as ns from "./m.mjs"`, `u "example.com/util"`). */
+  text: string;
+}
+
+/**
+ * A file read (from the overlay or the disk) and parsed: its bytes as the operation sees them,
+ * and their decoding, through which the parser's positions map back to those bytes.
+ */
+export interface LoadedFile extends DecodedFile {
   /** Root-relative path. */
   path: string;
   /** Absolute real path. */
@@ -35,19 +47,26 @@ export interface LoadedFile {
   language: string;
   /** Row id in the index (negative for a file the index lacks). */
   fileId: number;
-  /** Bytes as the operation sees them. */
-  bytes: Uint8Array;
-  /** The bytes decoded. */
-  text: string;
   /** Definitions. */
   defs: Def[];
   /** Uses. */
   uses: Use[];
+  /** Imports, in source order. */
+  imports: ImportDecl[];
   /** ERROR/MISSING nodes of its tree. */
   parseErrors: number;
 }
 
-const decoder = new TextDecoder();
+/** The import declarations of `file` at the extents of `rows`, with their text. */
+function importsOf(
+  file: DecodedFile,
+  rows: readonly { target: string; byte_start: number; byte_end: number }[],
+): ImportDecl[] {
+  return rows.map((row) => ({
+    target: row.target,
+    text: decodeText(file.bytes.subarray(row.byte_start, row.byte_end)),
+  }));
+}
 
 /** The rows of a file's facts, shaped as the index's rows. */
 function rowsOf(
@@ -154,15 +173,17 @@ export class FactView {
       named = this.store.refsNamed(name, false);
       this.#refsByName.set(name, named);
     }
+    const decoded = decodeFile(bytes);
     const file: LoadedFile = {
       path,
       absPath: this.workspace.resolve(path).path,
       language: row.language,
       fileId: row.id,
-      bytes,
-      text: decoder.decode(bytes),
+      ...decoded,
       defs,
       uses: named.filter((use) => use.file_id === row.id),
+      // The stored extents are of these bytes (their checksum is the index's).
+      imports: importsOf(decoded, this.store.importsOfFile(row.id)),
       parseErrors: row.parse_errors,
     };
     this.#light.set(key, file);
@@ -182,9 +203,8 @@ export class FactView {
     const language = languageForFile(basename(path))?.name;
     if (language === undefined) return undefined;
     const absPath = this.workspace.resolve(path).path;
-    const bytes = await this.bytesOf(path);
-    const text = decoder.decode(bytes);
-    const facts = await extractFacts(language, text);
+    const source = decodeFile(await this.bytesOf(path));
+    const facts = await extractFacts(language, source);
     const fileId = this.store.file(path)?.id ?? this.#nextSyntheticId--;
     const rows = rowsOf(path, fileId, facts);
     const file: LoadedFile = {
@@ -192,9 +212,12 @@ export class FactView {
       absPath,
       language,
       fileId,
-      bytes,
-      text,
+      ...source,
       ...rows,
+      imports: importsOf(
+        source,
+        facts.imports.map((fact) => ({ target: fact.target, ...fact.extent })),
+      ),
       parseErrors: facts.parse_errors,
     };
     this.#loaded.set(path, file);

@@ -19,6 +19,10 @@ import { type Container, Enclosures, ExtentMapper } from "./extract_positions.ts
 import { type FactMatches, type FactsQuery, factsQuery, splitMatches } from "./extract_queries.ts";
 import { collectReferences } from "./extract_references.ts";
 import { collectImports } from "./extract_imports.ts";
+import { parseWithinBudget } from "./extract_budget.ts";
+import { type DecodedFile, decodeFile } from "../../core/utf8.ts";
+
+const encoder = new TextEncoder();
 
 /** A language's parser and compiled queries, made once per isolate. */
 interface LanguageState {
@@ -153,13 +157,16 @@ function qualifierOf(
 }
 
 /**
- * The facts of one file of `language` (a registry name, `grammars/languages.ts`) whose text is
- * `text`: its definitions with qualified names and signatures, its calls and other references
- * with their enclosing definitions, its imports, and how many syntax errors its tree has. A
- * file that does not parse cleanly gives what its tree holds. Throws a `GrammarLoadError` for
- * a language without a grammar, and a `ParserAbortedError` once the parser runtime of this
- * thread has aborted (out of memory on a huge file: only a fresh worker can parse again). It
- * sets no limit of its own on a file's size or time: the caller chooses which files to give.
+ * The facts of one file of `language` (a registry name, `grammars/languages.ts`), given as its
+ * bytes with their decoding (`decodeFile`: every extent counts the bytes read, a BOM included)
+ * or as a text (whose UTF-8 encoding it counts): its definitions with qualified names and
+ * signatures, its calls and other references with their enclosing definitions, its imports,
+ * and how many syntax errors its tree has. A file that does not parse cleanly gives what its
+ * tree holds. Throws a `GrammarLoadError` for a language without a grammar, and a
+ * `ParserAbortedError` once the parser runtime of this thread has aborted (out of memory on a
+ * huge file: only a fresh worker can parse again). Its one limit is the node budget
+ * (`extract_budget.ts`): the facts of a file whose tree is larger are those of its first part,
+ * and `cut` says where; the caller chooses which files to give.
  *
  * @example
  * ```ts
@@ -168,14 +175,25 @@ function qualifierOf(
  * facts.symbols.map((s) => s.qualified_name); // ["A", "A.f"]
  * ```
  */
-export async function extractFacts(language: string, text: string): Promise<FileFacts> {
+export async function extractFacts(
+  language: string,
+  source: string | DecodedFile,
+  pause?: () => Promise<void>,
+): Promise<FileFacts> {
+  const file = typeof source === "string" ? decodeFile(encoder.encode(source)) : source;
+  const text = file.decoded.text;
   const state = await languageState(language);
   try {
-    const tree = state.parser.parse(text);
-    if (!tree) throw new Error(`tree-sitter returned no tree for a ${language} file`);
+    const { tree, cut } = await parseWithinBudget(
+      state.parser,
+      text,
+      undefined,
+      undefined,
+      pause,
+    );
     try {
       const root = tree.rootNode;
-      const mapper = new ExtentMapper(text);
+      const mapper = new ExtentMapper(file);
       const matches: FactMatches = state.facts
         ? splitMatches(state.facts, state.facts.query.matches(root))
         : { definitions: [], references: [], imports: [] };
@@ -196,6 +214,7 @@ export async function extractFacts(language: string, text: string): Promise<File
         references,
         imports,
         parse_errors: root.hasError ? errorNodes(root).length : 0,
+        ...(cut ? { cut } : {}),
       };
     } finally {
       tree.delete();

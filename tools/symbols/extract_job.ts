@@ -7,6 +7,7 @@
  * @module
  */
 import { runtimeAborted, setParserHeapCeiling } from "../../grammars/loader.ts";
+import { decodeFile } from "../../core/utf8.ts";
 import { extractFacts } from "./extract.ts";
 import { type FactRows, factRows } from "./fact_rows.ts";
 
@@ -35,8 +36,6 @@ export type ExtractReply =
  */
 export type WorkerMessage = ExtractReply | { id: number; handedBack: Uint8Array<ArrayBuffer> };
 
-const decoder = new TextDecoder();
-
 /**
  * Name of the failure of a file not parsed because the parser runtime of this thread aborted on
  * an earlier file: the file itself may be fine (the indexer does not record it as failed).
@@ -54,16 +53,21 @@ export const RUNTIME_SPENT = "RuntimeSpentError";
  * "rows" in reply && reply.rows.symbols[1]; // "f"
  * ```
  */
-export async function runExtractTask(task: ExtractTask): Promise<ExtractReply> {
+export async function runExtractTask(
+  task: ExtractTask,
+  pause?: () => Promise<void>,
+): Promise<ExtractReply> {
   if (runtimeAborted()) {
     const message = "not parsed: the parser runtime of this thread aborted on an earlier file";
     return { id: task.id, failure: { name: RUNTIME_SPENT, message } };
   }
   setParserHeapCeiling(task.heapCeiling);
   try {
-    const facts = await extractFacts(task.language, decoder.decode(task.bytes));
+    const facts = await extractFacts(task.language, decodeFile(task.bytes), pause);
     return { id: task.id, rows: factRows(task.path, facts) };
   } catch (error) {
+    // A cancelled run (thrown by `pause`) is the caller's to end, not a failure of the file.
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
     return {
       id: task.id,
       failure: {

@@ -5,24 +5,22 @@
  *
  * @module
  */
-import { decodeUtf8 } from "../../core/utf8.ts";
+import type { DecodedFile } from "../../core/utf8.ts";
 import { LineIndex } from "../../schema/line_index.ts";
 import type { Extent } from "./facts.ts";
-
-const encoder = new TextEncoder();
 
 /** Converts UTF-16 indices of the parsed text to extents in bytes, lines and byte columns. */
 export class ExtentMapper {
   readonly #byteOffset: (index: number) => number;
   readonly #lines: LineIndex;
 
-  /** A mapper for `text`. */
-  constructor(text: string) {
-    const bytes = encoder.encode(text);
-    this.#byteOffset = bytes.length === text.length
-      ? (index) => index
-      : decodeUtf8(bytes).byteOffset;
-    this.#lines = new LineIndex(bytes);
+  /**
+   * A mapper for the text of `file`. Its decoding maps back to the bytes read, where encoding
+   * the text again would not: a BOM dropped, or an invalid byte read as U+FFFD (three bytes).
+   */
+  constructor(file: DecodedFile) {
+    this.#byteOffset = file.decoded.byteOffset;
+    this.#lines = new LineIndex(file.bytes);
   }
 
   /** The extent of code units `[start, end)`. */

@@ -1,6 +1,7 @@
 /** Facts extracted from small sources in every language with a reference query. */
 import assert from "node:assert/strict";
 import { extractFacts } from "./extract.ts";
+import { decodeFile } from "../../core/utf8.ts";
 import type { Extent, FileFacts, ReferenceFact } from "./facts.ts";
 
 const encoder = new TextEncoder();
@@ -355,6 +356,26 @@ Deno.test("extractFacts: byte extents count UTF-8 bytes after multi-byte text", 
   assertExtents(text, facts);
 });
 
+Deno.test("extractFacts: extents of a file's bytes count its BOM and its invalid bytes", async () => {
+  // A BOM (3 bytes, one code unit) and an invalid byte (1 byte, read as U+FFFD: 3 bytes once
+  // encoded again) before the definition: its extents are offsets into these very bytes.
+  const bytes = new Uint8Array([
+    ...[0xef, 0xbb, 0xbf],
+    ...encoder.encode("# "),
+    0xff,
+    ...encoder.encode("\ndef f(x):\n    return g(x)\n"),
+  ]);
+  const facts = await extractFacts("python", decodeFile(bytes));
+  const [symbol] = facts.symbols;
+  assert.deepEqual(
+    [symbol.name_extent.byte_start, symbol.name_extent.start_line, symbol.name_extent.start_col],
+    [11, 2, 4],
+  );
+  assert.equal(bytes[symbol.name_extent.byte_start], 0x66); // f
+  const { extent } = facts.references[0];
+  assert.deepEqual([extent.byte_start, extent.start_line, extent.start_col], [28, 3, 11]);
+});
+
 Deno.test("extractFacts: a file with a syntax error gives what its tree holds", async () => {
   const text =
     "int ok(void) { return g(1); }\nint broken( { h(2);\nint after(void) { return k(3); }\n";
@@ -377,4 +398,49 @@ Deno.test("extractFacts: a grammar without queries gives no facts but its error 
   assert.deepEqual(facts.references, []);
   assert.deepEqual(facts.imports, []);
   assert.equal(facts.parse_errors, 0);
+});
+
+Deno.test("extractFacts: a name read through a module the file binds is a use, through a value not", async () => {
+  const script = [
+    'import * as ns from "./m.mjs";',
+    "const obj = { target: 1 };",
+    "function run(target) {",
+    "  return [ns.target, obj.target, ns.other(target)];",
+    "}",
+    "",
+  ].join("\n");
+  const js = await extractFacts("javascript", script);
+  const members = (facts: FileFacts) =>
+    facts.references.filter((r) => r.kind === "reference" && r.qualifier !== undefined)
+      .map(describe);
+  // `ns.target` is kept although `run` has a parameter `target`; `obj.target` is no use.
+  assert.deepEqual(members(js), ["ns.target@run"]);
+  assert.deepEqual(calls(js), ["ns.other@run"]);
+  assertExtents(script, js);
+  const go = [
+    "package main",
+    "",
+    'import (\n\t"example.com/demo/util"\n\tu2 "example.com/demo/util"\n\t"gopkg.in/yaml.v3"\n)',
+    "",
+    "type box struct{ Helper int }",
+    "",
+    "func main() {",
+    "\tb := box{}",
+    "\t_ = []any{util.Helper, u2.Helper, yaml.Marshal, b.Helper}",
+    "}",
+    "",
+  ].join("\n");
+  const facts = await extractFacts("go", go);
+  assert.deepEqual(members(facts), ["util.Helper@main", "u2.Helper@main", "yaml.Marshal@main"]);
+  assertExtents(go, facts);
+});
+
+Deno.test("extractFacts: a C++ member function declared in its class is a reference", async () => {
+  const text = "struct Box {\n  static int make(int v);\n  int (*hook)(int);\n};\n";
+  const facts = await extractFacts("cpp", text);
+  assert.deepEqual(
+    facts.references.filter((r) => r.name === "make").map((r) => `${r.name}@${r.enclosing}`),
+    ["make@Box"],
+  );
+  assert.ok(!referenceNames(facts).includes("hook"));
 });

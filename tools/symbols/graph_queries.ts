@@ -14,6 +14,8 @@
 import { join, resolve } from "../../core/path_syntax.ts";
 import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
 import { listingCut } from "../../core/listing.ts";
+import { decodeText } from "../../core/utf8.ts";
+import { LineIndex } from "../../schema/line_index.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type {
   CyclesData,
@@ -40,10 +42,14 @@ import {
 import { type CodeGraph, type GraphSymbol, loadCodeGraph } from "./graph_load.ts";
 import { renderRepoMap } from "./map.ts";
 import {
+  askedDefinitions,
+  askOf,
+  askText,
   cut,
   type QueryOptions,
   type QueryOutcome,
   RowFilter,
+  type SymbolAsk,
   unknownSymbol,
   withIndex,
 } from "./queries.ts";
@@ -57,12 +63,9 @@ const CALLABLE = ["function", "method"];
 /** Most candidates a `MAG-REF-003` refusal lists. */
 const CANDIDATES_SHOWN = 10;
 
-const SYMBOL_ID = /^[0-9a-f]{16}$/;
-
 /** The definitions `text` denotes: by `symbol_id` when it is one, else by (qualified) name. */
 function definitionsOf(store: IndexStore, text: string): SymbolRow[] {
-  const byId = SYMBOL_ID.test(text) ? store.symbolsWithId(text) : [];
-  return byId.length > 0 ? byId : store.symbolsNamed(text);
+  return askedDefinitions(store, { name: text });
 }
 
 /** The first definition of each distinct `symbol_id` of `rows`. */
@@ -72,8 +75,9 @@ function distinctIds(rows: SymbolRow[]): SymbolRow[] {
 }
 
 /**
- * The one symbol `text` denotes: `MAG-REF-001` (close names) when none, `MAG-REF-003` (the
- * candidates with their ids) when several.
+ * The one symbol `symbol` denotes (a name, qualified name or `symbol_id`, or a
+ * {@linkcode SymbolAsk} with a `symbol_id`): `MAG-REF-001` (close names) when none,
+ * `MAG-REF-003` (the candidates with their ids) when several.
  *
  * @example
  * ```ts
@@ -84,9 +88,13 @@ function distinctIds(rows: SymbolRow[]): SymbolRow[] {
  * store.close();
  * ```
  */
-export async function denotedSymbol(store: IndexStore, text: string): Promise<SymbolRow> {
-  const rows = distinctIds(definitionsOf(store, text));
-  if (rows.length === 0) throw await unknownSymbol(store, text);
+export async function denotedSymbol(
+  store: IndexStore,
+  symbol: string | SymbolAsk,
+): Promise<SymbolRow> {
+  const ask = askOf(symbol);
+  const rows = distinctIds(askedDefinitions(store, ask));
+  if (rows.length === 0) throw await unknownSymbol(store, askText(ask));
   if (rows.length === 1) return rows[0];
   const shown = rows.slice(0, CANDIDATES_SHOWN).map((row) =>
     `${row.symbol_id} ${row.kind} ${row.qualified_name} ${row.path}:${row.start_line}`
@@ -94,7 +102,7 @@ export async function denotedSymbol(store: IndexStore, text: string): Promise<Sy
   const more = rows.length > CANDIDATES_SHOWN ? `; ${rows.length - CANDIDATES_SHOWN} more` : "";
   throw new ToolError(
     "MAG-REF-003",
-    `'${text}' names ${rows.length} definitions; give a qualified name or a symbol_id`,
+    `'${askText(ask)}' names ${rows.length} definitions; give a qualified name or a symbol_id`,
     { note: `candidates: ${shown.join("; ")}${more}` },
   );
 }
@@ -136,7 +144,7 @@ function bound(depth: number | undefined): number {
  */
 export function reachableSymbols(
   options: QueryOptions,
-  name: string,
+  name: string | SymbolAsk,
   direction: ReachableData["direction"],
   depth: number,
 ): Promise<QueryOutcome<ReachableData>> {
@@ -154,7 +162,7 @@ export function reachableSymbols(
     return {
       data: {
         count: results.length,
-        query: name,
+        query: askText(askOf(name)),
         symbol: symbolRef(symbol),
         direction,
         total: reached.length,
@@ -175,29 +183,32 @@ const EXPORT_KEYWORD = new Set(["javascript", "typescript", "tsx"]);
  */
 class LinePrefixes {
   readonly #root: string;
-  readonly #lines = new Map<string, string[]>();
+  readonly #files = new Map<string, LineIndex>();
 
   constructor(root: string) {
     this.#root = root;
   }
 
   of(row: GraphSymbol): string {
-    let lines = this.#lines.get(row.path);
-    if (!lines) {
-      lines = this.#read(row.path).split("\n");
-      this.#lines.set(row.path, lines);
+    let file = this.#files.get(row.path);
+    if (!file) {
+      file = new LineIndex(this.#read(row.path));
+      this.#files.set(row.path, file);
     }
-    return (lines[row.start_line - 1] ?? "").slice(0, row.start_col);
+    if (row.start_line > file.lineCount) return "";
+    // The column counts bytes: the prefix is the line's bytes before it, decoded.
+    const [start, end] = file.lineRange(row.start_line);
+    return decodeText(file.bytes.subarray(start, Math.min(start + row.start_col, end)));
   }
 
-  /** The file's text; "" when it is gone since indexing or resolves outside the root. */
-  #read(path: string): string {
+  /** The file's bytes; none when it is gone since indexing or resolves outside the root. */
+  #read(path: string): Uint8Array {
     const real = realPathOf(join(this.#root, path));
-    if (!isInside(this.#root, real)) return "";
+    if (!isInside(this.#root, real)) return new Uint8Array();
     try {
-      return Deno.readTextFileSync(real);
+      return Deno.readFileSync(real);
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return "";
+      if (error instanceof Deno.errors.NotFound) return new Uint8Array();
       throw error;
     }
   }
@@ -387,7 +398,7 @@ export function pathList(
  */
 export function impactOf(
   options: QueryOptions,
-  name: string,
+  name: string | SymbolAsk,
   depth: number,
 ): Promise<QueryOutcome<ImpactData>> {
   return withIndex(options, async (store) => {
@@ -406,7 +417,7 @@ export function impactOf(
     return {
       data: {
         count: results.length,
-        query: name,
+        query: askText(askOf(name)),
         symbol: symbolRef(symbol),
         total: blast.callers,
         levels: blast.levels.map((level) => ({
@@ -469,7 +480,10 @@ function exportText(
 
 /**
  * The call graph as JSON (nodes and edges), JSON lines or Graphviz DOT: the first `limit`
- * edges (0: all) whose two ends lie in `paths`, and their nodes.
+ * edges (0: all) whose two ends lie in `paths`, and their nodes. When every edge is listed the
+ * nodes are every definition in `paths`, those no resolved call reaches or leaves included (a
+ * graph of the code, not of its calls only); when the edges are cut (`partial`), the listed
+ * edges' ends.
  *
  * @example
  * ```ts
@@ -483,10 +497,14 @@ export function exportGraph(
 ): Promise<QueryOutcome<ExportData>> {
   return withIndex(options, (store) => {
     const code = loadCodeGraph(store, "calls");
-    const all = edgesInScope(code, new RowFilter({ ...options, kinds: [] }));
+    const filter = new RowFilter({ ...options, kinds: [] });
+    const all = edgesInScope(code, filter);
     const edges = cut(all, options.limit ?? SYMBOLS_DEFAULTS.limit);
     const ends = new Set(edges.flatMap((edge) => [edge.from, edge.to]));
-    const nodes = code.nodes.filter((row) => ends.has(row.symbol_id)).map(nodeRecord);
+    const complete = edges.length === all.length;
+    const nodes = code.nodes.filter((row) =>
+      ends.has(row.symbol_id) || (complete && filter.inScope(row.path))
+    ).map(nodeRecord);
     const data: ExportData = format === "json"
       ? { count: edges.length, format, total: all.length, nodes, results: edges }
       : { count: edges.length, format, total: all.length, text: exportText(format, nodes, edges) };

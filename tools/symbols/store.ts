@@ -11,7 +11,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dirname, join, resolve, sep } from "../../core/path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
-import { SYMBOL_INDEX_VERSION } from "../../schema/symbol_index.ts";
+import { FACTS_VERSION, SYMBOL_INDEX_VERSION } from "../../schema/symbol_index.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
 import { requirePermission } from "../../core/permissions.ts";
@@ -27,6 +27,7 @@ import {
   ADDED_FAILURES_TABLE,
   CREATE_TABLES,
   HEADER_BYTES,
+  type HeaderVerdict,
   INDEX_APPLICATION_ID,
   INDEX_TABLES,
   LOOKUP_INDEX_NAMES,
@@ -35,8 +36,16 @@ import {
   REPLACED_INDEX_NAMES,
 } from "./schema_sql.ts";
 
+/** The meta key of the facts' version. */
+const FACTS_VERSION_KEY = "facts_version";
 /** Default index location under the root. */
 export const DEFAULT_DB_PATH = ".llm/index.db";
+
+/** Suffix of the lock file beside the database that a whole-root refresh claims (`refresh_claim.ts`). */
+export const CLAIM_SUFFIX = ".lock";
+
+/** The files beside the database (its own name plus these), each a regular file or absent. */
+const SIBLING_SUFFIXES = ["", "-wal", "-shm", CLAIM_SUFFIX];
 
 /** Rows read per statement by {@linkcode IndexStore.useGroups} and `everySymbol`. */
 const USE_SLICE = 500_000;
@@ -50,6 +59,8 @@ export interface DbLocation {
   absPath: string;
   /** Root-relative path, as reported. */
   displayPath: string;
+  /** Absolute real path of the root, which every path a row names must lie in. */
+  root: string;
 }
 
 /** One indexed file. */
@@ -231,9 +242,10 @@ function refusal(code: string, message: string, file: string, remediation?: stri
 
 /**
  * The database path for `db` (default `<root>/.llm/index.db`): resolved with its links, it must
- * lie inside the root, and neither the file, its `-wal`/`-shm` siblings nor any folder between
- * the root and it may be a symbolic link (a planted link would redirect the writes). With
- * `create`, missing folders are made one level at a time.
+ * lie inside the root, and neither the file, its `-wal`/`-shm`/`.lock` siblings nor any folder
+ * between the root and it may be a symbolic link (a planted link would redirect the writes);
+ * each of those files must be a regular file or absent (`MAG-IO-025`). With `create`, missing
+ * folders are made one level at a time.
  *
  * @example
  * ```ts
@@ -262,8 +274,8 @@ export function locateDb(root: string, db: string | undefined, create: boolean):
     );
   }
   checkFolders(realRoot, dirname(real), shown, create);
-  for (const suffix of ["", "-wal", "-shm"]) requireRegularFile(real + suffix, shown);
-  return { absPath: real, displayPath: shown };
+  for (const suffix of SIBLING_SUFFIXES) requireRegularFile(real + suffix, shown + suffix);
+  return { absPath: real, displayPath: shown, root: realRoot };
 }
 
 function checkFolders(root: string, folder: string, shown: string, create: boolean): void {
@@ -299,18 +311,63 @@ function checkFolders(root: string, folder: string, shown: string, create: boole
   }
 }
 
+/**
+ * Refuses anything at `path` but a regular file (or nothing), judged by `lstat` before anything
+ * opens it: a symbolic link (`MAG-PERM-010`: it may redirect the writes), or a directory, FIFO,
+ * socket or device (`MAG-IO-025`, named: opening a FIFO to read its header would block until a
+ * writer comes). None of these is replaced, even by `index`: the tool only ever makes a regular
+ * file there, so whatever else is there was made by someone else (a directory may hold their
+ * files, a FIFO may be a pipe in use), and removing it is theirs to decide.
+ */
 function requireRegularFile(path: string, shown: string): void {
+  let info: Deno.FileInfo;
   try {
-    const info = Deno.lstatSync(path);
-    if (info.isFile) return;
-    throw refusal(
-      "MAG-PERM-010",
-      `${path} is ${info.isSymlink ? "a symbolic link" : "not a regular file"}`,
-      shown,
-    );
+    info = Deno.lstatSync(path);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
   }
+  if (info.isFile) return;
+  if (info.isSymlink) {
+    throw refusal("MAG-PERM-010", `${shown} is a symbolic link`, shown);
+  }
+  throw refusal(
+    "MAG-IO-025",
+    `${shown} is ${
+      specialKind(info)
+    }, not the index's database file; nothing was opened or changed`,
+    shown,
+    info.isDirectory
+      ? `Move or remove the directory ${shown} yourself (llm-symbols never deletes a directory), or name another --db path.`
+      : `Remove ${shown} (llm-symbols makes a regular file there), or name another --db path.`,
+  );
+}
+
+/**
+ * Deletes the index at `location` with its `-wal` and `-shm` files, so that `index` builds it
+ * anew. Called only for an index {@linkcode isDamage} refused, whose header and tables are this
+ * tool's; each file is checked again right before (a regular file, never through a link). The
+ * log goes first: a log left beside a new database would be replayed into it.
+ */
+export function discardIndex(location: DbLocation): void {
+  for (const suffix of ["-wal", "-shm", ""]) {
+    const path = location.absPath + suffix;
+    requireRegularFile(path, location.displayPath + suffix);
+    try {
+      Deno.removeSync(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+}
+
+/** What a file-system entry that is neither a regular file nor a link is, in words. */
+function specialKind(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a FIFO (named pipe)";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  return "not a regular file";
 }
 
 function readFileHeader(path: string): Uint8Array | undefined {
@@ -347,10 +404,13 @@ function foreign(shown: string, why: string): ToolError {
   return refusal("MAG-IO-011", `${shown} is an SQLite database of another program (${why})`, shown);
 }
 
-/** Refuses a file that is not one of our databases (or a fresh one), before SQLite opens it. */
-function checkHeaderBeforeOpen(location: DbLocation): boolean {
+/**
+ * Refuses a file that is not one of our databases (or a fresh one), before SQLite opens it;
+ * answers what its header says, or undefined when there is no file.
+ */
+function checkHeaderBeforeOpen(location: DbLocation): HeaderVerdict["kind"] | undefined {
   const bytes = readFileHeader(location.absPath);
-  if (bytes === undefined) return false;
+  if (bytes === undefined) return undefined;
   const verdict = readHeader(bytes);
   const shown = location.displayPath;
   switch (verdict.kind) {
@@ -361,7 +421,70 @@ function checkHeaderBeforeOpen(location: DbLocation): boolean {
     case "ours":
       if (verdict.version > SYMBOL_INDEX_VERSION) throw newerVersion(shown, verdict.version);
   }
-  return true;
+  return verdict.kind;
+}
+
+/** SQLite's primary result codes of a damaged file: `SQLITE_CORRUPT` and `SQLITE_NOTADB`. */
+const DAMAGE_CODES = new Set([11, 26]);
+
+/** Whether `error` is SQLite saying the file is damaged (malformed, or no longer a database). */
+function reportsDamage(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  if (typeof code === "number") return DAMAGE_CODES.has(code & 0xff);
+  const message = error instanceof Error ? error.message : String(error);
+  return /database disk image is malformed|file is not a database/i.test(message);
+}
+
+/**
+ * `MAG-IO-022`: the index at `shown` is damaged, for `why`. A query refuses it; `index` deletes it
+ * and builds it anew.
+ */
+function damagedIndex(shown: string, why: string, cause?: unknown): ToolError {
+  return new ToolError(
+    "MAG-IO-022",
+    `the index ${shown} is damaged (${why}); it was not read`,
+    { file: shown },
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/**
+ * Whether `error` is the refusal of an index that `index` may delete and build anew: damaged
+ * (`MAG-IO-022`) or naming paths outside the root (`MAG-IO-023`). Both are raised only for a
+ * file whose header and tables are this tool's, so nobody else's file is ever deleted.
+ */
+export function isDamage(error: unknown): error is ToolError {
+  return error instanceof ToolError && (error.code === "MAG-IO-022" || error.code === "MAG-IO-023");
+}
+
+/**
+ * Matches a path that is absolute, empty, or has an empty, `.` or `..` component: never one the
+ * walk stores (root-relative, `/`-separated, normal).
+ */
+const NOT_RELATIVE = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
+/**
+ * Why `path`, read from an index row, is not a root-relative path the walk could have stored
+ * (absolute, with a `..`, `.` or empty component, a NUL byte, or on Windows a backslash or a
+ * drive); undefined when it is one. Pure: a link on the way is another check.
+ *
+ * @example
+ * ```ts
+ * import { storedPathFault } from "./store.ts";
+ * storedPathFault("src/util.c"); // undefined
+ * storedPathFault("../../outside/util.c"); // "it climbs out of the root with '..'"
+ * ```
+ */
+export function storedPathFault(path: string): string | undefined {
+  const windows = sep === "\\";
+  if (
+    !NOT_RELATIVE.test(path) && !path.includes("\0") &&
+    !(windows && (path.includes("\\") || path.includes(":")))
+  ) return undefined;
+  if (path.startsWith("/") || (windows && /^[A-Za-z]:/.test(path))) return "it is absolute";
+  if (path.split("/").includes("..")) return "it climbs out of the root with '..'";
+  if (path.includes("\0")) return "it holds a NUL byte";
+  return "it is not a normal root-relative path";
 }
 
 type Row = Record<string, unknown>;
@@ -392,10 +515,22 @@ export class IndexStore {
   readonly #derived = new Map<string, unknown>();
   /** `PRAGMA data_version` when `#derived` was last found valid. */
   #derivedVersion: number | undefined;
+  /**
+   * Whether the file is this tool's index (its header said so, or this store made its tables):
+   * only then is SQLite's report of a malformed file a damaged index (`MAG-IO-022`, which
+   * `index` builds anew) rather than a file of another kind (`MAG-IO-010`, left untouched).
+   */
+  #ours: boolean;
+  /**
+   * Folders of the paths rows named that were found to lie inside the root, links resolved;
+   * forgotten with the derived values (a refresh that drops a folder's rows also drops it here).
+   */
+  readonly #insideFolders = new Set<string>();
 
-  private constructor(location: DbLocation, db: DatabaseSync) {
+  private constructor(location: DbLocation, db: DatabaseSync, ours: boolean) {
     this.location = location;
     this.#db = db;
+    this.#ours = ours;
   }
 
   /**
@@ -410,27 +545,60 @@ export class IndexStore {
         requirePermission("MAG", "write", location.absPath + suffix);
       }
     } else requirePermission("MAG", "read", location.absPath);
-    const exists = checkHeaderBeforeOpen(location);
-    if (!exists && mode === "read") {
+    const header = checkHeaderBeforeOpen(location);
+    if (header === undefined && mode === "read") {
       throw refusal("MAG-IO-013", `no symbol index at ${shown} yet`, shown);
     }
-    const db = new DatabaseSync(location.absPath, { readOnly: mode === "read" });
-    const store = new IndexStore(location, db);
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(location.absPath, { readOnly: mode === "read" });
+    } catch (error) {
+      if (header === "ours" && reportsDamage(error)) {
+        throw damagedIndex(shown, String(error), error);
+      }
+      throw error;
+    }
+    const store = new IndexStore(location, db, header === "ours");
     try {
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      // The file is not trusted input: a crafted schema's views and triggers may not call
+      // functions with side effects.
+      db.exec("PRAGMA trusted_schema = OFF");
       if (mode === "write") store.#prepareForWriting();
       else store.#checkTables();
     } catch (error) {
-      db.close();
+      store.close();
       if (error instanceof ToolError) throw error;
       throw store.#sqliteError(error);
     }
     return store;
   }
 
-  /** A busy database as `MAG-IO-014`, anything else as the SQLite error it is. */
+  /**
+   * Throws `MAG-IO-022` unless SQLite's `PRAGMA quick_check` finds the whole file sound. It reads
+   * every page (about 3 s a GB here), so `index` runs it only on an index it can check quickly
+   * (see `indexer.ts`); queries meet damage in the pages they read.
+   */
+  checkWhole(): void {
+    const rows = this.#reading(() =>
+      this.#db.prepare("PRAGMA quick_check(1)").all() as Record<string, unknown>[]
+    );
+    const verdict = String(Object.values(rows[0] ?? {})[0] ?? "no answer");
+    if (verdict !== "ok") {
+      throw damagedIndex(this.location.displayPath, `quick_check: ${verdict.split("\n").at(-1)}`);
+    }
+  }
+
+  /**
+   * SQLite's report of a damaged file as `MAG-IO-022` (our index) or `MAG-IO-010` (a file of
+   * another kind), a busy database as `MAG-IO-014`, anything else as the error it is.
+   */
   #sqliteError(error: unknown): unknown {
+    if (error instanceof ToolError) return error;
     const message = error instanceof Error ? error.message : String(error);
+    if (reportsDamage(error) && this.#ours) {
+      return damagedIndex(this.location.displayPath, `SQLite: ${message}`, error);
+    }
     if (/database is locked|SQLITE_BUSY/i.test(message)) {
       return new ToolError(
         "MAG-IO-014",
@@ -451,14 +619,16 @@ export class IndexStore {
   }
 
   #pragma(name: string): number {
-    const row = this.#db.prepare(`PRAGMA ${name}`).get() as Row;
+    const row = this.#reading(() => this.#db.prepare(`PRAGMA ${name}`).get() as Row);
     return Number(Object.values(row)[0]);
   }
 
   #tableNames(): string[] {
-    const rows = this.#db.prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
-    ).all() as { name: string }[];
+    const rows = this.#reading(() =>
+      this.#db.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+      ).all() as { name: string }[]
+    );
     return rows.map((row) => row.name);
   }
 
@@ -484,18 +654,20 @@ export class IndexStore {
     try {
       const blank = this.#pragma("application_id") === 0 && this.#tableNames().length === 0;
       if (blank) {
+        this.#ours = true;
         this.#db.exec(CREATE_TABLES);
         this.#db.exec(`PRAGMA application_id = ${INDEX_APPLICATION_ID}`);
         this.#db.exec(`PRAGMA user_version = ${SYMBOL_INDEX_VERSION}`);
         this.setMeta("tool", LLM_SYMBOLS);
         this.setMeta("index_version", String(SYMBOL_INDEX_VERSION));
+        this.setMeta(FACTS_VERSION_KEY, String(FACTS_VERSION));
       } else {
         this.#checkTables();
         this.#db.exec(ADDED_FAILURES_TABLE);
       }
       this.#db.exec("COMMIT");
     } catch (error) {
-      this.#db.exec("ROLLBACK");
+      this.#rollBack();
       throw error;
     }
     this.#db.exec("PRAGMA journal_mode = WAL");
@@ -515,11 +687,78 @@ export class IndexStore {
   }
 
   #all<T>(sql: string, ...params: (string | number | null)[]): T[] {
-    return this.#statement(sql).all(...params) as T[];
+    const rows = this.#reading(() => this.#statement(sql).all(...params) as T[]);
+    for (const row of rows) this.#checkRow(row);
+    return rows;
   }
 
   #get<T>(sql: string, ...params: (string | number | null)[]): T | undefined {
-    return this.#statement(sql).get(...params) as T | undefined;
+    const row = this.#reading(() => this.#statement(sql).get(...params) as T | undefined);
+    this.#checkRow(row);
+    return row;
+  }
+
+  /** Runs `read`, with SQLite's report of a damaged file as `MAG-IO-022`. */
+  #reading<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      throw this.#sqliteError(error);
+    }
+  }
+
+  /** Rolls back the open transaction; a damaged file that fails that too fails what was asked. */
+  #rollBack(): void {
+    try {
+      this.#db.exec("ROLLBACK");
+    } catch {
+      // The error that made the caller roll back is the one reported.
+    }
+  }
+
+  /** Checks the `path` a row names, if it names one (see `#containedPath`). */
+  #checkRow(row: unknown): void {
+    const path = (row as { path?: unknown } | undefined)?.path;
+    if (typeof path === "string") this.#containedPath(path);
+  }
+
+  /**
+   * Throws `MAG-IO-023` unless `path`, read from a row, names a file inside the root: relative
+   * and normal (no `..`, see {@linkcode storedPathFault}), and with no symbolic link on the way
+   * that leads out of it (the real path of its folder, checked once per folder). Every row this
+   * store answers with is checked, so a crafted or stale row is never served and no caller
+   * reads, stats or reports a file outside the root through it. The file itself is not resolved
+   * (a stat per file would cost a whole-tree answer a second): callers that read it resolve it.
+   */
+  #containedPath(path: string): void {
+    this.#requireRelative(path);
+    const slash = path.lastIndexOf("/");
+    if (slash < 0) return;
+    const folder = path.slice(0, slash);
+    if (this.#insideFolders.has(folder)) return;
+    const root = this.location.root;
+    let real: string;
+    try {
+      real = realPathOf(join(root, folder));
+    } catch (error) {
+      // A link whose target the run may not read leads out of what it may read.
+      if (!(error instanceof Deno.errors.NotCapable)) throw error;
+      throw this.#outside(path, "a symbolic link on the way leads where this run may not read");
+    }
+    if (!isInside(root, real)) {
+      throw this.#outside(path, `a symbolic link on the way leads out of the root, to ${real}`);
+    }
+    this.#insideFolders.add(folder);
+  }
+
+  #outside(path: string, why: string): ToolError {
+    const shown = this.location.displayPath;
+    return new ToolError(
+      "MAG-IO-023",
+      `the index ${shown} names the file ${JSON.stringify(path)}, which is not inside the root ` +
+        `(${why}); the index is not served`,
+      { file: shown },
+    );
   }
 
   /**
@@ -540,7 +779,7 @@ export class IndexStore {
   derived<T>(key: string, compute: () => T): T {
     const version = this.#get<{ data_version: number }>("PRAGMA data_version")!.data_version;
     if (version !== this.#derivedVersion || this.#derived.size >= DERIVED_VALUES) {
-      this.#derived.clear();
+      this.#forgetDerived();
       this.#derivedVersion = version;
     }
     if (this.#derived.has(key)) return this.#derived.get(key) as T;
@@ -568,15 +807,21 @@ export class IndexStore {
       this.#db.exec("COMMIT");
       return result;
     } catch (error) {
-      this.#db.exec("ROLLBACK");
+      this.#rollBack();
       throw this.#sqliteError(error);
     } finally {
       // Outside a transaction another connection may write: the tally is read again.
       this.#factCounts = undefined;
       this.#factCountsMoved = false;
       // Rows this store wrote (which `PRAGMA data_version` does not count) void what they gave.
-      if (this.#totalChanges() !== changesBefore) this.#derived.clear();
+      if (this.#totalChanges() !== changesBefore) this.#forgetDerived();
     }
+  }
+
+  /** Forgets every value derived from the rows, and the folders found inside the root. */
+  #forgetDerived(): void {
+    this.#derived.clear();
+    this.#insideFolders.clear();
   }
 
   /**
@@ -600,9 +845,24 @@ export class IndexStore {
     this.#factCountsMoved = true;
   }
 
+  /**
+   * Whether the facts were written by this version's extraction ({@linkcode FACTS_VERSION}):
+   * files whose bytes did not change keep the facts an older extraction gave them otherwise.
+   */
+  factsCurrent(): boolean {
+    return this.meta(FACTS_VERSION_KEY) === String(FACTS_VERSION);
+  }
+
+  /** Records that every file's facts are this version's (after a full refresh). */
+  markFactsCurrent(): void {
+    this.setMeta(FACTS_VERSION_KEY, String(FACTS_VERSION));
+  }
+
   /** Sets a `meta` value (inside a transaction or alone). */
   setMeta(key: string, value: string): void {
-    this.#statement("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(key, value);
+    this.#reading(() =>
+      this.#statement("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(key, value)
+    );
   }
 
   /** A `meta` value. */
@@ -612,7 +872,9 @@ export class IndexStore {
 
   /** Drops the lookup indexes before a cold run fills an empty index. */
   dropLookupIndexes(): void {
-    for (const name of LOOKUP_INDEX_NAMES) this.#db.exec(`DROP INDEX IF EXISTS ${name}`);
+    this.#reading(() => {
+      for (const name of LOOKUP_INDEX_NAMES) this.#db.exec(`DROP INDEX IF EXISTS ${name}`);
+    });
   }
 
   /** Makes the lookup indexes that are missing. */
@@ -631,14 +893,26 @@ export class IndexStore {
   /**
    * Each indexed file's path, size and modification time, in no particular order: what a
    * refresh compares with the walk. Read as arrays, not objects (a third of the time on the
-   * Linux tree's 57,000 files).
+   * Linux tree's 57,000 files). Each path must be relative and normal (`MAG-IO-023`); links on
+   * the way are not resolved: the refresh reads no file by these paths, and drops the rows of
+   * files its walk (which never leaves the root) no longer reaches.
    */
   fileStamps(): FileStamp[] {
-    const statement = this.#db.prepare(
-      "SELECT path, size, mtime FROM files",
-    ) as unknown as ArrayStatement;
-    statement.setReturnArrays(true);
-    return statement.all() as FileStamp[];
+    const stamps = this.#reading(() => {
+      const statement = this.#db.prepare(
+        "SELECT path, size, mtime FROM files",
+      ) as unknown as ArrayStatement;
+      statement.setReturnArrays(true);
+      return statement.all() as FileStamp[];
+    });
+    for (const [path] of stamps) this.#requireRelative(path);
+    return stamps;
+  }
+
+  /** Throws `MAG-IO-023` unless `path` is relative and normal ({@linkcode storedPathFault}). */
+  #requireRelative(path: string): void {
+    const fault = storedPathFault(path);
+    if (fault !== undefined) throw this.#outside(path, fault);
   }
 
   /** The indexed file at `path`. */
@@ -688,10 +962,18 @@ export class IndexStore {
     this.#statement("UPDATE files SET size = ?, mtime = ? WHERE path = ?").run(size, mtime, path);
   }
 
-  /** Every recorded extraction failure, by path (none in an index that predates them). */
+  /**
+   * Every recorded extraction failure, by path (none in an index that predates them). Like
+   * {@linkcode IndexStore.fileStamps}, the refresh reads them to compare with its walk, so only
+   * their form is checked: a failure is listed, never read.
+   */
   failures(): FailureRow[] {
     if (!this.#tableNames().includes("failures")) return [];
-    return this.#all<FailureRow>("SELECT * FROM failures ORDER BY path");
+    const rows = this.#reading(() =>
+      this.#statement("SELECT * FROM failures ORDER BY path").all() as unknown as FailureRow[]
+    );
+    for (const row of rows) this.#requireRelative(row.path);
+    return rows;
   }
 
   /**
@@ -792,7 +1074,7 @@ export class IndexStore {
         "FROM symbols WHERE id >= ? AND id < ? ORDER BY id",
     );
     for (let low = 0; low <= last; low += USE_SLICE) {
-      yield* slice.all(low, low + USE_SLICE) as unknown as SymbolBriefRow[];
+      yield* this.#reading(() => slice.all(low, low + USE_SLICE) as unknown as SymbolBriefRow[]);
     }
   }
 
@@ -804,7 +1086,7 @@ export class IndexStore {
       "SELECT symbol_id, signature FROM symbols WHERE id >= ? AND id < ? ORDER BY id",
     );
     for (let low = 0; low <= last; low += USE_SLICE) {
-      yield* slice.all(low, low + USE_SLICE) as unknown as Pick<
+      yield* this.#reading(() => slice.all(low, low + USE_SLICE)) as unknown as Pick<
         SymbolRow,
         "symbol_id" | "signature"
       >[];
@@ -826,7 +1108,7 @@ export class IndexStore {
         "GROUP BY file_id, enclosing, name, is_call",
     );
     for (let low = 0; low <= last; low += USE_SLICE) {
-      yield* slice.all(low, low + USE_SLICE) as unknown as UseGroupRow[];
+      yield* this.#reading(() => slice.all(low, low + USE_SLICE) as unknown as UseGroupRow[]);
     }
   }
 

@@ -2,7 +2,7 @@ import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { factRows } from "./fact_rows.ts";
 import type { Extent, FileFacts } from "./facts.ts";
-import { IndexStore, locateDb } from "./store.ts";
+import { IndexStore, locateDb, storedPathFault } from "./store.ts";
 
 function extentAt(index: number): Extent {
   return {
@@ -169,5 +169,68 @@ Deno.test("store: making the lookup indexes replaces refs_name (name only) by re
     deepStrictEqual(names, ["refs_name_order"]);
   } finally {
     Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("storedPathFault: only root-relative, normal paths are paths the walk stores", () => {
+  for (const path of ["a.c", "src/a.c", ".github/x.py", "..a/b.c", "a/..b", "a b/c.d"]) {
+    strictEqual(storedPathFault(path), undefined, path);
+  }
+  const faults = {
+    "/etc/passwd": "it is absolute",
+    "../../outside/util.c": "it climbs out of the root with '..'",
+    "src/../../x.c": "it climbs out of the root with '..'",
+    "src/..": "it climbs out of the root with '..'",
+    "": "it is not a normal root-relative path",
+    "./a.c": "it is not a normal root-relative path",
+    "a//b.c": "it is not a normal root-relative path",
+    "a/": "it is not a normal root-relative path",
+    "a\0b": "it holds a NUL byte",
+  };
+  for (const [path, fault] of Object.entries(faults)) {
+    strictEqual(storedPathFault(path), fault, path);
+  }
+});
+
+Deno.test("store: a row naming a file outside the root, or under a link out of it, is never answered", () => {
+  const root = Deno.makeTempDirSync();
+  const outside = Deno.makeTempDirSync();
+  try {
+    Deno.mkdirSync(`${root}/src`);
+    const store = IndexStore.open(locateDb(root, undefined, true), "write");
+    const write = (path: string) =>
+      store.transaction(() =>
+        store.writeFile({
+          path,
+          hash: "sha256:0",
+          size: 1,
+          mtime: 1,
+          rows: factRows(path, factsWith(1)),
+        })
+      );
+    write("src/in.c");
+    strictEqual(store.symbolsNamed("f0").length, 1);
+    write("../out.c");
+    const refused = (read: () => unknown) => {
+      try {
+        read();
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+      return "answered";
+    };
+    strictEqual(refused(() => store.symbolsNamed("f0")), "MAG-IO-023");
+    strictEqual(refused(() => store.files()), "MAG-IO-023");
+    strictEqual(refused(() => store.fileStamps()), "MAG-IO-023");
+    store.transaction(() => store.removeFile("../out.c"));
+    write("linked/x.c");
+    Deno.symlinkSync(outside, `${root}/linked`);
+    strictEqual(refused(() => store.symbolsNamed("f0")), "MAG-IO-023");
+    // The refresh only compares stamps with its walk (which drops the row): those are answered.
+    strictEqual(store.fileStamps().length, 2);
+    store.close();
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+    Deno.removeSync(outside, { recursive: true });
   }
 });

@@ -8,8 +8,8 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 import type { StructuredPatchHunk } from "diff";
 import { LineIndex } from "../../schema/line_index.ts";
+import { decodeText } from "../../core/utf8.ts";
 
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const CONTEXT = 3;
 
 /** A changed region: bytes `[old_start, old_end)` before became `[new_start, new_end)` after. */
@@ -48,8 +48,8 @@ export function unifiedDiff(
     return createTwoFilesPatch(
       oldName,
       newName,
-      before ? decoder.decode(before) : "",
-      after ? decoder.decode(after) : "",
+      before ? decodeText(before) : "",
+      after ? decodeText(after) : "",
       undefined,
       undefined,
       // `---`/`+++` headers without the `Index:`/`====` lines git apply and patch do not need.
@@ -105,7 +105,7 @@ function windows(
   }
   const slice = (index: LineIndex, first: number, last: number) => {
     const end = index.lineStarts[last + 1] ?? index.bytes.length;
-    return decoder.decode(index.bytes.subarray(index.lineStarts[first], end));
+    return decodeText(index.bytes.subarray(index.lineStarts[first], end));
   };
   return merged.map((span) => {
     const before = Math.min(CONTEXT, span.oldFirst, span.newFirst);

@@ -5,6 +5,7 @@
  * @module
  */
 import { LineIndex } from "../../schema/line_index.ts";
+import { decodeText } from "../../core/utf8.ts";
 
 /**
  * Start offsets of the non-overlapping occurrences of `needle` in `haystack`, left to right.
@@ -146,7 +147,7 @@ export function closestLine(text: string, wanted: string): ClosestLine | undefin
  * ```
  */
 export function missNote(bytes: Uint8Array, old: string): { note: string; line?: number } {
-  const text = new TextDecoder().decode(bytes);
+  const text = decodeText(bytes);
   const encoder = new TextEncoder();
   const lines: string[] = [];
   let line: number | undefined;

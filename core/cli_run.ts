@@ -15,6 +15,7 @@ import { logCliRun } from "./cli_log.ts";
 import { failureOutcome } from "./failure.ts";
 import type { CommandSpec, RunContext, Tool, ToolOutcome } from "./tool.ts";
 import { VERSION } from "./version.ts";
+import { utf8Input } from "./text_input.ts";
 
 /** Output formats every CLI accepts (`compact`: the contract's compact form, as MCP answers). */
 export type OutputFormat = "json" | "jsonl" | "text" | "compact";
@@ -38,6 +39,16 @@ export interface FlagSpec {
   aliases: string[];
   /** A number flag whose schema takes whole numbers only. */
   integer?: boolean;
+  /** An enum flag that may be given alone (`--validate` = `--validate all`). */
+  bare?: BareFlag;
+}
+
+/** What an enum flag given alone means (a field's `bare` metadata). */
+export interface BareFlag {
+  /** Its value when given alone. */
+  value: string;
+  /** The values it takes: the next argument is its value only when it is one of them. */
+  values: readonly string[];
 }
 
 /** The flag name of a field: `max_count` → `max-count`. */
@@ -95,12 +106,33 @@ function parseOptions(
   return options;
 }
 
+/** The flags that may be given alone, by each name they are written with (`--x`, `-x`). */
+function bareFlags(specs: readonly FlagSpec[]): Map<string, BareFlag> {
+  const bare = new Map<string, BareFlag>();
+  for (const spec of specs) {
+    if (!spec.bare) continue;
+    for (const name of [spec.flag, ...spec.aliases]) bare.set(`--${name}`, spec.bare);
+    if (spec.short) bare.set(`-${spec.short}`, spec.bare);
+  }
+  return bare;
+}
+
 /**
- * Joins a value-taking flag with a next argument that begins with `-` (`-e -foo` →
- * `--patterns=-foo`): the flag takes it whatever it looks like, as in ripgrep, where
- * `parseFlags` (as `parseArgs`) would call it ambiguous.
+ * Joins a value-taking flag with its value where `parseFlags` (as `parseArgs`) would not take
+ * it: a next argument that begins with `-` (`-e -foo` → `--patterns=-foo`), which the flag
+ * takes whatever it looks like, as in ripgrep, where `parseArgs` would call it ambiguous; and
+ * the value of a flag given alone (`--validate --dry-run` → `--validate=all --dry-run`), as
+ * clap's `default_missing_value`, when the next argument is not one of its values. A flag's
+ * letter in a group (`-xv`) takes its value as any value-taking letter does. `loose` records
+ * each argument that then stands after a flag given alone: if it is refused as a positional,
+ * it was likely meant as a value the flag does not take.
  */
-function joinDashValues(args: string[], options: Record<string, FlagOption>): string[] {
+function joinValues(
+  args: string[],
+  options: Record<string, FlagOption>,
+  bare: Map<string, BareFlag>,
+  loose: Map<string, string>,
+): string[] {
   const takesValue = new Map<string, string>();
   for (const [name, option] of Object.entries(options)) {
     if (option.type !== "string") continue;
@@ -111,7 +143,19 @@ function joinDashValues(args: string[], options: Record<string, FlagOption>): st
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--") return [...joined, ...args.slice(i)];
     const name = takesValue.get(args[i]);
-    if (name !== undefined && args[i + 1]?.startsWith("-")) joined.push(`--${name}=${args[++i]}`);
+    const alone = bare.get(args[i]);
+    if (name === undefined) joined.push(args[i]);
+    else if (alone && !alone.values.includes(args[i + 1])) {
+      joined.push(`--${name}=${alone.value}`);
+      const next = args[i + 1];
+      if (next !== undefined && !next.startsWith("-")) {
+        loose.set(
+          next,
+          `${args[i]} takes ${alone.values.join(", ")} (alone, it means ${alone.value}); ` +
+            `'${next}' is none of them`,
+        );
+      }
+    } else if (args[i + 1]?.startsWith("-")) joined.push(`--${name}=${args[++i]}`);
     else joined.push(args[i]);
   }
   return joined;
@@ -151,12 +195,16 @@ function numberFlag(command: CommandHead, flag: string, value: string, spec: Fla
   return number;
 }
 
-/** Turns parsed flag values into the raw input object, coercing numbers. */
+/**
+ * Turns parsed flag values into the raw input object, coercing numbers. `loose`: the notes of
+ * arguments that stood after a flag given alone (see `joinValues`).
+ */
 function inputFromFlags(
   command: CommandHead,
   specs: readonly FlagSpec[],
   values: Record<string, unknown>,
   positionals: string[],
+  loose: ReadonlyMap<string, string>,
 ): Record<string, unknown> {
   const byFlag = new Map<string, FlagSpec>();
   for (const spec of specs) {
@@ -174,7 +222,9 @@ function inputFromFlags(
     } else input[spec.field] = value;
   }
   if (command.cli.positionals) return { ...input, ...command.cli.positionals(positionals, input) };
-  if (positionals.length) throw argError(command, `unexpected argument '${positionals[0]}'`);
+  if (positionals.length) {
+    throw argError(command, `unexpected argument '${positionals[0]}'`, loose.get(positionals[0]));
+  }
   return input;
 }
 
@@ -220,9 +270,10 @@ export function parseCommandLineBy(
   args: string[],
 ): ParsedCommandLine {
   const options = parseOptions(command, specs);
+  const loose = new Map<string, string>();
   let parsed;
   try {
-    parsed = parseFlags(joinDashValues(args, options), options);
+    parsed = parseFlags(joinValues(args, options, bareFlags(specs), loose), options);
   } catch (error) {
     if (error instanceof FlagError) throw argError(command, error.message);
     throw error;
@@ -239,7 +290,7 @@ export function parseCommandLineBy(
     format: requested as OutputFormat,
     debug: values.debug === true,
     log: values.log === true,
-    input: () => inputFromFlags(command, specs, values, parsed.positionals),
+    input: () => inputFromFlags(command, specs, values, parsed.positionals, loose),
   };
 }
 
@@ -422,7 +473,9 @@ export async function runCommandLine(
         streamed.push(item);
         stream.emit(item);
       }),
-      readStdin: () => new Response(Deno.stdin.readable).text(),
+      readStdin: async () =>
+        utf8Input(tool.prefix, await new Response(Deno.stdin.readable).bytes(), "standard input"),
+      readStdinBytes: () => new Response(Deno.stdin.readable).bytes(),
     };
     const outcome = await tool.execute(input, context);
     stream?.flush();
@@ -447,7 +500,8 @@ function reportErrors(tool: CliTool, outcome: ToolOutcome): void {
     ...("error" in envelope && envelope.error ? [envelope.error] : []),
     ...envelope.diagnostics.filter((d) => d.level === "error"),
   ];
-  for (const error of new Set(errors)) {
-    console.error(`${tool.name}: ${error.code}: ${error.message}`);
-  }
+  // The error is usually also among the diagnostics (a gate's refusal as a copy without its
+  // gate errors): each line is said once.
+  const lines = new Set(errors.map((error) => `${tool.name}: ${error.code}: ${error.message}`));
+  for (const line of lines) console.error(line);
 }

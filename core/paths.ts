@@ -21,6 +21,23 @@ export function isInside(root: string, path: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
 }
 
+/** The toolkit's state folder in a root: `<root>/.llm` holds journals, indexes and logs. */
+export const STATE_FOLDER = ".llm";
+
+/**
+ * Whether `path` is the state folder of `root` or lies in it (both absolute, links resolved).
+ *
+ * @example
+ * ```ts
+ * import { inStateFolder } from "./paths.ts";
+ * inStateFolder("/repo", "/repo/.llm/journal/x.json"); // true
+ * inStateFolder("/repo", "/repo/src/.llm/x"); // false
+ * ```
+ */
+export function inStateFolder(root: string, path: string): boolean {
+  return isInside(join(root, STATE_FOLDER), path);
+}
+
 /**
  * `path` with `/` separators, whatever the platform.
  *

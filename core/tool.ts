@@ -141,10 +141,13 @@ export interface RunContext {
   /** Cache of a long-lived host; absent in one-shot CLI runs. */
   cache?: RunCache;
   /**
-   * Reads all of standard input, when the host leaves it to the run (the CLI does; the MCP
-   * server speaks its protocol there and gives none).
+   * Reads all of standard input as UTF-8 text, when the host leaves it to the run (the CLI
+   * does; the MCP server speaks its protocol there and gives none). Input that is not UTF-8 is
+   * refused (`*-ARG-005`), never read as U+FFFD.
    */
   readStdin?: () => Promise<string>;
+  /** Reads all of standard input as bytes, exactly (where `readStdin` is offered). */
+  readStdinBytes?: () => Promise<Uint8Array>;
 }
 
 /**

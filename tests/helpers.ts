@@ -31,8 +31,8 @@ export interface RunOptions {
   permissions?: string[];
   /** Working directory; default the repository. */
   cwd?: string;
-  /** Text to feed on standard input. */
-  stdin?: string;
+  /** Text (or exact bytes) to feed on standard input. */
+  stdin?: string | Uint8Array;
   /** Environment variables to set (e.g. a PATH without some program). */
   env?: Record<string, string>;
 }
@@ -66,7 +66,10 @@ export function spawnEntry(
   }).spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
-    writer.write(new TextEncoder().encode(options.stdin)).then(() => writer.close());
+    const bytes = typeof options.stdin === "string"
+      ? new TextEncoder().encode(options.stdin)
+      : options.stdin;
+    writer.write(bytes).then(() => writer.close());
   }
   return child;
 }

@@ -70,6 +70,7 @@ function messageOf(error: unknown): string {
  *     writeFailed: "LMT-IO-011", concurrentChange: "LMT-V-009", noJournal: "LMT-REF-001",
  *     journalUnusable: "LMT-REF-002", undoConflict: "LMT-V-010", idInUse: "LMT-ARG-002",
  *     outsideRoot: "LMT-PERM-012", unsafeState: "LMT-PERM-011",
+ *     stateFolder: "LMT-PERM-013",
  *   },
  * });
  * ```

@@ -20,7 +20,7 @@
 import { dirname, isAbsolute, join, normalize } from "../path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { JournalManifest } from "../../schema/journal.ts";
-import { isInside, realPathOf } from "../paths.ts";
+import { displayPath, inStateFolder, isInside, realPathOf, STATE_FOLDER } from "../paths.ts";
 import { lstatIfPresent } from "./fs.ts";
 import type { TransactionCodes } from "./types.ts";
 
@@ -148,10 +148,42 @@ export async function isJournalFile(path: string, codes: TransactionCodes): Prom
 }
 
 /**
+ * Throws `code` when `path` (absolute, links resolved) lies in the state folder of `root`: the
+ * journals, indexes and logs there are the toolkit's, and a file written there on a caller's
+ * behalf could forge a journal that an undo then follows, or break an index. `given` is the
+ * path as the caller named it. Every writer meets this rule through the transaction (and,
+ * before its gates, through `Workspace.resolveTarget`); the journals themselves are written by
+ * the transaction code, which never comes here for them.
+ *
+ * @example
+ * ```ts
+ * import { requireOutsideStateFolder } from "./confine.ts";
+ * requireOutsideStateFolder("/repo", "/repo/src/a.ts", "LFW-PERM-013", "src/a.ts"); // passes
+ * ```
+ */
+export function requireOutsideStateFolder(
+  root: string,
+  path: string,
+  code: string,
+  given: string,
+): void {
+  if (!inStateFolder(root, path)) return;
+  const shown = displayPath(root, path);
+  throw new ToolError(
+    code,
+    `${given} ${given === shown ? "is" : `leads to ${shown}, which is`} in ${STATE_FOLDER}/, ` +
+      "the toolkit's state folder (journals, indexes, logs); no tool writes there on a " +
+      "caller's behalf, so nothing was written",
+    { file: given },
+  );
+}
+
+/**
  * Throws `outsideRoot` unless `path` is an absolute, normal path strictly inside `root` whose
  * real path is itself: no `..`, no symbolic link in any component (a transaction records real
  * paths, so a link found now was put there since). A path that does not exist yet is resolved
- * through its nearest existing parent.
+ * through its nearest existing parent. A path in the state folder `<root>/.llm` throws
+ * `stateFolder` ({@linkcode requireOutsideStateFolder}).
  *
  * @example
  * ```ts
@@ -176,6 +208,7 @@ export function requireInsideRoot(root: string, path: string, codes: Transaction
         : `leads out of the root ${root} through a symbolic link (to ${real})`,
     );
   }
+  requireOutsideStateFolder(root, path, codes.stateFolder, displayPath(root, path));
 }
 
 /**

@@ -41,6 +41,11 @@ export interface TransactionCodes {
    * link or not what it should be; nothing was written (e.g. `LMT-PERM-011`).
    */
   unsafeState: string;
+  /**
+   * A path to write lies in the state folder `<root>/.llm`, which belongs to the toolkit;
+   * nothing was written (e.g. `LMT-PERM-013`).
+   */
+  stateFolder: string;
 }
 
 /** How to run a transaction. */

@@ -9,7 +9,8 @@ import { relative, resolve } from "../../core/path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { normalizeChecksum } from "../../schema/checksum.ts";
 import { RefactorPlanSchema, type RefactorStep } from "../../schema/refactor.ts";
-import { readInputFile } from "../../core/input_file.ts";
+import { readInputBytes } from "../../core/input_file.ts";
+import { utf8Input, wellFormedInput } from "../../core/text_input.ts";
 import { toSlash } from "../../core/paths.ts";
 import { parseJsonText } from "../transform/request.ts";
 import type { Step } from "./ops.ts";
@@ -65,9 +66,10 @@ export async function textOf(
   if (input.text !== undefined && input.with !== undefined) {
     throw argError("SPL-ARG-002", "give the new text either as text or with a file, not both");
   }
-  if (input.text !== undefined) return input.text;
+  if (input.text !== undefined) return wellFormedInput("SPL", input.text, "the text");
   if (input.with !== undefined && input.with !== "-") {
-    return readInputFile("SPL", source.cwd, input.with, "text file");
+    const bytes = readInputBytes("SPL", source.cwd, input.with, "text file");
+    return utf8Input("SPL", bytes, `the text file ${input.with}`);
   }
   if (!source.readStdin) {
     throw argError(
@@ -134,7 +136,7 @@ export async function planOf(
     label = input.plan === "-" ? "the plan on standard input" : `the plan ${input.plan}`;
     const text = input.plan === "-"
       ? await textOf({}, source)
-      : readInputFile("SPL", source.cwd, input.plan, "plan file");
+      : utf8Input("SPL", readInputBytes("SPL", source.cwd, input.plan, "plan file"), label);
     raw = parseJsonText(text, label, "SPL-ARG-010");
   } else {
     throw argError("SPL-ARG-002", "give the plan (a file, or - for standard input) or steps");

@@ -9,7 +9,8 @@
 import type { z } from "zod";
 import { type Checksum, normalizeChecksum } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
-import { readInputFile } from "../../core/input_file.ts";
+import { readInputBytes } from "../../core/input_file.ts";
+import { utf8Input, wellFormedInput } from "../../core/text_input.ts";
 import type { EditPlan } from "../../schema/edit_plan.ts";
 
 /** A request to `llm-transform`, after the input was checked. */
@@ -174,6 +175,9 @@ export async function checkPlan(raw: unknown, source: string): Promise<EditPlan>
     );
   }
   if (plan.execution_id) plan.execution_id = plan.execution_id.toLowerCase();
+  for (const [index, edit] of plan.edits.entries()) {
+    wellFormedInput("LMT", edit.new_text, `${source}: $.edits[${index}].new_text`);
+  }
   return plan;
 }
 
@@ -206,7 +210,7 @@ function refuse(mode: string, input: RequestInput, fields: (keyof RequestInput)[
 
 /**
  * The request fields, in the input schema's order: every input field but the run options
- * (`root`, `dry_run`, `validate`). Spelled out so that building a request needs no zod; a test
+ * (`root`, `dry_run`, `validate`, `allow_build_scripts`). Spelled out so that building a request needs no zod; a test
  * holds it to the fields of `TransformInput`.
  */
 export const REQUEST_FIELDS: readonly (keyof RequestInput)[] = [
@@ -247,7 +251,7 @@ async function readPlanText(plan: string, source: PlanSource): Promise<string> {
     }
     return await source.readStdin();
   }
-  return readInputFile("LMT", source.cwd, plan, "plan file");
+  return utf8Input("LMT", readInputBytes("LMT", source.cwd, plan, "plan file"), `the plan ${plan}`);
 }
 
 function inlineValue(value: unknown, field: string): unknown {
@@ -324,7 +328,7 @@ export async function buildRequest(
           file_path: input.file,
           byte_start: Number(found[1]),
           byte_end: Number(found[2]),
-          new_text: input.with,
+          new_text: wellFormedInput("LMT", input.with, "--with"),
         }],
       },
     };
@@ -341,8 +345,8 @@ export async function buildRequest(
     const request: ReplaceRequest = {
       kind: "replace",
       file: input.file,
-      old: input.old,
-      new: input.new,
+      old: wellFormedInput("LMT", input.old, "--old"),
+      new: wellFormedInput("LMT", input.new, "--new"),
       all: input.all,
     };
     if (!input.all) request.count = input.count ?? 1;

@@ -9,6 +9,7 @@ import { ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
 import { requirePermission } from "../../core/permissions.ts";
 import { isInside, realPathOf, toSlash } from "../../core/paths.ts";
+import { requireOutsideStateFolder } from "../../core/transaction/confine.ts";
 
 /** A file an edit names. */
 export interface ResolvedPath {
@@ -26,6 +27,13 @@ const OUTSIDE_ROOT: Record<WorkspacePrefix, string> = {
   LMT: "LMT-PERM-010",
   LFW: "LFW-PERM-010",
   SPL: "SPL-PERM-010",
+};
+
+/** The code of a path to write in the state folder `<root>/.llm`, for each tool. */
+const IN_STATE_FOLDER: Record<WorkspacePrefix, string> = {
+  LMT: "LMT-PERM-013",
+  LFW: "LFW-PERM-013",
+  SPL: "SPL-PERM-013",
 };
 
 /** `*-IO-004` for a path holding a NUL byte, shown escaped. */
@@ -111,6 +119,28 @@ export class Workspace {
     if (!isInside(this.real, real)) throw outside(` (through a symbolic link to ${real})`);
     if (real !== absolute) requirePermission(this.prefix, "read", real);
     return { display, path: real };
+  }
+
+  /**
+   * Resolves a path the run is to write, as {@linkcode resolve} does, and throws `*-PERM-013`
+   * when it lies in the toolkit's state folder `<root>/.llm` (links and `..` resolved): so a
+   * preview or a validation refuses it as the commit would (`commitChanges` checks it again).
+   *
+   * @example
+   * ```ts
+   * import { Workspace } from "./workspace.ts";
+   * const workspace = await Workspace.open(".", Deno.cwd(), "LFW");
+   * try {
+   *   workspace.resolveTarget(".llm/journal/x.json");
+   * } catch (error) {
+   *   (error as { code: string }).code; // "LFW-PERM-013"
+   * }
+   * ```
+   */
+  resolveTarget(path: string): ResolvedPath {
+    const resolved = this.resolve(path);
+    requireOutsideStateFolder(this.real, resolved.path, IN_STATE_FOLDER[this.prefix], path);
+    return resolved;
   }
 
   /**

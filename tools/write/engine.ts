@@ -6,7 +6,13 @@
  *
  * @module
  */
-import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
+import {
+  type Diagnostic,
+  type GateRefusal,
+  makeDiagnostic,
+  type MutationError,
+  ToolError,
+} from "../../schema/diagnostic.ts";
 import type { MutationStatus } from "../../schema/envelope.ts";
 import { EXIT, explainCode } from "../../schema/error_codes.ts";
 import { LLM_WRITE } from "../../schema/tool_names.ts";
@@ -32,6 +38,7 @@ import {
 import { Workspace } from "../transform/workspace.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { validateFile } from "../../core/gates/mod.ts";
+import { gateRefusal } from "../../core/gates/refusal.ts";
 import type { WriteRequest } from "./request.ts";
 
 /** The registry codes `llm-write` gives the transaction module. */
@@ -44,6 +51,7 @@ export const WRITE_TRANSACTION_CODES: TransactionCodes = {
   idInUse: "LFW-ARG-002",
   outsideRoot: "LFW-PERM-012",
   unsafeState: "LFW-PERM-011",
+  stateFolder: "LFW-PERM-013",
 };
 
 /** How to run a write. */
@@ -56,6 +64,8 @@ export interface WriteOptions {
   executionId: string;
   /** Run the gates and write nothing. */
   validateOnly: boolean;
+  /** Let a compiler gate run the project's build scripts and proc macros (cargo). */
+  allowBuildScripts?: boolean;
   /** Cache of a long-lived host: gate results by content hash. */
   cache?: RunCache;
   /** Stops the gates (and a running compiler). */
@@ -76,8 +86,8 @@ export interface WriteReport {
   workspace: string;
   /** The result (none when an undo was refused). */
   result?: WriteOutput;
-  /** The error that refused the run. */
-  error?: Diagnostic;
+  /** The error that refused the run: a gate's refusal (contract §7), or another error. */
+  error?: MutationError;
   /** Every error, warning and note, the gates' included. */
   diagnostics: Diagnostic[];
   /** Exit code per the contract: 0 approved, 2/3/4 refused. */
@@ -92,7 +102,10 @@ interface Target {
   bytes: Uint8Array;
   before: Uint8Array | null;
   language?: string;
+  /** Why the file is refused (the envelope's diagnostics list it). */
   refusal?: Diagnostic;
+  /** The same refusal as the envelope's `error`, when a gate refused the file. */
+  gateRefusal?: GateRefusal;
 }
 
 /** A diagnostic of `llm-write`, remediation from the registry. */
@@ -121,13 +134,13 @@ function writeDiagnostic(
 export async function write(request: WriteRequest, options: WriteOptions): Promise<WriteReport> {
   const workspace = await Workspace.open(options.root, options.cwd, "LFW");
   if (request.kind === "undo") return await undo(workspace, request.id, options);
-  return await writePlan(workspace, request.plan, options);
+  return await writePlan(workspace, request.plan, request.bytes, options);
 }
 
 /** Resolves a path to write, a folder on its way that is a file refused as `LFW-IO-010`. */
 function resolveTarget(workspace: Workspace, file: WriteFile): { display: string; path: string } {
   try {
-    return workspace.resolve(file.file_path);
+    return workspace.resolveTarget(file.file_path);
   } catch (error) {
     if (error instanceof ToolError || isPermissionRefusal(error)) throw error;
     throw new ToolError(
@@ -139,8 +152,15 @@ function resolveTarget(workspace: Workspace, file: WriteFile): { display: string
   }
 }
 
-/** Resolves every file of the plan (each once), reading what each path holds now. */
-async function targetsOf(workspace: Workspace, plan: WritePlan): Promise<Target[]> {
+/**
+ * Resolves every file of the plan (each once), reading what each path holds now. `exact` is the
+ * content of the plan's one file as bytes, when it came as bytes (standard input).
+ */
+async function targetsOf(
+  workspace: Workspace,
+  plan: WritePlan,
+  exact: Uint8Array | undefined,
+): Promise<Target[]> {
   const targets: Target[] = [];
   const seen = new Map<string, string>();
   for (const file of plan.files) {
@@ -158,7 +178,7 @@ async function targetsOf(workspace: Workspace, plan: WritePlan): Promise<Target[
       request: file,
       display: resolved.display,
       path: resolved.path,
-      bytes: new TextEncoder().encode(file.content),
+      bytes: exact ?? new TextEncoder().encode(file.content),
       before: null,
     };
     await checkExisting(target);
@@ -213,6 +233,7 @@ async function runGates(
       bytes: target.bytes,
       gates: "all",
       prefix: "LFW",
+      allowBuildScripts: options.allowBuildScripts ?? false,
       ...(options.cache ? { cache: options.cache } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -232,6 +253,7 @@ async function runGates(
         ...(first.column !== undefined ? { column: first.column } : {}),
       },
     );
+    target.gateRefusal = gateRefusal(target.refusal, errors);
   }
 }
 
@@ -256,13 +278,15 @@ function exitOf(code: string): number {
 async function writePlan(
   workspace: Workspace,
   plan: WritePlan,
+  exact: Uint8Array | undefined,
   options: WriteOptions,
 ): Promise<WriteReport> {
   const executionId = plan.execution_id ?? options.executionId;
-  const targets = await targetsOf(workspace, plan);
+  const targets = await targetsOf(workspace, plan, exact);
   const gateDiagnostics: Diagnostic[] = [];
   await runGates(workspace, targets, options, gateDiagnostics);
-  const refusals = targets.flatMap((target) => target.refusal ? [target.refusal] : []);
+  const refused = targets.filter((target) => target.refusal);
+  const refusals = refused.map((target) => target.refusal!);
   const base = { operation_type: "write", execution_id: executionId, workspace: workspace.given };
   if (refusals.length) {
     const files = targets.map((target) =>
@@ -275,7 +299,7 @@ async function writePlan(
         (refusals.length > 1 ? ` (and ${refusals.length - 1} more file(s) refused)` : "") +
         (targets.length > 1 ? "; no file of the run was written" : ""),
       result: resultOf(files, options.validateOnly),
-      error: refusals[0],
+      error: refused[0].gateRefusal ?? refusals[0],
       diagnostics: [...refusals, ...gateDiagnostics],
       exitCode: exitOf(refusals[0].code),
     };

@@ -49,6 +49,11 @@ export const WriteInput = z.object({
   validate_only: z.boolean().default(WRITE_DEFAULTS.validate_only).describe(
     "Run the gates and report approved/rejected; write nothing",
   ),
+  allow_build_scripts: z.boolean().default(false).describe(
+    "Let the compiler gate run the project's own code where its full check needs it (Rust: " +
+      "cargo check builds and runs build scripts and proc macros); without it that check is " +
+      "skipped with a note and no gate runs code of the project or of the content",
+  ),
   undo: z.string().optional().describe(
     "Undo an earlier write (remove the files it created, restore those it overwrote), " +
       "given its execution_id",

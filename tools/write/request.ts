@@ -9,16 +9,29 @@
 import { normalizeChecksum } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { parseWritePlan, type WritePlan } from "../../schema/write.ts";
-import { readInputFile } from "../../core/input_file.ts";
+import { readInputBytes } from "../../core/input_file.ts";
+import { utf8Input, wellFormedInput } from "../../core/text_input.ts";
+import { decodeUtf8 } from "../../core/utf8.ts";
 import { jsonPath, parseJsonText } from "../transform/request.ts";
 
-/** A request to `llm-write`, after the input was checked. */
-export type WriteRequest = { kind: "write"; plan: WritePlan } | { kind: "undo"; id: string };
+/**
+ * A request to `llm-write`, after the input was checked. `bytes`, when present, is the exact
+ * content of the plan's one file, read from standard input (not necessarily UTF-8: the plan's
+ * `content` is then only its text for display); it is written as it is.
+ */
+export type WriteRequest =
+  | { kind: "write"; plan: WritePlan; bytes?: Uint8Array }
+  | { kind: "undo"; id: string };
 
 /** Where a plan's (or a file's) text comes from when the input does not hold it. */
 export interface WriteSource {
-  /** Reads standard input to its end; absent when the host owns standard input (MCP). */
+  /**
+   * Reads standard input to its end as UTF-8 text (a plan); absent when the host owns standard
+   * input (MCP).
+   */
   readStdin?: () => Promise<string>;
+  /** Reads standard input to its end as bytes (a file's content, written exactly). */
+  readStdinBytes?: () => Promise<Uint8Array>;
   /** Directory a relative plan path starts from. */
   cwd: string;
 }
@@ -71,6 +84,9 @@ function checkPlan(raw: unknown, source: string): WritePlan {
     );
   }
   const plan = parsed.data;
+  for (const [index, file] of plan.files.entries()) {
+    wellFormedInput("LFW", file.content, `${source}: $.files[${index}].content`);
+  }
   if (plan.execution_id !== undefined) {
     if (!UUID.test(plan.execution_id)) {
       throw argError(`${source}: $.execution_id: expected a UUID, got ${plan.execution_id}`);
@@ -85,14 +101,22 @@ function checkPlan(raw: unknown, source: string): WritePlan {
   return plan;
 }
 
+function noStdin(what: string): ToolError {
+  return argError(
+    `${what} reads standard input, which this host does not offer`,
+    "Pass the content (or the files) inline instead.",
+  );
+}
+
 async function stdinText(source: WriteSource, what: string): Promise<string> {
-  if (!source.readStdin) {
-    throw argError(
-      `${what} reads standard input, which this host does not offer`,
-      "Pass the content (or the files) inline instead.",
-    );
-  }
+  if (!source.readStdin) throw noStdin(what);
   return await source.readStdin();
+}
+
+/** Standard input's exact bytes (as `cat > FILE` writes them), or its text encoded. */
+async function stdinBytes(source: WriteSource, what: string): Promise<Uint8Array> {
+  if (source.readStdinBytes) return await source.readStdinBytes();
+  return new TextEncoder().encode(await stdinText(source, what));
 }
 
 /** Names of the given fields among `fields`, as flags. */
@@ -118,7 +142,7 @@ async function planOf(input: WriteRequestInput, source: WriteSource): Promise<Wr
   const label = input.plan === "-" ? "the plan on standard input" : `the plan ${input.plan}`;
   const text = input.plan === "-"
     ? await stdinText(source, "--plan -")
-    : readInputFile("LFW", source.cwd, input.plan!, "plan file");
+    : utf8Input("LFW", readInputBytes("LFW", source.cwd, input.plan!, "plan file"), label);
   return checkPlan(parseJsonText(text, label, "LFW-ARG-010"), label);
 }
 
@@ -154,9 +178,14 @@ export async function buildWriteRequest(
     return { kind: "write", plan: await planOf(input, source) };
   }
   if (input.path === undefined) throw argError("nothing to write", MODES);
-  const content = input.content ?? await stdinText(source, "a path without content");
+  // Content on standard input is a file's bytes, kept exactly (the gates judge their text).
+  const bytes = input.content === undefined
+    ? await stdinBytes(source, "a path without content")
+    : undefined;
+  const content = input.content ?? decodeUtf8(bytes!).text;
   const raw: Record<string, unknown> = { file_path: input.path, content };
   if (input.overwrite) raw.overwrite = true;
   if (input.expected_checksum !== undefined) raw.expected_checksum = input.expected_checksum;
-  return { kind: "write", plan: checkPlan({ files: [raw] }, "the input") };
+  const plan = checkPlan({ files: [raw] }, "the input");
+  return bytes ? { kind: "write", plan, bytes } : { kind: "write", plan };
 }

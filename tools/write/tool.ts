@@ -93,12 +93,14 @@ export const writeTool: Tool = defineTool({
     const request = await buildWriteRequest(input, {
       cwd: context.cwd,
       readStdin: context.readStdin,
+      readStdinBytes: context.readStdinBytes,
     });
     const report = await write(request, {
       root: input.root ?? ".",
       cwd: context.cwd,
       executionId: context.executionId,
       validateOnly: input.validate_only,
+      allowBuildScripts: input.allow_build_scripts,
       ...(context.cache ? { cache: context.cache } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
     });

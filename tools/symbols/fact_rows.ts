@@ -9,7 +9,7 @@
  * @module
  */
 import { symbolId } from "../../schema/ids.ts";
-import type { Extent, FileFacts } from "./facts.ts";
+import type { Extent, FactsCut, FileFacts } from "./facts.ts";
 
 /** One column value of a row. */
 export type RowValue = string | number | null;
@@ -62,6 +62,8 @@ export interface FactRows {
   refs: RowValue[];
   /** Values of its imports' rows, `IMPORT_ROW_COLUMNS.length` per row. */
   imports: RowValue[];
+  /** Present when the rows are of the file's first part only (see `FileFacts.cut`). */
+  cut?: FactsCut;
 }
 
 function pushExtent(values: RowValue[], extent: Extent): void {
@@ -129,6 +131,7 @@ export function factRows(path: string, facts: FileFacts): FactRows {
     symbols,
     refs,
     imports,
+    ...(facts.cut ? { cut: facts.cut } : {}),
   };
 }
 

@@ -69,6 +69,14 @@ export interface ImportFact {
   extent: Extent;
 }
 
+/** Where a file too large for the node budget was cut (`extract_budget.ts`). */
+export interface FactsCut {
+  /** The node budget its tree exceeded. */
+  budget: number;
+  /** 1-based line where the part without facts starts (at its start, or within it). */
+  line: number;
+}
+
 /** Everything extracted from one file. */
 export interface FileFacts {
   /** Registry name of the language (`grammars/languages.ts`). */
@@ -81,4 +89,6 @@ export interface FileFacts {
   imports: ImportFact[];
   /** How many ERROR or MISSING nodes the tree has (0 for a clean parse). */
   parse_errors: number;
+  /** Present when the facts are those of the file's first part only (its tree was too large). */
+  cut?: FactsCut;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { join } from "../../core/path_syntax.ts";
+import { isInside, realPathOf } from "../../core/paths.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
@@ -14,6 +15,7 @@ import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 import { listingCut } from "../../core/listing.ts";
 import { type FailureRow, type FileRow, IndexStore, locateDb } from "./store.ts";
 import { stampAgainst, statIfPresent } from "./file_stat.ts";
+import { MAX_FILE_BYTES_META, SYMBOLS_DEFAULTS } from "./defaults.ts";
 import type { QueryOutcome } from "./queries.ts";
 
 /** What `status` and `verify` take. */
@@ -26,6 +28,11 @@ export interface FreshnessOptions {
   walk?: EngineWalkOptions;
   /** Drifts to list (0: all). */
   limit?: number;
+  /**
+   * Files larger than this are not indexed (`verify`), so an unindexed one is no drift (default:
+   * the last `index` run's).
+   */
+  maxFileBytes?: number;
 }
 
 function openIndex(options: FreshnessOptions): IndexStore {
@@ -67,6 +74,26 @@ function stampVouches(file: FileRow, info: Deno.FileInfo, absPath: string): bool
 }
 
 /**
+ * The stat of the indexed file at `absPath` inside `root`, or undefined when it is gone or now
+ * leads out of the root (a symbolic link put in its place since it was indexed: what it points
+ * to is not the indexed file, and is neither stat'ed nor read). Its folders were checked when
+ * its row was read (the store checks every path a row names).
+ */
+function indexedFileStat(root: string, absPath: string): Deno.FileInfo | undefined {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(absPath);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    throw error;
+  }
+  if (!info.isSymlink) return info;
+  return isInside(root, realPathOf(absPath)) ? statIfPresent(absPath) : undefined;
+}
+
+/**
  * Counts of the index and how many indexed files are fresh, stale or missing on disk.
  *
  * @example
@@ -86,7 +113,7 @@ export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatus
     let fresh = 0, stale = 0, missing = 0;
     for (const file of store.files()) {
       const absPath = join(root, file.path);
-      const info = statIfPresent(absPath);
+      const info = indexedFileStat(root, absPath);
       if (!info) missing++;
       else if (stampVouches(file, info, absPath)) fresh++;
       else stale++;
@@ -140,17 +167,32 @@ export async function verifyIndex(options: FreshnessOptions): Promise<QueryOutco
       diagnostics,
     );
     const failed = new Map(store.failures().map((row) => [row.path, row.hash]));
+    const maxBytes = options.maxFileBytes ??
+      Number(store.meta(MAX_FILE_BYTES_META) ?? SYMBOLS_DEFAULTS.maxFileBytes);
     const drifts: Drift[] = [];
+    let tooLarge = 0;
     for (const candidate of candidates) {
       const hash = known.get(candidate.path)?.hash ?? failed.get(candidate.path);
       known.delete(candidate.path);
+      // A file too large to index, which `index` leaves out (an indexed one is still compared:
+      // `index` keeps the facts of its smaller past).
+      if (hash === undefined && candidate.size > maxBytes) tooLarge++;
       // A recorded failure on the same content is what `index` would leave as it is.
-      if (hash === undefined) drifts.push({ file_path: candidate.path, drift: "new" });
+      else if (hash === undefined) drifts.push({ file_path: candidate.path, drift: "new" });
       else if (sha256(Deno.readFileSync(candidate.absPath)) !== hash) {
         drifts.push({ file_path: candidate.path, drift: "changed" });
       }
     }
     for (const path of known.keys()) drifts.push({ file_path: path, drift: "missing" });
+    if (tooLarge > 0) {
+      diagnostics.push(makeDiagnostic(
+        LLM_SYMBOLS,
+        "MAG-IO-015",
+        `${tooLarge} file(s) larger than max_file_bytes ${maxBytes} are not indexed, as ` +
+          "`index` leaves them: not counted as drift",
+        { level: "note" },
+      ));
+    }
     drifts.sort((a, b) => a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0);
     const limit = options.limit ?? 0;
     const results = limit > 0 ? drifts.slice(0, limit) : drifts;

@@ -26,7 +26,8 @@ import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import type { Candidate } from "./candidates.ts";
-import { IndexStore, locateDb } from "./store.ts";
+import { type DbLocation, IndexStore, locateDb } from "./store.ts";
+import { RefreshClaim } from "./refresh_claim.ts";
 import { stampOf, statIfPresent } from "./file_stat.ts";
 
 /**
@@ -102,10 +103,11 @@ function indexedLanguage(name: string): boolean {
  * ```
  */
 export class LiveIndex implements Disposable {
-  /** The open index. */
-  readonly store: IndexStore;
   /** Whether this process may write the index (else it is read as it is). */
   readonly writable: boolean;
+  #store: IndexStore;
+  /** The database file's identity when it was opened (see {@linkcode fileIdentity}). */
+  #identity: string;
   readonly #root: string;
   readonly #dirty = new Set<string>();
   /** The root's watcher, then its folders' (none while not watching). */
@@ -116,10 +118,16 @@ export class LiveIndex implements Disposable {
   #queue: Promise<unknown> = Promise.resolve();
   #checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
-  private constructor(root: string, store: IndexStore, writable: boolean) {
+  private constructor(root: string, store: IndexStore, writable: boolean, identity: string) {
     this.#root = root;
-    this.store = store;
+    this.#store = store;
     this.writable = writable;
+    this.#identity = identity;
+  }
+
+  /** The open index. */
+  get store(): IndexStore {
+    return this.#store;
   }
 
   /**
@@ -132,29 +140,65 @@ export class LiveIndex implements Disposable {
     // Read first: a missing or foreign index is refused before anything is written.
     IndexStore.open(location, "read").close();
     const writable = hasWritePermission(location.absPath);
-    const store = IndexStore.open(location, writable ? "write" : "read");
-    store.keepPages(HOST_PAGE_CACHE_KIB);
-    if (writable) store.deferCheckpoints(HOST_WAL_PAGES);
-    return new LiveIndex(realRoot, store, writable);
+    const identity = fileIdentity(location);
+    return new LiveIndex(realRoot, openStore(location, writable), writable, identity);
   }
 
   /**
    * Brings the index up to date with the disk (see the module) and returns what the refresh
    * reports: parse errors, unreadable files, or, when the index may not be written, a note that
-   * it may be stale. Refreshes run one at a time.
+   * it may be stale. Refreshes run one at a time. An index file replaced since it was opened
+   * (`index` deletes a damaged one and builds it anew) is opened again first: the open
+   * connection would read the deleted file.
    */
   fresh(signal?: AbortSignal): Promise<Diagnostic[]> {
-    if (!this.writable) return Promise.resolve([this.#staleNote()]);
-    const run = this.#queue.then(() => this.#refresh(signal));
+    const run = this.#queue.then(() => this.#freshen(signal));
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+
+  async #freshen(signal: AbortSignal | undefined): Promise<Diagnostic[]> {
+    const identity = fileIdentity(this.#store.location);
+    if (identity !== this.#identity) {
+      // Reopened only while no run holds the refresh claim: the run that replaced the file
+      // (`index`, which deletes a damaged one) may still be writing the new one.
+      const claim = RefreshClaim.tryTake(this.#store.location);
+      if (claim === "busy") return [this.#busyNote()];
+      using _claim = claim;
+      this.#reopen(identity);
+    }
+    return this.writable ? await this.#refresh(signal) : [this.#staleNote()];
   }
 
   /** Closes the watcher and the database. */
   [Symbol.dispose](): void {
     clearTimeout(this.#checkpointTimer);
     this.#stopWatching();
-    this.store.close();
+    this.#store.close();
+  }
+
+  /** Opens the index again: its file at `identity` replaced the one this host had open. */
+  #reopen(identity: string): void {
+    // Closed first: SQLite's last connection to the old file deletes its `-wal`/`-shm` by name
+    // as it closes, and those names are the new file's now. Closed before the new one is
+    // opened (and while no run writes it), it removes what no connection uses. A failed open
+    // leaves the identity as it was, so the next refresh tries again.
+    this.#store.close();
+    this.#store = openStore(this.#store.location, this.writable);
+    this.#identity = identity;
+    this.#walkNeeded = true;
+  }
+
+  #busyNote(): Diagnostic {
+    const shown = this.store.location.displayPath;
+    return makeDiagnostic(
+      LLM_SYMBOLS,
+      "MAG-IO-027",
+      `answered from the index ${shown} as it is: another run is bringing it up to date now ` +
+        "(an `llm-symbols index` run or a refactoring), and files it has not written yet are " +
+        "answered as they were",
+      { level: "note", file: shown },
+    );
   }
 
   #staleNote(): Diagnostic {
@@ -185,10 +229,19 @@ export class LiveIndex implements Disposable {
           this.#stopWatching();
           this.#startWatching();
         }
+        // A query does not wait for another run's refresh (an `index` run, a refactoring): it
+        // answers from what is written so far, and walks again next time.
+        const claim = RefreshClaim.tryTake(this.store.location);
+        if (claim === "busy") {
+          this.#walkNeeded = true;
+          return [this.#busyNote()];
+        }
+        using _claim = claim;
         const { refreshIndex, storedWalkOptions } = await import("./indexer.ts");
         // The files the index covers are the ones its `index` run walked.
         const walk = storedWalkOptions(this.store);
-        return (await refreshIndex(this.store, { root: this.#root, walk, signal })).diagnostics;
+        const options = { root: this.#root, walk, signal, claimed: true };
+        return (await refreshIndex(this.store, options)).diagnostics;
       }
       const { reindexFiles } = await import("./indexer.ts");
       return (await reindexFiles(this.store, plan.changed, plan.gone, statsFrom, signal))
@@ -342,6 +395,23 @@ export class LiveIndex implements Disposable {
     }
     return { changed, gone };
   }
+}
+
+/** The index at `location` opened as a host keeps it. */
+function openStore(location: DbLocation, writable: boolean): IndexStore {
+  const store = IndexStore.open(location, writable ? "write" : "read");
+  store.keepPages(HOST_PAGE_CACHE_KIB);
+  if (writable) store.deferCheckpoints(HOST_WAL_PAGES);
+  return store;
+}
+
+/**
+ * The database file's device and inode (empty where the system gives none, as on Windows):
+ * another value means another file at the same path.
+ */
+function fileIdentity(location: DbLocation): string {
+  const info = statIfPresent(location.absPath);
+  return info ? `${info.dev}:${info.ino ?? ""}` : "";
 }
 
 /**

@@ -47,6 +47,7 @@ import {
   nameField,
   pathsField,
   READ_ONLY,
+  symbolIdField,
 } from "./tool_fields.ts";
 
 const INDEX = `${LLM_SYMBOLS} index`;
@@ -131,7 +132,8 @@ export const symbolsIndexTool: Tool = defineTool({
       "llm-symbols index --glob '!vendor/' --timeout-ms 60000",
       "deno run --allow-read --allow-write=.llm jsr:@llm/search/symbols index",
     ],
-    notes: "Writes only the index database (and its -wal/-shm files) under the root.",
+    notes:
+      "Writes only the index database (and its -wal/-shm files, and the .lock file a refresh claims) under the root.",
   },
   run: async (input, context) => {
     // Loaded only here: the indexer brings the parser, which the queries never load.
@@ -194,6 +196,10 @@ export const symbolsStatusTool: Tool = defineTool({
 const VerifyInput = z.object({
   db: dbField,
   limit: limitField(0),
+  max_file_bytes: count.optional().describe(
+    "Files larger than this are not indexed, so one left out is no drift [default: the last " +
+      "index run's]",
+  ),
   ...walkInputShape,
   hidden: field(walkInputShape.hidden.clone(), { short: "H" }),
   no_ignore: field(walkInputShape.no_ignore.clone(), { short: "I" }),
@@ -215,8 +221,9 @@ export const symbolsVerifyTool: Tool = defineTool({
   title: "Verify the symbol index against the disk",
   description:
     "Compare the index with the files on disk by content hash and list every drift: changed, " +
-    "missing (indexed, gone) or new (not indexed). in_sync is true when there is none. Give the " +
-    "same walk settings (glob, hidden, …) as the index run.",
+    "missing (indexed, gone) or new (not indexed; one larger than max_file_bytes is not drift). " +
+    "in_sync is true when there is none. Give the same walk settings (glob, hidden, …) as the " +
+    "index run.",
   example: { limit: 20 },
   prefix: "MAG",
   kind: "query",
@@ -242,6 +249,7 @@ export const symbolsVerifyTool: Tool = defineTool({
       db: input.db,
       walk: walkOptionsFrom(input, "MAG"),
       limit: input.limit,
+      maxFileBytes: input.max_file_bytes,
     });
     return {
       ...envelopeOf(VERIFY, outcome, context.executionId),
@@ -267,6 +275,7 @@ export const symbolsFindTool: Tool = defineTool({
   description:
     "Find where symbols are defined, from the symbol index: by exact name or qualified name " +
     "(several definitions are all listed and ambiguous is true: nothing is picked for you), " +
+    "by symbol_id, " +
     "by prefix, or fuzzy (fzf scoring). An unknown exact name fails with MAG-REF-001 and close " +
     "names. Each result has its span, kind, qualified name, signature line and symbol_id.",
   example: { name: "parse_args", kind: ["function"] },
@@ -276,6 +285,7 @@ export const symbolsFindTool: Tool = defineTool({
   annotations: READ_ONLY,
   input: z.object({
     name: nameField,
+    symbol_id: symbolIdField,
     match: z.enum(["exact", "prefix", "fuzzy"]).default("exact").describe(
       "How the name matches: exact (or qualified), prefix, fuzzy",
     ),
@@ -313,7 +323,13 @@ function useTool(
     kind: "query",
     permissions: ["read"],
     annotations: READ_ONLY,
-    input: z.object({ name: nameField, depth: depthField, paths: pathsField, ...queryShape }),
+    input: z.object({
+      name: nameField,
+      symbol_id: symbolIdField,
+      depth: depthField,
+      paths: pathsField,
+      ...queryShape,
+    }),
     output: queryEnvelopeSchema(UseListDataSchema),
     listKey: "results",
     itemType: "use",
@@ -324,6 +340,7 @@ function useTool(
       examples: [
         `llm-symbols ${subcommand} parse_args`,
         `llm-symbols ${subcommand} Parser.parse --depth 2 src/`,
+        `llm-symbols ${subcommand} --symbol-id 3f2a9c01d4e5b687`,
       ],
     },
     run: QUERY_CODE[subcommand].run,
@@ -332,7 +349,8 @@ function useTool(
 
 const RESOLUTION_NOTE = "Each use is resolved to a definition: its own file (and scope) " +
   "first, then the files its file imports or includes, then a name defined once in the index; " +
-  "ambiguous and unresolved uses are kept and marked.";
+  "ambiguous and unresolved uses are kept and marked. Name the symbol by name, or by the " +
+  "symbol_id symbols_find lists to take one of several same-named definitions.";
 
 /**
  * `llm-symbols refs`: every use of a symbol, resolved.

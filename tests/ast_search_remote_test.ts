@@ -1,5 +1,5 @@
 /**
- * `llm-ast-search` run as a remote module, the way JSR or any HTTP host serves it: the
+ * `llm-ast-search` and `llm-search` run as remote modules, the way JSR or any HTTP host serves them: the
  * repository is served from 127.0.0.1 and run with `--allow-read=<fixture dir>` and
  * `--allow-import` for that host only. Grammars, the tree-sitter runtime and the parse
  * workers all come over HTTP and load with no further permission.
@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { extname, join, normalize } from "node:path";
 import { INLINE_BYTES } from "../tools/ast-search/engine.ts";
 import { makeTree, REPO, runEntry, withoutRunFields } from "./helpers.ts";
+import { CATASTROPHIC, SLOW_PATTERN, slowText } from "./slow_search.ts";
 
 const TYPES: Record<string, string> = {
   ".ts": "application/typescript",
@@ -100,6 +101,61 @@ Deno.test("remote module: grammars and workers load over HTTP with --allow-read=
       ],
     );
     assert.equal(local.stderr, "");
+  } finally {
+    await stop();
+    await Deno.remove(fixture, { recursive: true });
+  }
+});
+
+Deno.test("remote module: a search under --timeout keeps its bound with workers, as from a checkout", async () => {
+  // A catastrophic pattern (linear under a budget: exact and at once), then a search of seconds
+  // cut by its budget inside the file it matches, on 450 files (so a search takes workers).
+  const files: Record<string, string> = { "a.txt": "aaa\n", "b.txt": CATASTROPHIC.line };
+  const slow = slowText(0.02);
+  for (let i = 0; i < 450; i++) files[`s/${String(i).padStart(3, "0")}.txt`] = slow;
+  const fixture = await makeTree(files);
+  const { origin, stop } = serveRepository();
+  try {
+    const host = origin.slice("http://".length);
+    const run = async (pattern: string, timeout: string, paths: string[]) => {
+      const started = Date.now();
+      const output = await new Deno.Command("deno", {
+        args: [
+          "run",
+          "--quiet",
+          "--no-prompt",
+          `--allow-read=${fixture}`,
+          `--allow-import=${host}`,
+          `--import-map=${origin}/deno.json`,
+          `${origin}/tools/search/main.ts`,
+          "--timeout",
+          timeout,
+          "--",
+          pattern,
+          ...paths,
+        ],
+        cwd: fixture,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+      return {
+        elapsed: Date.now() - started,
+        envelope: JSON.parse(new TextDecoder().decode(output.stdout)) as {
+          status: string;
+          data: { matches: { span: { file_path: string } }[] };
+          diagnostics: { code: string; file?: string }[];
+        },
+      };
+    };
+    const catastrophic = await run(CATASTROPHIC.pattern, "20000", ["a.txt", "b.txt"]);
+    assert.equal(catastrophic.envelope.status, "ok");
+    assert.deepEqual(catastrophic.envelope.data.matches.map((m) => m.span.file_path), ["a.txt"]);
+    const cut = await run(SLOW_PATTERN, "500", ["."]);
+    assert.equal(cut.envelope.status, "partial");
+    assert.ok(cut.envelope.diagnostics.some((d) => d.code === "LMS-QRY-003"));
+    // Module loading over HTTP aside, the 9 s of matching stopped at 500 ms.
+    assert.ok(cut.elapsed < 8_000, `took ${cut.elapsed} ms`);
   } finally {
     await stop();
     await Deno.remove(fixture, { recursive: true });

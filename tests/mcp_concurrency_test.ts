@@ -1,9 +1,10 @@
 /**
- * llm-mcp never blocks: a slow call (a catastrophic regex that would run for hours) runs in a
- * call worker, so `ping`, `tools/list` and other calls are answered meanwhile; cancelling it
- * stops its work at once and the log says `cancelled`; the server's time limit stops it with a
- * coded result; progress notifications come while it runs; concurrent calls of every tool
- * from one client all come back right. Driven by the official SDK client over stdio.
+ * llm-mcp never blocks: a slow call (a search of seconds) runs in a call worker, or on the
+ * server's own thread in steps that let it answer (a server scoped to the project cannot start
+ * workers), so `ping`, `tools/list` and other calls are answered meanwhile; cancelling it stops
+ * its work at once and the log says `cancelled`; the server's time limit stops it with a coded
+ * result; progress notifications come while it runs; concurrent calls of every tool from one
+ * client all come back right. Driven by the official SDK client over stdio, in both modes.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -14,32 +15,35 @@ import { ExecutionLog, queryScope, ToolServer } from "../tools/mcp/main.ts";
 import { flagSignal } from "../tools/mcp/call_protocol.ts";
 import { makeTree, REPO } from "./helpers.ts";
 import { connect, type Connected, FIXTURE, indexFixture, SAMPLES } from "./mcp_helpers.ts";
+import { CATASTROPHIC, SLOW_PATTERN, slowText } from "./slow_search.ts";
+
+/** A file whose search by SLOW_PATTERN takes tens of seconds on one thread. */
+const SLOW_TREE = { ...FIXTURE, "slow.txt": slowText(16) };
 
 /**
- * `(a+)+$` backtracks 2^40 times on this line: hours of work in one regex call, which not even
- * terminating its worker interrupts (V8 does not stop a running regex; its thread spins on,
- * unseen, until the process exits).
- */
-const SLOW_TREE = { ...FIXTURE, "slow.txt": "a".repeat(40) + "b\n" };
-
-/**
- * The same pattern over 5,000 files of two slow lines, about a millisecond a file: seconds of
- * work in all, searched on one thread (`threads: 1`), which checks for cancellation between
- * batches of files (the first batch is 400 files, the next ones 96).
+ * 500 files of 40 KB: about 20 s of one thread's matching, searched with `threads: 1`, which
+ * checks for cancellation between files and inside each match.
  */
 async function makeStoppableTree(): Promise<string> {
   const root = await makeTree(FIXTURE);
   await Deno.mkdir(join(root, "slow"));
-  // (a+)+$ backtracks 2^16 ways at each start of the run of a: about 25 s of one core for the
-  // 5,000 files, so that no machine answers before the tests cancel (12 took 1.7 s on a quiet
-  // machine, and the call answered before its cancel).
-  const text = ("a".repeat(16) + "b\na\n").repeat(2);
-  const names = Array.from({ length: 5_000 }, (_, i) => `${String(i).padStart(4, "0")}.txt`);
+  const text = slowText(0.04);
+  const names = Array.from({ length: 500 }, (_, i) => `${String(i).padStart(4, "0")}.txt`);
   await Promise.all(names.map((name) => Deno.writeTextFile(join(root, "slow", name), text)));
   return root;
 }
 
-const SLOW_SEARCH = { name: "search", arguments: { patterns: ["(a+)+$"] } };
+/**
+ * The ways the server is run: from a checkout with read permission for the package (call
+ * workers), and scoped to the project alone (no worker can start: calls run on the server's
+ * thread).
+ */
+const MODES = {
+  "call workers": (root: string, ...more: string[]) => [`--allow-read=${[root, ...more, REPO]}`],
+  "scoped, no workers": (root: string, ...more: string[]) => [`--allow-read=${[root, ...more]}`],
+};
+
+const SLOW_SEARCH = { name: "search", arguments: { patterns: [SLOW_PATTERN] } };
 
 /** How long a ping may take while a slow call runs. */
 const PING_BOUND_MS = 200;
@@ -79,6 +83,16 @@ function logRecords(logDir: string): Record<string, unknown>[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * CPU ticks a busy process uses in 500 ms, measured again (up to three times) while a loaded
+ * machine gives it less than 5: the test needs to see it busy before it can see it stop.
+ */
+async function busyTicks(pid: number): Promise<number> {
+  let ticks = 0;
+  for (let round = 0; round < 3 && ticks < 5; round++) ticks = await cpuDuring(pid, 500);
+  return ticks;
+}
+
 /** Waits until the process stops using CPU (a worker loading its modules), up to 5 s. */
 async function settle(pid: number): Promise<void> {
   for (let i = 0; i < 20; i++) if (await cpuDuring(pid, 250) <= 2) return;
@@ -93,86 +107,121 @@ function slowCall(
     .then(() => "answered", (error: Error) => error.name);
 }
 
-Deno.test("mcp concurrency: a slow call leaves ping, tools/list and other calls free", async () => {
-  const root = await makeTree(SLOW_TREE);
-  const server = await connect({ root, permissions: [`--allow-read=${root},${REPO}`] });
-  try {
-    const cancel = new AbortController();
-    const slow = slowCall(server, cancel.signal);
-    await sleep(500);
-    const pings = [];
-    for (let i = 0; i < 5; i++) pings.push(await timedPing(server));
-    assert.ok(
-      Math.max(...pings) < PING_BOUND_MS,
-      `pings took ${pings.map((ms) => ms.toFixed(0)).join(", ")} ms during the slow call`,
-    );
-    const listed = await server.client.listTools();
-    assert.ok(listed.tools.some((tool: { name: string }) => tool.name === "search"));
-    for (const name of ["search", "ast_search", "discover"]) {
-      const other = await server.client.callTool({ name, arguments: SAMPLES[name].args }) as {
-        structuredContent: Record<string, unknown>;
-      };
-      SAMPLES[name].check(other.structuredContent);
-    }
-    cancel.abort();
-    assert.notEqual(await slow, "answered");
-  } finally {
-    await server.close();
-    await Deno.remove(root, { recursive: true });
-  }
-});
-
-Deno.test({
-  name: "mcp concurrency: cancelling stops the call's work at once; the log says cancelled",
-  ignore: !hasProc,
-  async fn() {
-    const root = await makeStoppableTree();
-    const logDir = await Deno.makeTempDir();
-    const server = await connect({
-      root,
-      permissions: [`--allow-read=${root},${logDir},${REPO}`, `--allow-write=${logDir}`],
-      args: ["--log-dir", logDir],
-    });
+for (const [mode, permissions] of Object.entries(MODES)) {
+  Deno.test(`mcp concurrency, ${mode}: a slow call leaves ping, tools/list and other calls free`, async () => {
+    const root = await makeTree(SLOW_TREE);
+    const server = await connect({ root, permissions: permissions(root) });
     try {
-      // Warm up, and let the spare worker finish loading, so CPU time is the slow call's alone.
-      await server.client.callTool({ name: "search", arguments: { patterns: ["greet"] } });
-      await settle(server.pid);
       const cancel = new AbortController();
-      const slow = slowCall(server, cancel.signal, {
-        name: "search",
-        arguments: { patterns: ["(a+)+$"], threads: 1 },
-      });
-      await sleep(1_500); // past the first batch
-      const busy = await cpuDuring(server.pid, 500);
-
-      cancel.abort();
-      const cancelledAt = performance.now();
-      assert.notEqual(await slow, "answered");
-      await timedPing(server);
-      const answeredAfter = performance.now() - cancelledAt;
-      assert.ok(answeredAfter < PING_BOUND_MS, `ping after cancel: ${answeredAfter.toFixed(0)} ms`);
-      await sleep(PING_BOUND_MS - answeredAfter);
-      const idle = await cpuDuring(server.pid, 500);
-      assert.ok(busy >= 5, `the slow call should keep a core busy (${busy} ticks in 500 ms)`);
+      const slow = slowCall(server, cancel.signal);
+      await sleep(500);
+      const pings = [];
+      for (let i = 0; i < 5; i++) pings.push(await timedPing(server));
       assert.ok(
-        idle <= Math.max(3, busy / 5),
-        `the cancelled call still computes: ${idle} ticks in 500 ms (${busy} before)`,
+        Math.max(...pings) < PING_BOUND_MS,
+        `pings took ${pings.map((ms) => ms.toFixed(0)).join(", ")} ms during the slow call`,
       );
-
-      const records = logRecords(logDir);
-      const cancelled = records.find((record) =>
-        (record.arguments as { patterns: string[] }).patterns[0] === "(a+)+$"
-      );
-      assert.equal(cancelled?.status, "cancelled", JSON.stringify(cancelled));
-      const envelope = cancelled!.envelope as { diagnostics: { code: string }[] };
-      assert.equal(envelope.diagnostics[0].code, "MCP-QRY-010");
+      const listed = await server.client.listTools();
+      assert.ok(listed.tools.some((tool: { name: string }) => tool.name === "search"));
+      for (const name of ["search", "ast_search", "discover"]) {
+        const other = await server.client.callTool({ name, arguments: SAMPLES[name].args }) as {
+          structuredContent: Record<string, unknown>;
+        };
+        SAMPLES[name].check(other.structuredContent);
+      }
+      cancel.abort();
+      assert.notEqual(await slow, "answered");
     } finally {
       await server.close();
       await Deno.remove(root, { recursive: true });
-      await Deno.remove(logDir, { recursive: true });
     }
-  },
-});
+  });
+}
+
+for (const [mode, permissions] of Object.entries(MODES)) {
+  Deno.test({
+    name:
+      `mcp concurrency, ${mode}: cancelling stops the call's work at once; the log says cancelled`,
+    ignore: !hasProc,
+    async fn() {
+      const root = await makeStoppableTree();
+      const logDir = await Deno.makeTempDir();
+      const server = await connect({
+        root,
+        permissions: [...permissions(root, logDir), `--allow-write=${logDir}`],
+        args: ["--log-dir", logDir],
+      });
+      try {
+        // Warm up, and let the spare worker finish loading, so CPU time is the slow call's alone.
+        await server.client.callTool({ name: "search", arguments: { patterns: ["greet"] } });
+        await settle(server.pid);
+        const cancel = new AbortController();
+        const slow = slowCall(server, cancel.signal, {
+          name: "search",
+          arguments: { patterns: [SLOW_PATTERN], threads: 1 },
+        });
+        await sleep(1_500); // well inside the matching
+        const busy = await busyTicks(server.pid);
+
+        cancel.abort();
+        const cancelledAt = performance.now();
+        assert.notEqual(await slow, "answered");
+        await timedPing(server);
+        const answeredAfter = performance.now() - cancelledAt;
+        assert.ok(
+          answeredAfter < PING_BOUND_MS,
+          `ping after cancel: ${answeredAfter.toFixed(0)} ms`,
+        );
+        await sleep(PING_BOUND_MS - answeredAfter);
+        const idle = await cpuDuring(server.pid, 500);
+        assert.ok(busy >= 5, `the slow call should keep a core busy (${busy} ticks in 500 ms)`);
+        assert.ok(
+          idle <= Math.max(3, busy / 5),
+          `the cancelled call still computes: ${idle} ticks in 500 ms (${busy} before)`,
+        );
+
+        const records = logRecords(logDir);
+        const cancelled = records.find((record) =>
+          (record.arguments as { patterns: string[] }).patterns[0] === SLOW_PATTERN
+        );
+        assert.equal(cancelled?.status, "cancelled", JSON.stringify(cancelled));
+        const envelope = cancelled!.envelope as { diagnostics: { code: string }[] };
+        assert.equal(envelope.diagnostics[0].code, "MCP-QRY-010");
+      } finally {
+        await server.close();
+        await Deno.remove(root, { recursive: true });
+        await Deno.remove(logDir, { recursive: true });
+      }
+    },
+  });
+}
+
+for (const [mode, permissions] of Object.entries(MODES)) {
+  Deno.test(`mcp concurrency, ${mode}: a catastrophic pattern is answered at once, exactly`, async () => {
+    const root = await makeTree({ ...FIXTURE, "slow.txt": CATASTROPHIC.line + "aaa\n" });
+    const server = await connect({ root, permissions: permissions(root) });
+    try {
+      const started = performance.now();
+      const result = await server.client.callTool({
+        name: "search",
+        arguments: { patterns: [CATASTROPHIC.pattern], paths: ["slow.txt"], detail: "full" },
+      }) as {
+        structuredContent: {
+          status: string;
+          data: { matches: { span: { start_line: number } }[] };
+        };
+      };
+      const took = performance.now() - started;
+      assert.equal(result.structuredContent.status, "ok");
+      assert.deepEqual(result.structuredContent.data.matches.map((m) => m.span.start_line), [2]);
+      assert.ok(took < 5_000, `answered after ${took.toFixed(0)} ms`);
+      assert.ok((await timedPing(server)) < PING_BOUND_MS);
+    } finally {
+      await server.close();
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+}
 
 Deno.test("mcp concurrency: a call worker's flag signal aborts once, with an AbortError", () => {
   const flag = new Int32Array(new SharedArrayBuffer(4));
@@ -204,122 +253,128 @@ const SLOW_AST_CALLS: Record<string, Record<string, unknown>> = {
   "four files, with parse workers": { kind: ["function"], paths: ["shared"], threads: 2 },
 };
 
-Deno.test({
-  name: "mcp concurrency: cancelling an AST call stops its parses within 200 ms",
-  ignore: !hasProc,
-  async fn(t) {
-    const big = bigCFile();
-    const quarter = big.slice(0, big.indexOf("\n", big.length / 3) + 1);
-    const shared = Object.fromEntries([0, 1, 2, 3].map((i) => [`shared/s${i}.c`, quarter]));
-    const root = await makeTree({ ...FIXTURE, "big.c": big, ...shared });
-    const server = await connect({ root, permissions: [`--allow-read=${root},${REPO}`] });
-    try {
-      // Warm up (the C grammar in the call worker), and let the spare worker finish loading.
-      await server.client.callTool({
-        name: "ast_search",
-        arguments: { kind: ["function"], paths: ["src"] },
-      });
-      for (const [name, args] of Object.entries(SLOW_AST_CALLS)) {
-        await t.step(name, async () => {
-          await settle(server.pid);
-          const cancel = new AbortController();
-          const slow = slowCall(server, cancel.signal, { name: "ast_search", arguments: args });
-          await sleep(600); // inside the parses
-          const busy = await cpuDuring(server.pid, 500);
-          cancel.abort();
-          const cancelledAt = performance.now();
-          assert.notEqual(await slow, "answered");
-          await sleep(CANCEL_BOUND_MS - (performance.now() - cancelledAt));
-          const idle = await cpuDuring(server.pid, 500);
-          assert.ok(busy >= 5, `the parse should keep a core busy (${busy} ticks in 500 ms)`);
-          assert.ok(
-            idle <= Math.max(3, busy / 5),
-            `the cancelled parse still computes ${CANCEL_BOUND_MS} ms after the cancel: ` +
-              `${idle} ticks in 500 ms (${busy} before)`,
-          );
+for (const [mode, permissions] of Object.entries(MODES)) {
+  Deno.test({
+    name: `mcp concurrency, ${mode}: cancelling an AST call stops its parses within 200 ms`,
+    ignore: !hasProc,
+    async fn(t) {
+      const big = bigCFile();
+      const quarter = big.slice(0, big.indexOf("\n", big.length / 3) + 1);
+      const shared = Object.fromEntries([0, 1, 2, 3].map((i) => [`shared/s${i}.c`, quarter]));
+      const root = await makeTree({ ...FIXTURE, "big.c": big, ...shared });
+      const server = await connect({ root, permissions: permissions(root) });
+      try {
+        // Warm up (the C grammar in the call worker), and let the spare worker finish loading.
+        await server.client.callTool({
+          name: "ast_search",
+          arguments: { kind: ["function"], paths: ["src"] },
         });
+        for (const [name, args] of Object.entries(SLOW_AST_CALLS)) {
+          await t.step(name, async () => {
+            await settle(server.pid);
+            const cancel = new AbortController();
+            const slow = slowCall(server, cancel.signal, { name: "ast_search", arguments: args });
+            await sleep(600); // inside the parses
+            const busy = await busyTicks(server.pid);
+            cancel.abort();
+            const cancelledAt = performance.now();
+            assert.notEqual(await slow, "answered");
+            await sleep(CANCEL_BOUND_MS - (performance.now() - cancelledAt));
+            const idle = await cpuDuring(server.pid, 500);
+            assert.ok(busy >= 5, `the parse should keep a core busy (${busy} ticks in 500 ms)`);
+            assert.ok(
+              idle <= Math.max(3, busy / 5),
+              `the cancelled parse still computes ${CANCEL_BOUND_MS} ms after the cancel: ` +
+                `${idle} ticks in 500 ms (${busy} before)`,
+            );
+          });
+        }
+      } finally {
+        await server.close();
+        await Deno.remove(root, { recursive: true });
       }
+    },
+  });
+}
+
+for (const [mode, permissions] of Object.entries(MODES)) {
+  Deno.test(`mcp concurrency, ${mode}: the call time limit stops a call with a coded result`, async () => {
+    const root = await makeTree(SLOW_TREE);
+    const server = await connect({
+      root,
+      permissions: permissions(root),
+      args: ["--call-timeout-ms", "3000"],
+    });
+    try {
+      // A search asking for more time than the server's limit allows: the limit answers.
+      const started = performance.now();
+      const result = await server.client.callTool({
+        ...SLOW_SEARCH,
+        arguments: { ...SLOW_SEARCH.arguments, timeout_ms: 60_000 },
+      }) as {
+        isError?: boolean;
+        structuredContent: { status: string; diagnostics: { code: string; message: string }[] };
+      };
+      const took = performance.now() - started;
+      assert.equal(result.isError, true);
+      assert.equal(result.structuredContent.status, "error");
+      assert.equal(result.structuredContent.diagnostics[0].code, "MCP-QRY-011");
+      assert.match(result.structuredContent.diagnostics[0].message, /time limit/);
+      assert.ok(took < 6_000, `the time limit answered after ${took.toFixed(0)} ms`);
+      assert.ok((await timedPing(server)) < PING_BOUND_MS);
+      // By default a search gets a budget under the limit: it answers partial results itself,
+      // naming the file it was matching (LMS-QRY-003).
+      const budgeted = await server.client.callTool(SLOW_SEARCH) as {
+        isError?: boolean;
+        structuredContent: {
+          status: string;
+          diagnostics: { code: string; examples?: { file?: string }[] }[];
+        };
+      };
+      assert.notEqual(budgeted.isError, true);
+      assert.equal(budgeted.structuredContent.status, "partial");
+      assert.ok(
+        budgeted.structuredContent.diagnostics.some((d) =>
+          d.code === "LMS-QRY-003" && d.examples?.[0]?.file === "slow.txt"
+        ),
+        JSON.stringify(budgeted.structuredContent.diagnostics),
+      );
+      const again = await server.client.callTool({
+        name: "search",
+        arguments: { patterns: ["greet"], detail: "full" },
+      }) as { structuredContent: Record<string, unknown> };
+      SAMPLES.search.check(again.structuredContent);
     } finally {
       await server.close();
       await Deno.remove(root, { recursive: true });
     }
-  },
-});
-
-Deno.test("mcp concurrency: the call time limit stops a call with a coded result", async () => {
-  const root = await makeTree(SLOW_TREE);
-  const server = await connect({
-    root,
-    permissions: [`--allow-read=${root},${REPO}`],
-    args: ["--call-timeout-ms", "4000"],
   });
-  try {
-    // A search asking for more time than the server's limit allows: the limit answers.
-    const started = performance.now();
-    const result = await server.client.callTool({
-      ...SLOW_SEARCH,
-      arguments: { ...SLOW_SEARCH.arguments, timeout_ms: 60_000 },
-    }) as {
-      isError?: boolean;
-      structuredContent: { status: string; diagnostics: { code: string; message: string }[] };
-    };
-    const took = performance.now() - started;
-    assert.equal(result.isError, true);
-    assert.equal(result.structuredContent.status, "error");
-    assert.equal(result.structuredContent.diagnostics[0].code, "MCP-QRY-011");
-    assert.match(result.structuredContent.diagnostics[0].message, /time limit/);
-    assert.ok(took < 7_000, `the time limit answered after ${took.toFixed(0)} ms`);
-    assert.ok((await timedPing(server)) < PING_BOUND_MS);
-    // By default a search gets a budget under the limit: it answers partial results itself,
-    // naming the file it was matching (LMS-QRY-003).
-    const budgeted = await server.client.callTool(SLOW_SEARCH) as {
-      isError?: boolean;
-      structuredContent: {
-        status: string;
-        diagnostics: { code: string; examples?: { file?: string }[] }[];
-      };
-    };
-    assert.notEqual(budgeted.isError, true);
-    assert.equal(budgeted.structuredContent.status, "partial");
-    assert.ok(
-      budgeted.structuredContent.diagnostics.some((d) =>
-        d.code === "LMS-QRY-003" && d.examples?.[0]?.file === "slow.txt"
-      ),
-      JSON.stringify(budgeted.structuredContent.diagnostics),
-    );
-    const again = await server.client.callTool({
-      name: "search",
-      arguments: { patterns: ["greet"], detail: "full" },
-    }) as { structuredContent: Record<string, unknown> };
-    SAMPLES.search.check(again.structuredContent);
-  } finally {
-    await server.close();
-    await Deno.remove(root, { recursive: true });
-  }
-});
+}
 
-Deno.test("mcp concurrency: progress notifications while a call runs, for a progressToken", async () => {
-  const root = await makeTree(SLOW_TREE);
-  const server = await connect({ root, permissions: [`--allow-read=${root},${REPO}`] });
-  try {
-    const progress: { progress: number; message?: string }[] = [];
-    const cancel = new AbortController();
-    const slow = server.client.callTool(SLOW_SEARCH, undefined, {
-      signal: cancel.signal,
-      onprogress: (update: { progress: number; message?: string }) => progress.push(update),
-    }).catch((error: Error) => error);
-    for (let waited = 0; progress.length < 2 && waited < 6_000; waited += 100) await sleep(100);
-    cancel.abort();
-    await slow;
-    assert.ok(progress.length >= 2, `${progress.length} progress notifications in 6 s`);
-    assert.ok(progress[0].progress >= 900, JSON.stringify(progress[0]));
-    assert.ok(progress[1].progress > progress[0].progress, "progress increases");
-    assert.match(progress[0].message ?? "", /^search running for \d+ s$/);
-  } finally {
-    await server.close();
-    await Deno.remove(root, { recursive: true });
-  }
-});
+for (const [mode, permissions] of Object.entries(MODES)) {
+  Deno.test(`mcp concurrency, ${mode}: progress notifications while a call runs, for a progressToken`, async () => {
+    const root = await makeTree(SLOW_TREE);
+    const server = await connect({ root, permissions: permissions(root) });
+    try {
+      const progress: { progress: number; message?: string }[] = [];
+      const cancel = new AbortController();
+      const slow = server.client.callTool(SLOW_SEARCH, undefined, {
+        signal: cancel.signal,
+        onprogress: (update: { progress: number; message?: string }) => progress.push(update),
+      }).catch((error: Error) => error);
+      for (let waited = 0; progress.length < 2 && waited < 6_000; waited += 100) await sleep(100);
+      cancel.abort();
+      await slow;
+      assert.ok(progress.length >= 2, `${progress.length} progress notifications in 6 s`);
+      assert.ok(progress[0].progress >= 900, JSON.stringify(progress[0]));
+      assert.ok(progress[1].progress > progress[0].progress, "progress increases");
+      assert.match(progress[0].message ?? "", /^search running for \d+ s$/);
+    } finally {
+      await server.close();
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+}
 
 Deno.test("mcp concurrency: concurrent calls of every tool from one client come back right", async () => {
   const root = await makeTree(FIXTURE);

@@ -10,6 +10,7 @@ import { Listing } from "../../core/listing.ts";
 import { permissionError } from "../../core/permissions.ts";
 import { packageDirectory } from "../../core/workers.ts";
 import { type WalkEntry, Walker } from "../../core/walk/walker.ts";
+import { Breather } from "../../core/breather.ts";
 import type { AstMatch, AstSearchData } from "../../schema/ast_search.ts";
 import {
   type Diagnostic,
@@ -240,18 +241,27 @@ function skipNotes(unsupportedFiles: SkipCounter, withoutDefinitions: SkipCounte
   ];
 }
 
-/** Walks and picks each file's language. */
-function collectTasks(
+/** How long the walk and the text prefilter run before a cancellable run lets others in (ms). */
+const WALK_BREATH_MS = 20;
+
+/**
+ * Walks and picks each file's language. A run that may be cancelled lets the event loop run
+ * every WALK_BREATH_MS (a cancel then stops the walk of a large tree, on any thread).
+ */
+async function collectTasks(
   spec: SearchSpec,
   forced: LanguageInfo | undefined,
   walker: Walker,
-): { tasks: Task[]; diagnostics: Diagnostic[] } {
+  signal: AbortSignal | undefined,
+): Promise<{ tasks: Task[]; diagnostics: Diagnostic[] }> {
+  const breather = new Breather(signal, WALK_BREATH_MS);
   const diagnostics: Diagnostic[] = [];
   const unsupportedFiles = new SkipCounter();
   const withoutDefinitions = new SkipCounter();
   const seen = new Set<string>();
   const tasks: Task[] = [];
   for (const entry of walker.entries()) {
+    await breather.breathe();
     if (entry.kind !== "file" || seen.has(entry.absPath)) continue;
     seen.add(entry.absPath);
     const info = pickLanguage(entry, forced, diagnostics);
@@ -392,9 +402,15 @@ function takeCached(tasks: Task[], options: AstSearchOptions, namespace: string)
  * files that can match are parsed, and only their bytes decide whether workers are worth
  * starting.
  */
-function ruleOutByText(searcher: FileSearcher, triage: Triage): void {
+async function ruleOutByText(
+  searcher: FileSearcher,
+  triage: Triage,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   if (!searcher.rulesOutByText) return;
+  const breather = new Breather(signal, WALK_BREATH_MS);
   for (const task of triage.work) {
+    await breather.breathe();
     let outcome: FileOutcome | undefined;
     try {
       outcome = searcher.outcomeWithoutParse(Deno.readFileSync(task.absPath));
@@ -577,7 +593,7 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
       paths: options.paths,
       stat: true,
     });
-    const collected = collectTasks(spec, forced, walker);
+    const collected = await collectTasks(spec, forced, walker, options.signal);
     const namespace = `llm-ast-search\0${JSON.stringify(spec)}`;
     const triage = takeCached(collected.tasks, options, namespace);
     // The query is compiled for the languages left to parse (a cached file's language compiled
@@ -590,7 +606,7 @@ export async function astSearch(options: AstSearchOptions): Promise<AstSearchRes
     const tasks = collected.tasks.filter((task) =>
       triage.fromCache.has(task) || prepared.ready.has(task.language)
     );
-    ruleOutByText(searcher, triage);
+    await ruleOutByText(searcher, triage, options.signal);
     const parsed = await parseWork(triage.work, searcher, options);
     const outcomes = new Map<Task, Result>(parsed.results);
     for (const [task, outcome] of triage.known) outcomes.set(task, { outcome });

@@ -19,7 +19,7 @@ import {
 import { errorNodes } from "../../grammars/syntax_errors.ts";
 import { compileQuery, definitionQuery } from "../../grammars/query.ts";
 import { isBinary } from "../../core/walk/binary.ts";
-import { type DecodedText, decodeUtf8 } from "../../core/utf8.ts";
+import { type DecodedText, decodeText, decodeUtf8 } from "../../core/utf8.ts";
 import { LineIndex } from "../../schema/line_index.ts";
 import { makeSpan, type Span } from "../../schema/span_build.ts";
 import { sha256 } from "../../schema/checksum.ts";
@@ -160,8 +160,6 @@ interface FileContext {
   fileChecksum?: string;
 }
 
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-
 function isContinuation(bytes: Uint8Array, offset: number): boolean {
   return offset < bytes.length && (bytes[offset] & 0xc0) === 0x80;
 }
@@ -174,11 +172,11 @@ function cutText(
   max: number,
 ): { text: string; truncated: boolean } {
   if (max === 0 || end - start <= max) {
-    return { text: decoder.decode(bytes.subarray(start, end)), truncated: false };
+    return { text: decodeText(bytes.subarray(start, end)), truncated: false };
   }
   let to = start + max;
   while (to > start && isContinuation(bytes, to)) to--;
-  return { text: decoder.decode(bytes.subarray(start, to)), truncated: true };
+  return { text: decodeText(bytes.subarray(start, to)), truncated: true };
 }
 
 function contextLines(file: FileContext, first: number, last: number, max: number): ContextLine[] {
@@ -224,6 +222,9 @@ export function namePrefilter(name: string): RegExp | undefined {
  */
 const HEAP_GUARD = 2048 * 1024 * 1024 - 320 * 1024 * 1024;
 
+/** How long a parse on a host's only thread runs before it lets the event loop run (ms). */
+const PARSE_SLICE_MS = 20;
+
 /**
  * Checks the limits of one file from web-tree-sitter's progress callbacks (called every few
  * hundred steps of a parse or a query; returning `true` stops it), and remembers which stopped it.
@@ -243,10 +244,25 @@ class LimitWatch {
   runStopped = false;
   /** Progress callbacks so far: the limits are checked on every 16th. */
   #calls = 0;
+  /** When the current slice of a parse that yields between slices ends (see `sliced`). */
+  #sliceEnd: number | undefined;
+  /** Set when the parse was halted because its slice ended: it resumes after a pause. */
+  sliced = false;
+  /** Time spent in pauses between slices: not the file's own (`fileTimeoutMs`). */
+  #pausedMs = 0;
 
-  constructor(limits: ParseLimits, shouldStop: StopCheck) {
+  /** Watches one file; with `sliceMs`, a parse also halts each time that much time has passed. */
+  constructor(limits: ParseLimits, shouldStop: StopCheck, sliceMs?: number) {
     this.#limits = limits;
     this.#shouldStop = shouldStop;
+    if (sliceMs !== undefined) this.#sliceEnd = performance.now() + sliceMs;
+  }
+
+  /** Starts the next slice of `sliceMs`, after a pause of `pausedMs`. */
+  nextSlice(sliceMs: number, pausedMs: number): void {
+    this.sliced = false;
+    this.#pausedMs += pausedMs;
+    this.#sliceEnd = performance.now() + sliceMs;
   }
 
   parseExceeded(): boolean {
@@ -263,7 +279,9 @@ class LimitWatch {
       };
       return true;
     }
-    return this.#late("parse");
+    if (this.#late("parse")) return true;
+    if (this.#sliceEnd !== undefined && performance.now() >= this.#sliceEnd) this.sliced = true;
+    return this.sliced;
   }
 
   queryExceeded(): boolean {
@@ -279,7 +297,7 @@ class LimitWatch {
 
   #late(stage: "parse" | "query"): boolean {
     if (this.stopped) return true;
-    const elapsed = performance.now() - this.#started;
+    const elapsed = performance.now() - this.#started - this.#pausedMs;
     if (elapsed <= this.#limits.fileTimeoutMs) return false;
     this.stopped = {
       limit: "fileTimeoutMs",
@@ -408,18 +426,25 @@ export class FileSearcher {
    * Reads and searches one file. Throws {@linkcode RunStoppedError} when `shouldStop` stopped
    * its parse or query.
    */
-  searchFile(task: FileTask, shouldStop: StopCheck = NEVER_STOP): Promise<FileOutcome> {
-    return this.searchBytes(task, Deno.readFileSync(task.absPath), shouldStop);
+  searchFile(
+    task: FileTask,
+    shouldStop: StopCheck = NEVER_STOP,
+    pause?: () => Promise<void>,
+  ): Promise<FileOutcome> {
+    return this.searchBytes(task, Deno.readFileSync(task.absPath), shouldStop, pause);
   }
 
   /**
    * Searches the bytes of one file. A file that cannot match (binary, or without any text the
-   * `--name` pattern needs) is not parsed, and its language not even loaded.
+   * `--name` pattern needs) is not parsed, and its language not even loaded. With `pause` (a
+   * parse on a host's only thread), the parse halts every PARSE_SLICE_MS, awaits `pause` (which
+   * lets the event loop run, and throws when the run is cancelled) and resumes where it halted.
    */
   async searchBytes(
     task: FileTask,
     bytes: Uint8Array,
     shouldStop: StopCheck = NEVER_STOP,
+    pause?: () => Promise<void>,
   ): Promise<FileOutcome> {
     if (isBinary(bytes)) return { ...NOTHING, binary: true };
     const { maxParseBytes } = this.#limits;
@@ -437,7 +462,9 @@ export class FileSearcher {
     const state = this.#states.get(task.language) ?? await this.#state(task.language);
     try {
       const file = { bytes, decoded, index: new LineIndex(bytes), task };
-      return this.#search(state, file, new LimitWatch(this.#limits, shouldStop));
+      const sliceMs = pause ? PARSE_SLICE_MS : undefined;
+      const watch = new LimitWatch(this.#limits, shouldStop, sliceMs);
+      return await this.#search(state, file, watch, pause);
     } catch (error) {
       if (error instanceof RunStoppedError) throw error;
       throw runtimeFailure(error);
@@ -445,10 +472,29 @@ export class FileSearcher {
   }
 
   /** Parses and queries one file, stopping at the first limit it reaches. */
-  #search(state: LanguageState, file: FileContext, watch: LimitWatch): FileOutcome {
-    const tree = state.parser.parse(file.decoded.text, null, {
-      progressCallback: () => watch.parseExceeded(),
-    });
+  async #search(
+    state: LanguageState,
+    file: FileContext,
+    watch: LimitWatch,
+    pause: (() => Promise<void>) | undefined,
+  ): Promise<FileOutcome> {
+    const parse = () =>
+      state.parser.parse(file.decoded.text, null, {
+        progressCallback: () => watch.parseExceeded(),
+      });
+    let tree = parse();
+    while (!tree && watch.sliced && pause) {
+      // tree-sitter resumes a halted parse on the next call with the same text.
+      const paused = performance.now();
+      try {
+        await pause();
+      } catch (error) {
+        state.parser.reset();
+        throw error;
+      }
+      watch.nextSlice(PARSE_SLICE_MS, performance.now() - paused);
+      tree = parse();
+    }
     if (!tree) {
       // A stopped parse is kept for resumption: the next file would continue it otherwise.
       state.parser.reset();

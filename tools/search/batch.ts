@@ -10,8 +10,9 @@ import {
   type CompiledMatcher,
   compileMatcher,
   type FileResult,
-  searchBytes,
+  PAUSE,
   type SearchFileOptions,
+  searchSteps,
 } from "./searcher.ts";
 
 /** A file to search. */
@@ -58,9 +59,12 @@ export class BatchSearcher {
   readonly #countOptions: SearchFileOptions;
   readonly #reader: ReusableReader;
 
-  /** Compiles `spec` once for all batches. */
-  constructor(spec: MatcherSpec, options: SearchFileOptions) {
-    this.#matcher = compileMatcher(spec);
+  /**
+   * Compiles `spec` once for all batches; `stop`, for a run under a time budget or a cancel,
+   * is called as a pattern that may backtrack is matched, and ends the match by throwing.
+   */
+  constructor(spec: MatcherSpec, options: SearchFileOptions, stop?: () => void) {
+    this.#matcher = compileMatcher(spec, stop);
     this.#options = options;
     this.#countOptions = options.mode === "matches" ? { ...options, mode: "counts" } : options;
     // Read straight into the prefilter's memory so the scan needs no copy.
@@ -102,8 +106,39 @@ export class BatchSearcher {
     return outcome;
   }
 
+  /**
+   * Searches one file as {@linkcode BatchSearcher.search} does, awaiting `pause` between pieces
+   * of it: a search on a host's only thread lets the event loop run there, inside a large file.
+   */
+  async searchPausing(
+    file: BatchFile,
+    pause: () => Promise<void>,
+    countOnly = false,
+  ): Promise<BatchOutcome> {
+    const steps = this.#fileSteps(file, countOnly ? this.#countOptions : this.#options);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        return step.value ? { unmatched: 0, notable: [step.value] } : { unmatched: 1, notable: [] };
+      }
+      await pause();
+    }
+  }
+
   /** The result of one file, or undefined when it was searched and matched nothing. */
   #searchFile(file: BatchFile, options: SearchFileOptions): BatchFileResult | undefined {
+    const steps = this.#fileSteps(file, options);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** One file's search, pausing between its pieces (see `searchSteps`). */
+  *#fileSteps(
+    file: BatchFile,
+    options: SearchFileOptions,
+  ): Generator<typeof PAUSE, BatchFileResult | undefined> {
     const { filePath, explicit } = file;
     let bytes: Uint8Array;
     try {
@@ -114,7 +149,7 @@ export class BatchSearcher {
       return { filePath, explicit, status: "error", error: reason };
     }
     if (this.#matcher.prefilter.isBinary(bytes)) return { filePath, explicit, status: "binary" };
-    const result = searchBytes(bytes, filePath, this.#matcher, options);
+    const result = yield* searchSteps(bytes, filePath, this.#matcher, options);
     return result && result.matchCount > 0
       ? { filePath, explicit, status: "searched", result }
       : undefined;

@@ -7,6 +7,9 @@
 import { type EngineWalkOptions, type WalkEntry, Walker } from "../../core/walk/walker.ts";
 import { permissionError } from "../../core/permissions.ts";
 import { threadCount, workersAvailable } from "../../core/workers.ts";
+import { Breather } from "../../core/breather.ts";
+import { LinearRegExp, MatchStopped, UnsupportedPattern } from "../../core/linear_regex.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { SearchData } from "../../schema/search.ts";
 import { type BatchFile, type BatchOutcome, BatchSearcher } from "./batch.ts";
@@ -53,16 +56,18 @@ export interface SearchOptions extends MatcherOptions {
   /** Stream listed results here instead of keeping them in `data`. */
   emit?: (item: unknown) => void;
   /**
-   * Cancels the search (an MCP client's cancellation): worker threads are terminated at once;
-   * a search on the calling thread stops between batches.
+   * Cancels the search (an MCP client's cancellation): it stops between files and inside a
+   * match (see `timeoutMs`), on the calling thread and in workers alike.
    */
   signal?: AbortSignal;
   /**
-   * Time budget in milliseconds. Matching then runs in worker threads (even for a small tree)
-   * that are terminated when it passes, however stuck a regular expression is; the results
+   * Time budget in milliseconds. Under a budget or a signal, a pattern that may backtrack is
+   * matched by the linear-time engine (`core/linear_regex.ts`), which checks the budget and the
+   * signal as it goes, so the bound holds on the calling thread as in workers, whether or not
+   * workers can start; a pattern that needs backtracking (a backreference, a look-around of
+   * more than one character) is refused with `LMS-QRY-004`. When the budget passes the results
    * found so far are kept, `partial` is set and an `LMS-QRY-003` warning names each file that
-   * was being matched. Plain text (see `MatcherSpec.linear`) over a small walk of at most 32 MiB
-   * is matched on the calling thread instead, the budget checked between files.
+   * was being matched.
    */
   timeoutMs?: number;
   /**
@@ -93,8 +98,12 @@ export interface SearchResult {
 const INLINE_FILES = 400;
 /** A search without a time budget runs on the calling thread this long before it takes workers. */
 const INLINE_MS = 40;
-/** Most bytes a small walk may hold to be searched on the calling thread under a time budget. */
-const INLINE_TIMED_BYTES = 32 << 20;
+/**
+ * A bounded search on the calling thread lets the event loop run this often (ms), so that a host
+ * running it there (the MCP server when it cannot start workers) answers `ping`, `tools/list`
+ * and cancellations meanwhile.
+ */
+const BREATH_MS = 10;
 /**
  * Files per batch sent to a worker. Each batch costs a message each way and a wake-up of both
  * threads: on Linux 6.1, 192 files a batch (408 batches) took 45-60 ms less wall time and 90 ms
@@ -160,6 +169,7 @@ function startThread(
   spec: MatcherSpec,
   fileOptions: SearchFileOptions,
   onReply: (reply: WorkerReply) => void,
+  stop: { flag: Int32Array<SharedArrayBuffer>; deadline: number | undefined } | undefined,
 ): SearchThread {
   const thread = idleThreads.pop() ?? {
     worker: new Worker(WORKER_URL, { type: "module" }),
@@ -172,9 +182,17 @@ function startThread(
     event.preventDefault();
     onReply({ id: -1, failure: { message: event.message, refused: false } });
   };
-  worker.postMessage(
-    { type: "init", spec, options: fileOptions, progress: progress.buffer } satisfies WorkerRequest,
-  );
+  const init: WorkerRequest = {
+    type: "init",
+    spec,
+    options: fileOptions,
+    progress: progress.buffer,
+  };
+  if (stop) {
+    init.stopFlag = stop.flag.buffer;
+    if (stop.deadline !== undefined) init.deadline = stop.deadline;
+  }
+  worker.postMessage(init);
   return thread;
 }
 
@@ -227,11 +245,15 @@ async function searchWithWorkers(
 ): Promise<WorkerRunOutcome> {
   const inbox: WorkerReply[] = [];
   let wake: (() => void) | undefined;
+  // Raised when the run ends early, so that a match under way in a worker stops too.
+  const stop = deadline !== undefined || signal !== undefined
+    ? { flag: new Int32Array(new SharedArrayBuffer(4)), deadline }
+    : undefined;
   const pool = Array.from({ length: threads }, () =>
     startThread(spec, fileOptions, (reply) => {
       inbox.push(reply);
       wake?.();
-    }));
+    }, stop));
   const load = new Array<number>(threads).fill(0);
   const owner = new Map<number, number>();
   const sent = new Map<number, BatchFile[]>();
@@ -303,6 +325,7 @@ async function searchWithWorkers(
       }
     }
   } finally {
+    if (!finished && stop) Atomics.store(stop.flag, 0, 1);
     releaseThreads(pool, keep && finished);
   }
 }
@@ -355,42 +378,74 @@ function timeoutDiagnostics(outcome: WorkerRunOutcome, timeoutMs: number): Diagn
   );
 }
 
-/**
- * Whether `files` (the whole of a small walk) can be searched on the calling thread under a time
- * budget: the matcher never backtracks and they total at most INLINE_TIMED_BYTES, so no file
- * takes long and the budget, checked between files, is kept. Starting and feeding a worker
- * costs more than such a search (a warm server's literal search of 40 files: 8 ms of 29).
- */
-function linearWork(spec: MatcherSpec, files: BatchFile[]): boolean {
-  if (!spec.linear) return false;
-  let bytes = 0;
-  for (const file of files) {
-    try {
-      bytes += Deno.statSync(file.absPath).size;
-    } catch {
-      return false; // The searcher meets and reports the error; a worker can be stopped.
+/** What stops a match under way: the signal's abort (thrown as its reason) or the deadline. */
+function stopCheck(deadline: number | undefined, signal: AbortSignal | undefined) {
+  return () => {
+    signal?.throwIfAborted();
+    if (deadline !== undefined && Date.now() >= deadline) {
+      throw new MatchStopped("the search's time budget passed");
     }
-    if (bytes > INLINE_TIMED_BYTES) return false;
-  }
-  return true;
+  };
 }
 
-/** Searches `files` on the calling thread, one at a time, until `deadline` (epoch ms). */
-function searchInlineUntil(
-  files: BatchFile[],
+/**
+ * Refuses, before the walk, a pattern that a bounded search cannot run: one that may backtrack
+ * must run on the linear-time engine, and one it cannot run (a backreference, a look-around of
+ * more than one character) would hold a thread that no budget or cancel can stop.
+ */
+function refuseBacktracking(spec: MatcherSpec, patterns: readonly string[]): void {
+  if (spec.linear) return;
+  try {
+    new LinearRegExp(spec.source, spec.flags);
+  } catch (error) {
+    if (!(error instanceof UnsupportedPattern)) throw error;
+    throw new ToolError(
+      "LMS-QRY-004",
+      `a search with a time budget or a cancel cannot run this pattern: ${error.message}`,
+      { note: `patterns: ${patterns.join(" | ")}` },
+    );
+  }
+}
+
+/**
+ * Searches on the calling thread under a time budget or a cancel: both are checked between files
+ * and, for a pattern that may backtrack, as it is matched (the linear engine's stop check); the
+ * event loop runs every BREATH_MS when there is a signal (a host that may cancel). Returns what
+ * the budget left undone; an abort throws the signal's reason.
+ */
+async function searchInlineBounded(
+  first: BatchFile[],
+  entries: Iterator<WalkEntry>,
   spec: MatcherSpec,
   fileOptions: SearchFileOptions,
   collector: ResultCollector,
-  deadline: number,
+  deadline: number | undefined,
   signal: AbortSignal | undefined,
-): WorkerRunOutcome {
-  const searcher = new BatchSearcher(spec, fileOptions);
-  for (const [at, file] of files.entries()) {
-    signal?.throwIfAborted();
-    if (Date.now() >= deadline) {
-      return { inFlight: [], unsearched: files.length - at, walkLeft: false };
+): Promise<WorkerRunOutcome> {
+  const searcher = new BatchSearcher(spec, fileOptions, stopCheck(deadline, signal));
+  const breather = new Breather(signal, BREATH_MS);
+  const pause = () => breather.breathe();
+  let files = first;
+  let walkDone = first.length < INLINE_FILES;
+  while (files.length > 0) {
+    for (const [at, file] of files.entries()) {
+      await pause();
+      if (deadline !== undefined && Date.now() >= deadline) {
+        return { inFlight: [], unsearched: files.length - at, walkLeft: !walkDone };
+      }
+      try {
+        collector.add(await searcher.searchPausing(file, pause, collector.countsSuffice));
+      } catch (error) {
+        if (!(error instanceof MatchStopped)) throw error;
+        return {
+          inFlight: [file.filePath],
+          unsearched: files.length - at - 1,
+          walkLeft: !walkDone,
+        };
+      }
     }
-    collector.add(searcher.search([file], undefined, collector.countsSuffice));
+    files = walkDone ? [] : takeFiles(entries, BATCH_FILES);
+    walkDone ||= files.length < BATCH_FILES;
   }
   return { inFlight: [], unsearched: 0, walkLeft: false };
 }
@@ -411,7 +466,11 @@ function searchInlineFor(
   inlineMs: number,
   { signal }: SearchOptions,
 ): BatchFile[] {
-  const searcher = new BatchSearcher(spec, fileOptions);
+  const searcher = new BatchSearcher(
+    spec,
+    fileOptions,
+    signal ? stopCheck(undefined, signal) : undefined,
+  );
   const until = performance.now() + inlineMs;
   let files = first;
   while (files.length > 0 && performance.now() < until) {
@@ -468,16 +527,13 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
   const threads = threadCount(options.threads);
   const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
   const small = first.length < INLINE_FILES || threads === 1;
+  const bounded = deadline !== undefined || options.signal !== undefined;
+  if (bounded) refuseBacktracking(spec, options.patterns);
   const timeDiagnostics: Diagnostic[] = [];
-  if (!workersAvailable() || (small && deadline === undefined)) {
-    const searcher = new BatchSearcher(spec, fileOptions);
-    for (let files = first; files.length > 0; files = takeFiles(entries, BATCH_FILES)) {
-      options.signal?.throwIfAborted();
-      collector.add(searcher.search(files, undefined, collector.countsSuffice));
-    }
-  } else if (first.length < INLINE_FILES && deadline !== undefined && linearWork(spec, first)) {
-    const outcome = searchInlineUntil(
+  if (bounded && (small || !workersAvailable())) {
+    const outcome = await searchInlineBounded(
       first,
+      entries,
       spec,
       fileOptions,
       collector,
@@ -485,6 +541,11 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
       options.signal,
     );
     timeDiagnostics.push(...timeoutDiagnostics(outcome, options.timeoutMs ?? 0));
+  } else if (small || !workersAvailable()) {
+    const searcher = new BatchSearcher(spec, fileOptions);
+    for (let files = first; files.length > 0; files = takeFiles(entries, BATCH_FILES)) {
+      collector.add(searcher.search(files, undefined, collector.countsSuffice));
+    }
   } else if (deadline === undefined && !index) {
     const inlineMs = options.inlineMs ?? INLINE_MS;
     const rest = searchInlineFor(first, entries, spec, fileOptions, collector, inlineMs, options);
@@ -507,7 +568,7 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
       entries,
       spec,
       fileOptions,
-      small ? 1 : threads,
+      threads,
       collector,
       options.signal,
       deadline,

@@ -90,7 +90,7 @@ export const SearchInput = z.object({
   ),
   timeout_ms: field(
     z.number().int().positive().max(2 ** 31 - 1).optional().describe(
-      "Time budget in ms: matching runs in worker threads stopped when it passes; results so far are kept, partial is set and LMS-QRY-003 names the file being matched [default: none; the MCP server passes one]",
+      "Time budget in ms: patterns then run in linear time and stop when it passes; results so far are kept, partial is set and LMS-QRY-003 names the file being matched; backreferences are refused (LMS-QRY-004) [default: none; the MCP server passes one]",
     ),
     { aliases: ["timeout"] },
   ),

@@ -10,9 +10,10 @@ import { LineIndex } from "../../schema/line_index.ts";
 import { makeSpan } from "../../schema/span_build.ts";
 import type { ContextLine, SpanChecksums } from "../../schema/extensions.ts";
 import type { SearchMatch } from "../../schema/search.ts";
-import type { DecodedText } from "../../core/utf8.ts";
+import { type DecodedText, decodeText } from "../../core/utf8.ts";
 import { decodeForMatching } from "./decode.ts";
 import { LiteralPrefilter } from "./prefilter.ts";
+import { LinearRegExp, type TextMatcher } from "../../core/linear_regex.ts";
 import type { MatcherSpec } from "./matcher.ts";
 
 /** The byte that ends a line. */
@@ -48,26 +49,34 @@ export interface FileResult {
 export interface CompiledMatcher {
   /** The spec it came from. */
   spec: MatcherSpec;
-  /** The regular expression, with `g`. */
-  regex: RegExp;
+  /** The regular expression, with `g`: V8's, or the linear-time one under a stop check. */
+  regex: TextMatcher;
   /** Rules out files without a required literal. */
   prefilter: LiteralPrefilter;
 }
 
 /**
- * Compiles a matcher spec once (per worker).
+ * Compiles a matcher spec once (per worker). With `stop` (a run under a time budget or a
+ * cancel), a pattern that may backtrack runs on {@linkcode LinearRegExp}, which calls `stop` as
+ * it goes (`stop` ends the match by throwing); plain text, which never backtracks, and any
+ * pattern of a run without a bound keep V8's faster engine. A pattern the linear engine cannot
+ * run throws `UnsupportedPattern` (the engine refuses it before the walk).
  *
  * @example
  * ```ts
  * import { buildMatcher } from "./matcher.ts";
  * import { compileMatcher } from "./searcher.ts";
- * compileMatcher(buildMatcher({ patterns: ["todo"] })).regex.flags; // "gv"
+ * compileMatcher(buildMatcher({ patterns: ["todo"] })).regex instanceof RegExp; // true
+ * compileMatcher(buildMatcher({ patterns: ["(a+)+$"] }), () => {}).regex instanceof RegExp; // false
  * ```
  */
-export function compileMatcher(spec: MatcherSpec): CompiledMatcher {
+export function compileMatcher(spec: MatcherSpec, stop?: () => void): CompiledMatcher {
+  const regex = stop === undefined || spec.linear
+    ? new RegExp(spec.source, spec.flags)
+    : new LinearRegExp(spec.source, spec.flags, stop);
   return {
     spec,
-    regex: new RegExp(spec.source, spec.flags),
+    regex,
     prefilter: new LiteralPrefilter(spec.literals, spec.literalsIgnoreCase),
   };
 }
@@ -77,9 +86,8 @@ interface UnitMatch {
   end: number;
 }
 
-/** Advances past an empty match by one code point. */
-function stepPast(text: string, index: number, unicode: boolean): number {
-  if (!unicode) return index + 1;
+/** Advances past an empty match by one code point (every pattern runs in `v` mode). */
+function stepPast(text: string, index: number): number {
   const code = text.charCodeAt(index);
   return code >= 0xd800 && code <= 0xdbff ? index + 2 : index + 1;
 }
@@ -97,7 +105,7 @@ function isEscapedContinuation(code: number): boolean {
  * break (that is no line).
  */
 function* execAll(
-  regex: RegExp,
+  regex: TextMatcher,
   text: string,
   from: number,
   wholeText: boolean,
@@ -108,7 +116,7 @@ function* execAll(
     const start = found.index;
     const end = start + found[0].length;
     if (start === end) {
-      regex.lastIndex = stepPast(text, end, regex.unicode || regex.unicodeSets);
+      regex.lastIndex = stepPast(text, end);
       if (start === lastEnd || isEscapedContinuation(text.charCodeAt(start))) continue;
       if (
         wholeText && start === text.length && (start === 0 || text.charCodeAt(start - 1) === 10)
@@ -124,11 +132,9 @@ function* execAll(
  * Matches of `regex` in a whole file's text (code-unit offsets). Without multiline no match can
  * cross a line break: the emitted expression matches no `\n` then (ripgrep's rule).
  */
-function findMatches(text: string, regex: RegExp): Generator<UnitMatch> {
+function findMatches(text: string, regex: TextMatcher): Generator<UnitMatch> {
   return execAll(regex, text, 0, true);
 }
-
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** Whether the byte at `offset` continues a UTF-8 character. */
 function isContinuation(bytes: Uint8Array, offset: number): boolean {
@@ -151,7 +157,7 @@ function lineText(
 ): LineText {
   const [start, end] = index.lineRange(line);
   if (end - start <= maxColumns) {
-    return { text: decoder.decode(bytes.subarray(start, end)), truncated: false, startCol: 0 };
+    return { text: decodeText(bytes.subarray(start, end)), truncated: false, startCol: 0 };
   }
   let from = focus - start < maxColumns ? start : Math.max(start, focus - (maxColumns >> 1));
   from = Math.min(from, end - maxColumns);
@@ -159,7 +165,7 @@ function lineText(
   let to = Math.min(end, from + maxColumns);
   while (to > from && isContinuation(bytes, to)) to--;
   return {
-    text: decoder.decode(bytes.subarray(from, to)),
+    text: decodeText(bytes.subarray(from, to)),
     truncated: true,
     startCol: from - start,
   };
@@ -185,6 +191,18 @@ function contextLines(
   return lines;
 }
 
+/**
+ * What the match generators yield between pieces of a file (64 KiB, or 256 candidate lines), so
+ * that a search on a host's only thread can let the event loop run inside a large file.
+ */
+export const PAUSE: unique symbol = Symbol("pause");
+
+/** A step of a file's search: a pause, or (inside) a match. */
+type Step = typeof PAUSE;
+
+/** Candidate lines matched between two pauses. */
+const LINES_A_PAUSE = 256;
+
 /** A match in byte offsets with its text. */
 interface ByteMatch {
   start: number;
@@ -204,7 +222,7 @@ function* textMatches(
   bytes: Uint8Array,
   from: number,
   to: number,
-  regex: RegExp,
+  regex: TextMatcher,
 ): Generator<ByteMatch> {
   const decoded: DecodedText = decodeForMatching(bytes.subarray(from, to));
   for (const found of findMatches(decoded.text, regex)) {
@@ -223,9 +241,9 @@ function* textMatches(
  */
 function* wholeTextMatches(
   bytes: Uint8Array,
-  regex: RegExp,
+  regex: TextMatcher,
   multiline: boolean,
-): Generator<ByteMatch> {
+): Generator<ByteMatch | Step> {
   if (multiline || bytes.length <= PIECE_BYTES) {
     yield* textMatches(bytes, 0, bytes.length, regex);
     return;
@@ -238,6 +256,7 @@ function* wholeTextMatches(
       if (next !== -1) to = next + 1;
     }
     yield* textMatches(bytes, from, to, regex);
+    yield PAUSE;
     from = to;
   }
 }
@@ -250,9 +269,10 @@ function* wholeTextMatches(
 function* candidateLineMatches(
   bytes: Uint8Array,
   lines: [number, number][],
-  regex: RegExp,
-): Generator<ByteMatch> {
-  for (const [lineStart, lineEnd] of lines) {
+  regex: TextMatcher,
+): Generator<ByteMatch | Step> {
+  for (const [at, [lineStart, lineEnd]] of lines.entries()) {
+    if (at % LINES_A_PAUSE === LINES_A_PAUSE - 1) yield PAUSE;
     const decoded = decodeForMatching(bytes.subarray(lineStart, lineEnd));
     for (const found of execAll(regex, decoded.text, 0, false)) {
       yield {
@@ -270,15 +290,20 @@ function* candidateLineMatches(
  * that ends the line of the previous one (a newline byte belongs to the line it ends). That
  * newline is looked for once per line, so a long line of many matches is read once.
  */
-function countLines(
+function* countLines(
   bytes: Uint8Array,
-  matches: Generator<ByteMatch>,
+  matches: Generator<ByteMatch | Step>,
   options: SearchFileOptions,
   result: FileResult,
-): FileResult {
+): Generator<Step, FileResult> {
   /** Where the current line ends: its newline, the end of the text, or -1 before any match. */
   let lineEnd = -1;
-  for (const { start } of matches) {
+  for (const found of matches) {
+    if (found === PAUSE) {
+      yield PAUSE;
+      continue;
+    }
+    const start = found.start;
     if (lineEnd < 0 || start > lineEnd) {
       if (options.maxCount !== undefined && result.lineCount >= options.maxCount) break;
       result.lineCount++;
@@ -311,8 +336,25 @@ export function searchBytes(
   matcher: CompiledMatcher,
   options: SearchFileOptions,
 ): FileResult | undefined {
+  const steps = searchSteps(bytes, filePath, matcher, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@linkcode searchBytes} in steps: it yields {@linkcode PAUSE} between pieces of the file, where
+ * a caller on a host's only thread may let the event loop run, and returns the result.
+ */
+export function* searchSteps(
+  bytes: Uint8Array,
+  filePath: string,
+  matcher: CompiledMatcher,
+  options: SearchFileOptions,
+): Generator<Step, FileResult | undefined> {
   const { prefilter, regex, spec } = matcher;
-  let matches: Generator<ByteMatch>;
+  let matches: Generator<ByteMatch | Step>;
   if (prefilter.active && !spec.multiline) {
     const lines = prefilter.candidateLines(bytes);
     if (lines.length === 0) return undefined;
@@ -322,11 +364,15 @@ export function searchBytes(
     matches = wholeTextMatches(bytes, regex, spec.multiline);
   }
   const result: FileResult = { matchCount: 0, lineCount: 0, matches: [] };
-  if (options.mode !== "matches") return countLines(bytes, matches, options, result);
+  if (options.mode !== "matches") return yield* countLines(bytes, matches, options, result);
   let index: LineIndex | undefined;
   let fileChecksum: string | undefined;
   let lastLine = 0;
   for (const found of matches) {
+    if (found === PAUSE) {
+      yield PAUSE;
+      continue;
+    }
     const byteStart = found.start;
     const byteEnd = found.end;
     index ??= new LineIndex(bytes);

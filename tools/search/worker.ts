@@ -7,6 +7,7 @@
 import { type BatchFile, BatchSearcher } from "./batch.ts";
 import type { MatcherSpec } from "./matcher.ts";
 import type { SearchFileOptions } from "./searcher.ts";
+import { MatchStopped } from "../../core/linear_regex.ts";
 
 /** Messages the engine sends a worker. */
 export type WorkerRequest =
@@ -16,6 +17,14 @@ export type WorkerRequest =
     options: SearchFileOptions;
     /** Two slots the worker keeps current: the batch id and the file index it searches. */
     progress: SharedArrayBuffer;
+    /**
+     * Raised (non-zero) by the engine when the run's budget passes or it is cancelled: a match
+     * under way then stops (a terminated worker runs on until it returns to the event loop).
+     * Absent for a run with neither a budget nor a cancel: it matches on V8's engine.
+     */
+    stopFlag?: SharedArrayBuffer;
+    /** The run's deadline (epoch ms), checked as a match goes too. */
+    deadline?: number;
   }
   | {
     type: "batch";
@@ -38,7 +47,14 @@ let progress: Int32Array<ArrayBufferLike> = new Int32Array(2);
 scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   if (request.type === "init") {
-    searcher = new BatchSearcher(request.spec, request.options);
+    const flag = request.stopFlag && new Int32Array(request.stopFlag);
+    const deadline = request.deadline;
+    const stop = flag && (() => {
+      if (Atomics.load(flag, 0) !== 0 || (deadline !== undefined && Date.now() >= deadline)) {
+        throw new MatchStopped("the search was stopped");
+      }
+    });
+    searcher = new BatchSearcher(request.spec, request.options, stop);
     progress = new Int32Array(request.progress);
     return;
   }
@@ -52,6 +68,8 @@ scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
     );
     scope.postMessage({ id: request.id, outcome });
   } catch (error) {
+    // The engine stopped the run and answers for the batch without this worker.
+    if (error instanceof MatchStopped) return;
     const refused = error instanceof Deno.errors.NotCapable;
     scope.postMessage({
       id: request.id,

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { fieldMeta, unwrapField } from "../schema/fields.ts";
 import {
   argError,
+  type BareFlag,
   type FlagKind,
   flagName,
   type FlagSpec,
@@ -22,7 +23,7 @@ import type { Envelope } from "../schema/envelope_build.ts";
 import type { CommandSpec, Tool } from "./tool.ts";
 import { VERSION } from "./version.ts";
 
-export type { FlagSpec, OutputFormat, ParsedCommandLine } from "./cli_run.ts";
+export type { BareFlag, FlagSpec, OutputFormat, ParsedCommandLine } from "./cli_run.ts";
 
 /** A flag as `--help` shows it: what parsing needs, and its text, default, choices. */
 export interface FlagHelp extends FlagSpec {
@@ -70,6 +71,8 @@ export function flagSpecs(command: Pick<CommandSpec, "input">): FlagHelp[] {
   return Object.entries(command.input.shape).map(([field, schema]) => {
     const base = unwrapField(schema as z.ZodType);
     const meta = fieldMeta(schema as z.ZodType);
+    const choices = base instanceof z.ZodEnum ? (base.options as string[]) : undefined;
+    const bare = bareFlag(field, meta.bare, choices);
     return {
       field,
       flag: flagName(field),
@@ -78,17 +81,34 @@ export function flagSpecs(command: Pick<CommandSpec, "input">): FlagHelp[] {
       aliases: (meta.aliases ?? []).map(flagName),
       description: (schema as z.ZodType).description ?? base.description ?? "",
       defaultValue: defaultOf(schema as z.ZodType),
-      choices: base instanceof z.ZodEnum ? (base.options as string[]) : undefined,
+      choices,
       integer: base instanceof z.ZodNumber && base.format === "safeint",
       path: meta.path ?? false,
+      ...(bare ? { bare } : {}),
     };
   });
 }
 
+/** What a field's flag means given alone: its `bare` value, which must be one of its choices. */
+function bareFlag(
+  field: string,
+  value: string | undefined,
+  choices: readonly string[] | undefined,
+): BareFlag | undefined {
+  if (value === undefined) return undefined;
+  if (!choices?.includes(value)) {
+    throw new Error(
+      `field ${field}: a bare value must be one of the field's enum values, got '${value}'`,
+    );
+  }
+  return { value, values: choices };
+}
+
 function describeDefault(spec: FlagHelp): string {
-  if (spec.defaultValue === undefined || spec.defaultValue === false) return "";
-  if (Array.isArray(spec.defaultValue) && spec.defaultValue.length === 0) return "";
-  return ` [default: ${JSON.stringify(spec.defaultValue)}]`;
+  const alone = spec.bare ? ` [alone: ${JSON.stringify(spec.bare.value)}]` : "";
+  if (spec.defaultValue === undefined || spec.defaultValue === false) return alone;
+  if (Array.isArray(spec.defaultValue) && spec.defaultValue.length === 0) return alone;
+  return ` [default: ${JSON.stringify(spec.defaultValue)}]${alone}`;
 }
 
 function flagRow(spec: FlagHelp): [string, string] {
@@ -100,7 +120,7 @@ function flagRow(spec: FlagHelp): [string, string] {
   const value = spec.kind === "boolean"
     ? ""
     : spec.choices
-    ? ` <${spec.choices.join("|")}>`
+    ? spec.bare ? ` [<${spec.choices.join("|")}>]` : ` <${spec.choices.join("|")}>`
     : spec.kind === "number"
     ? " <N>"
     : spec.kind === "strings"

@@ -9,8 +9,15 @@
  */
 import { z } from "zod";
 import type { AstMatch, AstSearchData } from "./ast_search.ts";
-import type { Diagnostic, DiagnosticLevel } from "./diagnostic.ts";
-import { DiagnosticSchema } from "./diagnostic_schema.ts";
+import {
+  type CompactGateRefusal,
+  type Diagnostic,
+  type DiagnosticLevel,
+  isGateRefusal,
+  type MutationError,
+  refusalDiagnostic,
+} from "./diagnostic.ts";
+import { CompactGateRefusalSchema, DiagnosticSchema } from "./diagnostic_schema.ts";
 import type { DiscoverData, DiscoverResult } from "./discover.ts";
 import type {
   Envelope,
@@ -146,8 +153,11 @@ export interface CompactMutationEnvelope<R = unknown> {
   message: string;
   /** The result, in compact form. */
   result?: R;
-  /** The error that stopped the run, in full (its note and remediation say what to do). */
-  error?: Diagnostic;
+  /**
+   * The error that stopped the run, in full (its note and remediation or hint say what to do);
+   * a gate's refusal without its gate errors, which are among the summarised diagnostics.
+   */
+  error?: Diagnostic | CompactGateRefusal;
   /** The other diagnostics, summarised by code. */
   diagnostics: DiagnosticSummary[];
 }
@@ -167,7 +177,7 @@ function compactMutationEnvelopeSchema<R>(
     status: z.enum(["ok", "error", "partial", "approved", "rejected"]),
     message: z.string(),
     result: result.optional(),
-    error: DiagnosticSchema.optional(),
+    error: z.union([CompactGateRefusalSchema, DiagnosticSchema]).optional(),
     diagnostics: z.array(DiagnosticSummarySchema),
   });
 }
@@ -823,8 +833,10 @@ export const CompactWriteResultSchema: z.ZodType<CompactWriteResult> = z.object(
   })),
 }).meta({ id: "CompactWriteResult" });
 
-function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+/** Whether `diagnostic` is the envelope's copy of `error` (a gate's refusal: without its errors). */
+function isErrorCopy(diagnostic: Diagnostic, error: MutationError): boolean {
+  const copy = isGateRefusal(error) ? refusalDiagnostic(error) : error;
+  return diagnostic === copy || JSON.stringify(diagnostic) === JSON.stringify(copy);
 }
 
 function diagnosticRow(diagnostic: Diagnostic): WriteDiagnosticRow {
@@ -858,13 +870,14 @@ function diagnosticRow(diagnostic: Diagnostic): WriteDiagnosticRow {
 export function compactWriteResult(
   result: WriteResult,
   diagnostics: readonly Diagnostic[],
-  error?: Diagnostic,
+  error?: MutationError,
 ): CompactWriteResult {
   const byFile = Map.groupBy(diagnostics, (diagnostic) => diagnostic.file);
   const rowsOf = (file: string) => {
     const listed = byFile.get(file) ?? [];
-    const explained = listed.some((d) => d !== error && d.level === "error");
-    return listed.filter((d) => !(explained && error && sameDiagnostic(d, error)));
+    const copy = (d: Diagnostic) => error !== undefined && isErrorCopy(d, error);
+    const explained = listed.some((d) => !copy(d) && d.level === "error");
+    return listed.filter((d) => !(explained && copy(d)));
   };
   return {
     validate_only: result.validate_only,
@@ -1023,10 +1036,10 @@ function compactMutation(envelope: MutationEnvelope): MutationEnvelope | Compact
   if (!form) return envelope;
   const result = envelope.result === undefined ? undefined : form.build(envelope.result, envelope);
   const listed = new Set(form.listsFileDiagnostics ? filesOf(result) : []);
-  const error = envelope.error && JSON.stringify(envelope.error);
-  const errorListed = envelope.error?.file !== undefined && listed.has(envelope.error.file);
+  const error = envelope.error;
+  const errorListed = error?.file !== undefined && listed.has(error.file);
   const others = envelope.diagnostics.filter((diagnostic) =>
-    JSON.stringify(diagnostic) !== error &&
+    !(error && isErrorCopy(diagnostic, error)) &&
     (diagnostic.file === undefined || !listed.has(diagnostic.file))
   );
   return {
@@ -1038,9 +1051,16 @@ function compactMutation(envelope: MutationEnvelope): MutationEnvelope | Compact
     status: envelope.status,
     message: envelope.message,
     ...(result !== undefined ? { result } : {}),
-    ...(envelope.error && !errorListed ? { error: envelope.error } : {}),
+    ...(error && !errorListed ? { error: compactError(error) } : {}),
     diagnostics: summariseDiagnostics(others),
   };
+}
+
+/** The error in compact form: a gate's refusal without its errors, summarised with the others. */
+function compactError(error: MutationError): Diagnostic | CompactGateRefusal {
+  if (!isGateRefusal(error)) return error;
+  const { diagnostics: _errors, ...refusal } = error;
+  return refusal;
 }
 
 /** The files a compact result lists with their diagnostics. */

@@ -44,6 +44,67 @@ export interface Diagnostic {
   tool_version?: string;
 }
 
+/** Which validation gate refused a mutation (contract §7): tree-sitter's, or the compiler's. */
+export type GateFailureKind = "SyntaxGateFailed" | "CompilerGateFailed";
+
+/** Every {@linkcode GateFailureKind}, the syntax gate's first (it runs first). */
+export const GATE_FAILURE_KINDS = [
+  "SyntaxGateFailed",
+  "CompilerGateFailed",
+] as const satisfies readonly GateFailureKind[];
+
+/**
+ * The `error` of a mutation a validation gate refused (contract §7): the refusal's diagnostic
+ * (`LFW-V-001`, `LMT-V-013`, `SPL-V-003`: its message, file and first failing line) with the
+ * gate's own part. It is still a {@linkcode Diagnostic}, so a reader of §3's `error?: Diagnostic`
+ * reads it as before; its remediation is `hint` (said once, so no `remediation`).
+ */
+export interface GateRefusal extends Diagnostic {
+  /** The gate that failed: the syntax gate when it found any of the errors, else the compiler. */
+  kind: GateFailureKind;
+  /** One-line remediation: the registry's for `code`, else the first gate error's. */
+  hint?: string;
+  /** The gates' errors that refused the file (those the message counts), in contract order. */
+  diagnostics: Diagnostic[];
+}
+
+/** A {@linkcode GateRefusal} in compact form: its gate errors are the envelope's diagnostics. */
+export type CompactGateRefusal = Omit<GateRefusal, "diagnostics">;
+
+/** The `error` of a mutation envelope: a gate's refusal, or the diagnostic of any other error. */
+export type MutationError = Diagnostic | GateRefusal;
+
+/**
+ * Whether a mutation's error is a gate's refusal (it has a `kind`).
+ *
+ * @example
+ * ```ts
+ * import { isGateRefusal, makeDiagnostic } from "@llm/search/schema";
+ * isGateRefusal(makeDiagnostic("llm-write", "LFW-V-004", "stale checksum")); // false
+ * ```
+ */
+export function isGateRefusal(error: MutationError): error is GateRefusal {
+  return "kind" in error;
+}
+
+/**
+ * A gate's refusal as a plain diagnostic, as the envelope's `diagnostics` list it beside the gate
+ * errors it does not repeat: its `hint` back as `remediation`.
+ *
+ * @example
+ * ```ts
+ * import { refusalDiagnostic } from "@llm/search/schema";
+ * refusalDiagnostic({
+ *   kind: "SyntaxGateFailed", tool: "llm-write", level: "error", code: "LFW-V-001",
+ *   message: "a.c fails validation", hint: "Fix it.", diagnostics: [],
+ * }).remediation; // "Fix it."
+ * ```
+ */
+export function refusalDiagnostic(error: GateRefusal): Diagnostic {
+  const { kind: _kind, hint, diagnostics: _diagnostics, ...head } = error;
+  return hint !== undefined ? { ...head, remediation: hint } : head;
+}
+
 /** The optional parts of a diagnostic a caller can set. */
 export type DiagnosticDetails = Partial<Omit<Diagnostic, "tool" | "message" | "code">>;
 

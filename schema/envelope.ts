@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { DiagnosticSchema } from "./diagnostic_schema.ts";
+import { DiagnosticSchema, MutationErrorSchema } from "./diagnostic_schema.ts";
 import type { EmptyData, MutationEnvelope, QueryData, QueryEnvelope } from "./envelope_build.ts";
 
 export * from "./envelope_build.ts";
@@ -63,6 +63,6 @@ export function mutationEnvelopeSchema<R>(
     message: z.string(),
     workspace: z.string().optional(),
     result: result.optional(),
-    error: DiagnosticSchema.optional(),
+    error: MutationErrorSchema.optional(),
   });
 }

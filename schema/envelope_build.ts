@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Diagnostic } from "./diagnostic.ts";
+import type { Diagnostic, MutationError } from "./diagnostic.ts";
 import { newId } from "./ids.ts";
 
 /** Version of the output contract this package writes. */
@@ -62,8 +62,8 @@ export interface MutationEnvelope<R = unknown> {
   workspace?: string;
   /** Tool-specific result. */
   result?: R;
-  /** The error that stopped the run. */
-  error?: Diagnostic;
+  /** The error that stopped the run: a gate's refusal (contract §7), or another error. */
+  error?: MutationError;
   /** Warnings and notes. */
   diagnostics: Diagnostic[];
 }
@@ -151,8 +151,8 @@ export interface MutationParts<R> {
   workspace?: string;
   /** Tool-specific result. */
   result?: R;
-  /** The error that stopped the run. */
-  error?: Diagnostic;
+  /** The error that stopped the run: a gate's refusal (contract §7), or another error. */
+  error?: MutationError;
   /** Warnings and notes. */
   diagnostics?: Diagnostic[];
   /** Reuse this execution id. */

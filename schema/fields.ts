@@ -1,9 +1,9 @@
 /**
  * What an input field's zod schema cannot say by itself, said once beside it: its short flag,
- * the other names agents and users type for it, and whether its values name files. The CLI
- * (flags, `--help`), the MCP server (alias acceptance, path scoping) and the JSON Schema files
- * all read it from here, so a field added to a tool's input schema is complete where it is
- * written.
+ * the other names agents and users type for it, whether its values name files, and the value
+ * its flag means when given alone. The CLI (flags, `--help`), the MCP server (alias acceptance,
+ * path scoping) and the JSON Schema files all read it from here, so a field added to a tool's
+ * input schema is complete where it is written.
  *
  * @module
  */
@@ -20,6 +20,12 @@ export interface FieldMeta {
   aliases?: readonly string[];
   /** The field's string values (or those of its list) name files or directories. */
   path?: boolean;
+  /**
+   * For an enum field: the value its flag means when given alone (`--validate` is
+   * `--validate all`). The flag then takes the next argument as its value only when that is one
+   * of the enum's values, so a command line that gave it a value parses as before.
+   */
+  bare?: string;
 }
 
 /**

@@ -112,8 +112,15 @@ export function flagTable(tool: Tool): FlagTable | undefined {
   const specs = flagSpecs(tool);
   try {
     const fields = specs.map((spec): TableField => {
-      const { field, flag, kind, short, aliases, integer } = spec;
-      const parse = { field, flag, kind, aliases, ...(short ? { short } : {}) };
+      const { field, flag, kind, short, aliases, integer, bare } = spec;
+      const parse = {
+        field,
+        flag,
+        kind,
+        aliases,
+        ...(short ? { short } : {}),
+        ...(bare ? { bare } : {}),
+      };
       return { ...parse, ...(integer ? { integer } : {}), ...tableRule(input.shape[field]) };
     });
     return {

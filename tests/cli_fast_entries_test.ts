@@ -169,7 +169,7 @@ Deno.test("the full path's oracle loads zod (so the graph checks above can see i
 });
 
 Deno.test("the request fields of the transform's request.ts are its input schema's, less the run options", () => {
-  const runOptions = new Set(["root", "dry_run", "validate"]);
+  const runOptions = new Set(["root", "dry_run", "validate", "allow_build_scripts"]);
   const fields = Object.keys(TransformInput.shape).filter((field) => !runOptions.has(field));
   assert.deepEqual([...REQUEST_FIELDS], fields);
 });

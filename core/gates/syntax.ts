@@ -14,9 +14,7 @@ import { makeSpan } from "../../schema/span_build.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import { gateCode, type GatePrefix } from "../../schema/error_codes.ts";
 import { textEdit, TreeKeeper } from "./kept_trees.ts";
-
-/** The `tool` of the syntax gate's diagnostics. */
-export const SYNTAX_TOOL = "tree-sitter";
+import { SYNTAX_TOOL } from "./refusal.ts";
 
 /** At most this many syntax errors are listed; the last one listed counts the rest. */
 export const SYNTAX_ERRORS_LISTED = 20;

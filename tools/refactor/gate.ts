@@ -12,13 +12,14 @@
  * @module
  */
 import { dirname, join, relative } from "../../core/path_syntax.ts";
-import type { Diagnostic } from "../../schema/diagnostic.ts";
+import type { Diagnostic, GateRefusal } from "../../schema/diagnostic.ts";
 import { makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { GateReport } from "../../schema/gates.ts";
 import { LLM_REFACTOR } from "../../schema/tool_names.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { type GateSelection, validateFile, type ValidateOptions } from "../../core/gates/mod.ts";
-import { SYNTAX_ERRORS_LISTED, SYNTAX_TOOL } from "../../core/gates/syntax.ts";
+import { SYNTAX_ERRORS_LISTED } from "../../core/gates/syntax.ts";
+import { gateRefusal, SYNTAX_TOOL } from "../../core/gates/refusal.ts";
 import type { FileChange } from "../../core/transaction/mod.ts";
 import { eachLimited } from "../../core/transaction/parallel.ts";
 
@@ -30,6 +31,8 @@ export interface GateRun {
   executionId: string;
   /** Which gates. */
   gates: GateSelection;
+  /** Let a compiler gate run the project's build scripts and proc macros (cargo). */
+  allowBuildScripts?: boolean;
   /** Reads an error message of the new bytes as the old bytes would say it (a rename's names). */
   normalize: (message: string) => string;
   /** Syntax errors of a file's old bytes, when known (0: any syntax error is new). */
@@ -47,8 +50,8 @@ export interface GateRun {
 
 /** What the gates said. */
 export interface GateFindings {
-  /** `SPL-V-003` of each refused file. */
-  refused: Diagnostic[];
+  /** `SPL-V-003` of each refused file, with the new gate errors that refused it. */
+  refused: GateRefusal[];
   /** The gates' diagnostics. */
   diagnostics: Diagnostic[];
 }
@@ -111,6 +114,7 @@ function gateOptions(
     bytes,
     gates: run.gates,
     prefix: "SPL",
+    allowBuildScripts: run.allowBuildScripts ?? false,
     ...(run.cache ? { cache: run.cache } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
   };
@@ -145,10 +149,10 @@ function newErrors(
   return fresh;
 }
 
-function refusal(change: FileChange, errors: Diagnostic[]): Diagnostic {
+function refusal(change: FileChange, errors: Diagnostic[]): GateRefusal {
   const first = errors[0];
   const where = first.line ? `:${first.line}:${(first.column ?? 0) + 1}` : "";
-  return makeDiagnostic(
+  const diagnostic = makeDiagnostic(
     LLM_REFACTOR,
     "SPL-V-003",
     `the edit would make ${change.file_path} fail validation (${errors.length} new error(s), ` +
@@ -159,6 +163,7 @@ function refusal(change: FileChange, errors: Diagnostic[]): Diagnostic {
       ...(first.column !== undefined ? { column: first.column } : {}),
     },
   );
+  return gateRefusal(diagnostic, errors);
 }
 
 /** The 1-based line of the first byte where `after` differs from `before`. */
@@ -257,7 +262,7 @@ async function freshErrors(run: GateRun, change: FileChange, report: GateReport)
 /** What the gates said of one changed file. */
 interface FileFindings {
   /** Its refusal, when it has new errors. */
-  refused?: Diagnostic;
+  refused?: GateRefusal;
   /** The gates' diagnostics. */
   diagnostics: Diagnostic[];
 }

@@ -39,6 +39,11 @@ const runFields = {
     "Validation before writing: all = syntax gate, then the compiler when the run may start " +
       "it; syntax = the syntax gate only",
   ),
+  allow_build_scripts: z.boolean().default(false).describe(
+    "Let the compiler gate run the project's own code where its full check needs it (Rust: " +
+      "cargo check builds and runs build scripts and proc macros); without it that check is " +
+      "skipped with a note",
+  ),
   expected_checksums: field(
     z.array(z.string().regex(/^[^=]+=(sha256:)?[0-9a-fA-F]{64}$/, "expected PATH=sha256:<hex>"))
       .default([]).describe("PATH=sha256:… the file must hold before the edit (repeatable)"),

@@ -78,6 +78,7 @@ function outcomeOf(tool: string, report: RefactorReport) {
 interface EditFlags {
   dry_run?: boolean;
   gates: "all" | "syntax";
+  allow_build_scripts: boolean;
   expected_checksums: string[];
   with_diff: boolean;
   refresh: "all" | "involved";
@@ -99,6 +100,7 @@ async function runEdit(
     executionId: context.executionId,
     dryRun: previewOf(input.dry_run, context),
     gates: input.gates,
+    allowBuildScripts: input.allow_build_scripts,
     refresh: input.refresh,
     withDiff: input.with_diff,
     proof: input.proof ?? false,

@@ -6,7 +6,12 @@
  * @module
  */
 import { normalizeChecksum, sha256 } from "../../schema/checksum.ts";
-import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
+import {
+  type Diagnostic,
+  type GateRefusal,
+  refusalDiagnostic,
+  ToolError,
+} from "../../schema/diagnostic.ts";
 import { LineIndex } from "../../schema/line_index.ts";
 import { makeSpan, type Span } from "../../schema/span_build.ts";
 import type { EditOutcome, FileOutcome, TransformResult } from "../../schema/transform.ts";
@@ -118,7 +123,7 @@ class FileSet {
   }
 
   get(path: string): FileState {
-    const resolved = this.#workspace.resolve(path);
+    const resolved = this.#workspace.resolveTarget(path);
     let file = this.#files.get(resolved.path);
     if (!file) {
       file = { display: resolved.display, path: resolved.path, edits: [] };
@@ -546,8 +551,9 @@ async function finish(
 
 /**
  * Runs the validation gates on the changed files' new bytes: each refused file gets the
- * refusal as its problem (its edits report it), the gates' diagnostics join `diagnostics`, and
- * the first refusal is returned (nothing is then written).
+ * refusal as its problem (its edits report it), the refusals (without their gate errors) and
+ * the gates' diagnostics join `diagnostics`, and the first refusal is returned, the run's error
+ * (nothing is then written).
  */
 async function refuseInvalid(
   workspace: Workspace,
@@ -555,15 +561,16 @@ async function refuseInvalid(
   changes: FileChange[],
   options: TransformOptions,
   diagnostics: Diagnostic[],
-): Promise<Diagnostic | undefined> {
+): Promise<GateRefusal | undefined> {
   const findings = await gateChanges(changes, {
     root: workspace.real,
     mode: options.validate ?? "none",
+    allowBuildScripts: options.allowBuildScripts ?? false,
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const refusals = [...findings.refused.values()];
-  diagnostics.push(...refusals, ...findings.diagnostics);
+  diagnostics.push(...refusals.map(refusalDiagnostic), ...findings.diagnostics);
   for (const file of files) {
     const refusal = findings.refused.get(file.path);
     if (refusal) file.problem = { code: refusal.code, message: refusal.message };

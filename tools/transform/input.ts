@@ -46,11 +46,19 @@ export const TransformInput = z.object({
   dry_run: z.boolean().default(false).describe(
     "Write nothing; show the unified diff and the would-be result (exit 1 when changes are pending)",
   ),
-  validate: z.enum(VALIDATION_MODES).default("none").describe(
-    "Gates on each changed file's new bytes before anything is written: syntax refuses an " +
-      "edit that breaks a file's parse (tree-sitter, fast, no permission); all adds the " +
-      "language's compiler (gcc, node --check, …) where it may run and refuses any failure; " +
-      "none skips them",
+  validate: field(
+    z.enum(VALIDATION_MODES).default("none").describe(
+      "Gates on each changed file's new bytes before anything is written: syntax refuses an " +
+        "edit that breaks a file's parse (tree-sitter, fast, no permission); all adds the " +
+        "language's compiler (gcc, node --check, …) where it may run and refuses any failure; " +
+        "none skips them",
+    ),
+    { bare: "all" },
+  ),
+  allow_build_scripts: z.boolean().default(false).describe(
+    "With validate all, let the compiler gate run the project's own code where its full " +
+      "check needs it (Rust: cargo check builds and runs build scripts and proc macros); " +
+      "without it that check is skipped with a note",
   ),
   recover: z.boolean().default(false).describe(
     "Roll back (or finish) operations in the root that were killed midway",

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import { type Diagnostic, makeDiagnostic, type MutationError } from "../../schema/diagnostic.ts";
 import type { MutationStatus } from "../../schema/envelope.ts";
 import { EXIT, explainCode } from "../../schema/error_codes.ts";
 import type { TransformOutput } from "../../schema/transform.ts";
@@ -27,6 +27,7 @@ export const TRANSACTION_CODES: TransactionCodes = {
   idInUse: "LMT-ARG-002",
   outsideRoot: "LMT-PERM-012",
   unsafeState: "LMT-PERM-011",
+  stateFolder: "LMT-PERM-013",
 };
 
 /** Which gates a transform runs before it writes (`validate.ts` runs them). */
@@ -51,6 +52,8 @@ export interface TransformOptions {
   dryRun: boolean;
   /** Which validation gates run on the new bytes before the write; default `none`. */
   validate?: ValidationMode;
+  /** Let a compiler gate run the project's build scripts and proc macros (cargo). */
+  allowBuildScripts?: boolean;
   /** Cache of a long-lived host (gate results by content hash). */
   cache?: RunCache;
   /** Stops the gates (and a running compiler). */
@@ -71,8 +74,8 @@ export interface TransformReport {
   workspace: string;
   /** The result. */
   result?: TransformOutput;
-  /** The error that stopped the run. */
-  error?: Diagnostic;
+  /** The error that stopped the run: a gate's refusal (contract §7), or another error. */
+  error?: MutationError;
   /** Every error, warning and note. */
   diagnostics: Diagnostic[];
   /** Exit code per the contract: 0 done, 1 changes pending (dry run), 2/3/4 refused. */

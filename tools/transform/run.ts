@@ -103,6 +103,7 @@ export async function runTransform(
       executionId: context.executionId,
       dryRun: input.dry_run,
       validate: input.validate,
+      allowBuildScripts: input.allow_build_scripts,
       ...(context.cache ? { cache: context.cache } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
     });

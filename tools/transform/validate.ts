@@ -7,9 +7,10 @@
  *
  * @module
  */
-import type { Diagnostic } from "../../schema/diagnostic.ts";
+import type { Diagnostic, GateRefusal } from "../../schema/diagnostic.ts";
 import type { RunCache } from "../../core/cache.ts";
 import type { FileChange } from "../../core/transaction/mod.ts";
+import { gateRefusal } from "../../core/gates/refusal.ts";
 import { transformDiagnostic, type ValidationMode } from "./report.ts";
 
 /** How the gates run. */
@@ -18,6 +19,8 @@ export interface GateRun {
   root: string;
   /** Which gates. */
   mode: ValidationMode;
+  /** Let a compiler gate run the project's build scripts and proc macros (cargo). */
+  allowBuildScripts?: boolean;
   /** Cache of a long-lived host. */
   cache?: RunCache;
   /** Stops the gates. */
@@ -26,8 +29,8 @@ export interface GateRun {
 
 /** What the gates said: the refusal of each refused file (by path), and every diagnostic. */
 export interface GateFindings {
-  /** `LMT-V-013` of each refused file, by its absolute path. */
-  refused: Map<string, Diagnostic>;
+  /** `LMT-V-013` of each refused file, by its absolute path, with the gate errors that refused it. */
+  refused: Map<string, GateRefusal>;
   /** The gates' diagnostics (errors, warnings, skip notes). */
   diagnostics: Diagnostic[];
 }
@@ -42,6 +45,7 @@ async function gate(run: GateRun, filePath: string, bytes: Uint8Array) {
     bytes,
     gates: run.mode === "all" ? "all" : "syntax",
     prefix: "LMT",
+    allowBuildScripts: run.allowBuildScripts ?? false,
     ...(run.cache ? { cache: run.cache } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
   });
@@ -91,20 +95,18 @@ export async function gateChanges(
     const errors = report.diagnostics.filter((d) => d.level === "error");
     const first = errors[0];
     const where = first?.line ? `:${first.line}:${(first.column ?? 0) + 1}` : "";
-    findings.refused.set(
-      change.path,
-      transformDiagnostic(
-        "LMT-V-013",
-        `the edit would make ${change.file_path} fail validation (${errors.length} error(s)` +
-          (first ? `, first at ${change.file_path}${where}: ${first.message}` : "") +
-          ")",
-        {
-          file: change.file_path,
-          ...(first?.line ? { line: first.line } : {}),
-          ...(first?.column !== undefined ? { column: first.column } : {}),
-        },
-      ),
+    const refusal = transformDiagnostic(
+      "LMT-V-013",
+      `the edit would make ${change.file_path} fail validation (${errors.length} error(s)` +
+        (first ? `, first at ${change.file_path}${where}: ${first.message}` : "") +
+        ")",
+      {
+        file: change.file_path,
+        ...(first?.line ? { line: first.line } : {}),
+        ...(first?.column !== undefined ? { column: first.column } : {}),
+      },
     );
+    findings.refused.set(change.path, gateRefusal(refusal, errors));
   }
   return findings;
 }

@@ -569,7 +569,7 @@ export interface ExportData {
   format: "json" | "jsonl" | "dot";
   /** Edges of the call graph in scope, listed or not. */
   total: number;
-  /** The listed edges' nodes (json). */
+  /** Every definition in scope, isolated ones too; when the edges are cut, their ends (json). */
   nodes?: GraphNodeRecord[];
   /** The listed edges (json). */
   results?: GraphEdgeRecord[];

@@ -249,6 +249,13 @@ Deno.test("llm-symbols: a full command line under read scoped away from the pack
     assert.equal(envelope.status, "error");
     assert.equal(envelope.diagnostics[0].code, "MAG-PERM-001");
     assert.match(envelope.diagnostics[0].message, /dispatch\.ts/);
+    // The remediation names the exact flag: read permission for the package, which then works.
+    const packageDir = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+    assert.equal(
+      envelope.diagnostics[0].remediation,
+      `Run again with --allow-read=${packageDir}/ added (a run from JSR or a compiled binary ` +
+        "needs no more).",
+    );
     // The queries' fast path needs read permission for the root only.
     const found = await runEntry("tools/symbols/main.ts", ["find", "helper"], {
       cwd: root,
@@ -256,6 +263,11 @@ Deno.test("llm-symbols: a full command line under read scoped away from the pack
     });
     assert.equal(found.code, 3, found.stderr); // no index yet: MAG-IO-013
     assert.equal(JSON.parse(found.stdout).diagnostics[0].code, "MAG-IO-013");
+    const granted = await runEntry("tools/symbols/main.ts", ["index"], {
+      cwd: root,
+      permissions: [`--allow-read=${root},${packageDir}`, `--allow-write=${join(root, ".llm")}`],
+    });
+    assert.equal(granted.code, 0, granted.stdout);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -9,7 +9,12 @@
  *
  * @module
  */
-import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
+import {
+  type Diagnostic,
+  type MutationError,
+  refusalDiagnostic,
+  ToolError,
+} from "../../schema/diagnostic.ts";
 import type { MutationStatus } from "../../schema/envelope.ts";
 import { EXIT } from "../../schema/error_codes.ts";
 import type { RecoverResult, UndoResult } from "../../schema/journal.ts";
@@ -54,6 +59,7 @@ export const REFACTOR_TRANSACTION_CODES: TransactionCodes = {
   idInUse: "SPL-ARG-002",
   outsideRoot: "SPL-PERM-012",
   unsafeState: "SPL-PERM-011",
+  stateFolder: "SPL-PERM-013",
 };
 
 /** What to do. */
@@ -74,6 +80,8 @@ export interface RefactorOptions {
   dryRun: boolean;
   /** Which gates: `all` (syntax, then the compiler when `--allow-run` allows it) or `syntax`. */
   gates: "all" | "syntax";
+  /** Let a compiler gate run the project's build scripts and proc macros (cargo). */
+  allowBuildScripts?: boolean;
   /** Bring the whole index up to date (`all`), or only the files involved. */
   refresh: "all" | "involved";
   /** Give the unified diff on an applied run too. */
@@ -102,8 +110,8 @@ export interface RefactorReport {
   workspace: string;
   /** The result. */
   result?: RefactorOutput;
-  /** The error that refused the run. */
-  error?: Diagnostic;
+  /** The error that refused the run: a gate's refusal (contract §7), or another error. */
+  error?: MutationError;
   /** Every error, warning and note. */
   diagnostics: Diagnostic[];
   /** Exit code per the contract. */
@@ -162,7 +170,9 @@ type ReportBody = Omit<RefactorReport, "execution_id" | "workspace">;
 async function openIndex(workspace: Workspace, options: RefactorOptions): Promise<IndexStore> {
   const store = IndexStore.open(locateDb(workspace.real, undefined, true), "write");
   try {
-    if (options.refresh === "all" || store.counts().files === 0) {
+    // An index whose facts an older extraction wrote is re-extracted first: its spans may not
+    // be this version's (a BOM was not counted before facts version 2).
+    if (options.refresh === "all" || store.counts().files === 0 || !store.factsCurrent()) {
       await refreshIndex(store, { root: workspace.real, signal: options.signal });
     }
     return store;
@@ -174,7 +184,13 @@ async function openIndex(workspace: Workspace, options: RefactorOptions): Promis
 
 /** Re-indexes the files the index lists for the names the steps involve (when not all were). */
 async function refreshInvolved(view: FactView, steps: Step[]): Promise<void> {
-  const names = steps.flatMap((step) => step.target.symbol ? [step.target.symbol] : []);
+  // A step named by symbol_id involves the files of its definition's name.
+  const names = steps.flatMap((step) => [
+    ...(step.target.symbol ? [step.target.symbol] : []),
+    ...[step.target.symbol_id, step.target.symbol].flatMap((id) =>
+      id ? view.store.symbolsWithId(id).map((row) => row.name) : []
+    ),
+  ]);
   const paths = new Set(names.flatMap((name) => view.filesMentioning(name)));
   const candidates = [];
   const statsFrom = Date.now();
@@ -248,7 +264,7 @@ function changesOf(
   for (const [path, after] of view.overlay) {
     const before = originals.get(path)!;
     if (sameBytes(before, after)) continue;
-    changes.push({ file_path: path, path: workspace.resolve(path).path, before, after });
+    changes.push({ file_path: path, path: workspace.resolveTarget(path).path, before, after });
   }
   return changes.sort((a, b) => compareText(a.file_path, b.file_path));
 }
@@ -341,6 +357,7 @@ async function gateAndCommit(
     root: workspace.real,
     executionId: options.executionId,
     gates: options.gates,
+    allowBuildScripts: options.allowBuildScripts ?? false,
     normalize: normalizer(request.steps, outcomes),
     parseErrorsBefore: (path) => view.parseErrorsOnDisk(path),
     identifiersOnly: request.steps.every((step) => step.op === "rename"),
@@ -355,7 +372,7 @@ async function gateAndCommit(
       message: error.message,
       result,
       error,
-      diagnostics: [...findings.refused, ...findings.diagnostics],
+      diagnostics: [...findings.refused.map(refusalDiagnostic), ...findings.diagnostics],
       exitCode: EXIT.refused,
     };
   }

@@ -6,9 +6,12 @@
  * @module
  */
 import { ToolError } from "../../schema/diagnostic.ts";
+import { reservedNameReason } from "../../grammars/reserved_words.ts";
+import { bomWidth, decodeText } from "../../core/utf8.ts";
 import type { LeftOccurrence, RefactorEdit, RefactorEditKind } from "../../schema/refactor.ts";
 import { type Occurrence, OccurrenceFinder, type OccurrenceSet } from "./occurrences.ts";
 import { resolveTarget, type TargetSpec } from "./target.ts";
+import { statementOf } from "./statement.ts";
 import { identifiersNamed } from "./tree_names.ts";
 import type { Def, FactView, LoadedFile } from "./view.ts";
 
@@ -68,7 +71,7 @@ export function applyEdits(bytes: Uint8Array, edits: readonly ByteEdit[]): Uint8
 function cut(text: string): string {
   const bytes = encoder.encode(text);
   if (bytes.length <= REPORTED_TEXT_BYTES) return text;
-  return new TextDecoder().decode(bytes.subarray(0, REPORTED_TEXT_BYTES)).replace(/\uFFFD$/, "") +
+  return decodeText(bytes.subarray(0, REPORTED_TEXT_BYTES)).replace(/\uFFFD$/, "") +
     "…";
 }
 
@@ -123,6 +126,16 @@ function checkNewName(target: Def, to: string): void {
     throw new ToolError(
       "SPL-ARG-011",
       `${JSON.stringify(to)} is not an identifier of ${target.language}`,
+    );
+  }
+  // The syntax gate cannot be trusted with `int int(int x)`: grammars recover from a keyword.
+  const reserved = reservedNameReason(target.language, to, target.kind);
+  if (reserved !== undefined) {
+    throw new ToolError(
+      "SPL-ARG-012",
+      `${JSON.stringify(to)} is ${reserved}: ${target.qualified_name} cannot be renamed to it; ` +
+        "nothing was changed",
+      { remediation: `Pick another name for the ${target.kind}; ${to} is ${reserved}.` },
     );
   }
 }
@@ -207,8 +220,10 @@ function carriedLine(line: string, language: string): boolean {
   return language === "python" && trimmed.startsWith("#");
 }
 
-function lineStartOf(text: Uint8Array, at: number): number {
-  while (at > 0 && text[at - 1] !== 0x0a) at--;
+/** The start of the line `at` is on; the first line's starts after a BOM (no edit takes it). */
+function lineStartOf(bytes: Uint8Array, at: number): number {
+  const first = bomWidth(bytes);
+  while (at > first && bytes[at - 1] !== 0x0a) at--;
   return at;
 }
 
@@ -217,16 +232,15 @@ function blankBetween(bytes: Uint8Array, from: number, to: number): boolean {
   return true;
 }
 
-/** The start of the definition with its doc comment and attributes, at a line start. */
-function carriedStart(file: LoadedFile, def: Def): number {
-  let start = def.byte_start;
+/** The start of a statement at `from` with its doc comment and attributes, at a line start. */
+function carriedStart(file: LoadedFile, from: number): number {
+  let start = from;
   const lineStart = lineStartOf(file.bytes, start);
   if (!blankBetween(file.bytes, lineStart, start)) return start;
   start = lineStart;
-  const decoder = new TextDecoder();
-  while (start > 0) {
+  while (start > bomWidth(file.bytes)) {
     const previous = lineStartOf(file.bytes, start - 1);
-    const line = decoder.decode(file.bytes.subarray(previous, start - 1));
+    const line = decodeText(file.bytes.subarray(previous, start - 1));
     if (!carriedLine(line, file.language)) break;
     start = previous;
   }
@@ -247,7 +261,7 @@ function indentationAt(file: LoadedFile, at: number): string {
   const start = lineStartOf(file.bytes, at);
   let end = start;
   while (end < at && (file.bytes[end] === 0x20 || file.bytes[end] === 0x09)) end++;
-  return new TextDecoder().decode(file.bytes.subarray(start, end));
+  return decodeText(file.bytes.subarray(start, end));
 }
 
 /** `text` indented by `indent` on every line but the first when it carries none of its own. */
@@ -292,13 +306,73 @@ async function deleteDefinition(view: FactView, target: Def, force: boolean): Pr
       { note: listed(uses.map(placeOf)), file: uses[0].file.path },
     );
   }
-  const start = carriedStart(file, target);
-  let end = lineEndAfter(file, target.byte_end);
-  // A blank line left on both sides: take one of them too.
-  const blankAbove = start === 0 || (start >= 2 && file.bytes[start - 2] === 0x0a);
-  if (blankAbove && file.bytes[end] === 0x0a) end++;
-  const edit: ByteEdit = { start, end, text: "", kind: "delete" };
+  // The whole statement: `export`, decorators and attributes go with the definition.
+  const statement = await statementOf(file, target);
+  if (statement.listed) {
+    const edit: ByteEdit = { ...statement.listed, text: "", kind: "delete" };
+    return { target, edits: commitToView(view, file, [edit]), left: [] };
+  }
+  let start = carriedStart(file, statement.start);
+  let end = lineEndAfter(file, statement.end);
+  // Blank lines left on both sides: take as many of those below as there are above; with
+  // none below and the file or the block ending there, take those above.
+  const above = blankLinesAbove(file.bytes, start);
+  let below = 0;
+  for (; below < above; below++) {
+    const next = emptyLineEnd(file.bytes, end);
+    if (next === end) break;
+    end = next;
+  }
+  if (below === 0 && closesAt(file.bytes, end)) start = blankRunStart(file.bytes, start);
+  const whole = start === lineStartOf(file.bytes, start) && file.bytes[end - 1] === 0x0a;
+  // A Python block cannot be empty: the one statement it held gives way to `pass`.
+  const text = !statement.onlyInBlock
+    ? ""
+    : whole
+    ? `${indentationAt(file, statement.start)}pass\n`
+    : "pass";
+  const edit: ByteEdit = { start, end, text, kind: "delete" };
   return { target, edits: commitToView(view, file, [edit]), left: [] };
+}
+
+/** Whether the line `[from, to)` (its line break left out) holds only spaces and tabs. */
+function blankLine(bytes: Uint8Array, from: number, to: number): boolean {
+  const end = to > from && bytes[to - 1] === 0x0d ? to - 1 : to;
+  return blankBetween(bytes, from, end);
+}
+
+/** The start of the blank lines right above the line start `at` (`at` when there are none). */
+function blankRunStart(bytes: Uint8Array, at: number): number {
+  let line = at;
+  while (line > bomWidth(bytes)) {
+    const previous = lineStartOf(bytes, line - 1);
+    if (!blankLine(bytes, previous, line - 1)) break;
+    line = previous;
+  }
+  return line;
+}
+
+/** Blank lines right above the line start `at` (the file's first byte counts as one). */
+function blankLinesAbove(bytes: Uint8Array, at: number): number {
+  if (at === 0) return 1;
+  let count = 0;
+  for (let line = at; line > blankRunStart(bytes, at); line = lineStartOf(bytes, line - 1)) {
+    count++;
+  }
+  return count;
+}
+
+/** Whether the file ends at `at`, or the line there closes a block (`}`, `]`, `)`). */
+function closesAt(bytes: Uint8Array, at: number): boolean {
+  while (at < bytes.length && (bytes[at] === 0x20 || bytes[at] === 0x09)) at++;
+  return at === bytes.length || bytes[at] === 0x7d || bytes[at] === 0x5d || bytes[at] === 0x29;
+}
+
+/** The end of the empty line starting at `at` (after its line break), or `at` when it is none. */
+function emptyLineEnd(bytes: Uint8Array, at: number): number {
+  if (bytes[at] === 0x0a) return at + 1;
+  if (bytes[at] === 0x0d && bytes[at + 1] === 0x0a) return at + 2;
+  return at;
 }
 
 async function insertBeside(
@@ -310,7 +384,8 @@ async function insertBeside(
   const file = await loadedTarget(view, target);
   const indent = indentationAt(file, target.byte_start);
   const body = indented(text.endsWith("\n") ? text : text + "\n", indent, true);
-  const at = before ? carriedStart(file, target) : lineEndAfter(file, target.byte_end);
+  const statement = await statementOf(file, target);
+  const at = before ? carriedStart(file, statement.start) : lineEndAfter(file, statement.end);
   const ended = at === 0 || file.bytes[at - 1] === 0x0a;
   const inserted = before ? `${body}\n` : `${ended ? "" : "\n"}\n${body}`;
   const edit: ByteEdit = { start: at, end: at, text: inserted, kind: "insert" };

@@ -36,6 +36,34 @@ function describe(spec: TargetSpec): string {
   return parts.join(" ");
 }
 
+const SYMBOL_ID = /^[0-9a-f]{16}$/;
+
+/**
+ * The spec with a name that is a stored `symbol_id` (16 hex digits that some definition has as
+ * its id, as `llm-symbols find` prints it) read as that id.
+ */
+function idAsName(view: FactView, spec: TargetSpec): TargetSpec {
+  const name = spec.symbol;
+  if (spec.symbol_id !== undefined || name === undefined || !SYMBOL_ID.test(name)) return spec;
+  if (view.store.symbolsWithId(name).length === 0) return spec;
+  const { symbol: _name, ...rest } = spec;
+  return { ...rest, symbol_id: name };
+}
+
+/** Refuses a name and a `symbol_id` that name different definitions (`SPL-REF-006`). */
+function checkAgreement(spec: TargetSpec, found: Def[]): void {
+  const name = spec.symbol;
+  if (name === undefined || spec.symbol_id === undefined || found.length === 0) return;
+  if (found.some((def) => def.name === name || def.qualified_name === name)) return;
+  const def = found[0];
+  throw new ToolError(
+    "SPL-REF-006",
+    `symbol_id ${spec.symbol_id} is ${def.kind} ${def.qualified_name} (${def.path}:` +
+      `${def.start_line}), not ${name}; nothing was changed`,
+    { remediation: "Give the name or the symbol_id alone, or the two of one definition." },
+  );
+}
+
 /** Stored and loaded definitions matching the spec's name or id, before narrowing. */
 function matching(view: FactView, spec: TargetSpec): Def[] {
   if (spec.symbol_id !== undefined) {
@@ -72,13 +100,17 @@ function unknown(view: FactView, spec: TargetSpec, found: Def[]): ToolError {
 }
 
 /**
- * The one definition `spec` names, its file loaded in the view (so its name's extent is
- * known). Throws `SPL-REF-001` when none matches (`SPL-REF-005` when the name is a C or C++
- * field's) and `SPL-REF-002` (candidates listed) when several do.
+ * The one definition `given` names, its file loaded in the view (so its name's extent is
+ * known); a name of 16 hex digits that is a stored `symbol_id` names that definition. Throws
+ * `SPL-REF-001` when none matches (`SPL-REF-005` when the name is a C or C++ field's),
+ * `SPL-REF-002` (candidates listed) when several do, and `SPL-REF-006` when a name and a
+ * `symbol_id` given together name different definitions.
  */
-export async function resolveTarget(view: FactView, spec: TargetSpec): Promise<Def> {
+export async function resolveTarget(view: FactView, given: TargetSpec): Promise<Def> {
   for (const path of view.overlay.keys()) await view.load(path);
+  const spec = idAsName(view, given);
   const found = matching(view, spec);
+  checkAgreement(spec, found);
   const narrowed = found.filter((def) =>
     (spec.file === undefined || def.path === spec.file) &&
     (spec.kind === undefined || def.kind === spec.kind)

@@ -27,6 +27,7 @@ import {
   outlineFile,
   type QueryOptions,
   type QueryOutcome,
+  type SymbolAsk,
 } from "./queries.ts";
 
 /** The input fields every query shares. */
@@ -152,17 +153,13 @@ export const firstAs = (key: string): PositionalMapper => (positionals, flags) =
 const fileFirst: PositionalMapper = ([file]) => file === undefined ? {} : { file };
 
 /** The input of `find`. */
-export interface FindInput extends QueryInput {
-  /** Symbol name or qualified name. */
-  name: string;
+export interface FindInput extends QueryInput, SymbolAsk {
   /** How the name matches. */
   match: NameMatch;
 }
 
 /** The input of `refs`, `callers` and `callees`. */
-export interface UseInput extends QueryInput {
-  /** Symbol name or qualified name. */
-  name: string;
+export interface UseInput extends QueryInput, SymbolAsk {
   /** Levels to follow transitively. */
   depth: number;
 }
@@ -176,11 +173,11 @@ export interface FileInput extends QueryInput {
 /** The query of each use-listing subcommand. */
 const USE_QUERIES: Record<
   "refs" | "callers" | "callees",
-  (options: QueryOptions, name: string, depth: number) => Promise<QueryOutcome<UseListData>>
+  (options: QueryOptions, ask: SymbolAsk, depth: number) => Promise<QueryOutcome<UseListData>>
 > = {
-  refs: (options, name) => findUses(options, name, { callsOnly: false }),
-  callers: (options, name, depth) => findUses(options, name, { callsOnly: true, depth }),
-  callees: (options, name, depth) => findCallees(options, name, depth),
+  refs: (options, ask) => findUses(options, ask, { callsOnly: false }),
+  callers: (options, ask, depth) => findUses(options, ask, { callsOnly: true, depth }),
+  callees: (options, ask, depth) => findCallees(options, ask, depth),
 };
 
 function useCode(subcommand: keyof typeof USE_QUERIES) {
@@ -189,7 +186,11 @@ function useCode(subcommand: keyof typeof USE_QUERIES) {
     run: async (input: UseInput, context: RunContext) =>
       envelopeOf(
         name,
-        await USE_QUERIES[subcommand](queryOptions(input, context), input.name, input.depth),
+        await USE_QUERIES[subcommand](
+          queryOptions(input, context),
+          input,
+          input.depth,
+        ),
         context.executionId,
       ),
     text: useLines,
@@ -234,7 +235,7 @@ export const QUERY_CODE = {
     run: async (input: FindInput, context: RunContext) =>
       envelopeOf(
         `${LLM_SYMBOLS} find`,
-        await findSymbols(queryOptions(input, context), input.name, input.match),
+        await findSymbols(queryOptions(input, context), input, input.match),
         context.executionId,
       ),
     text: symbolLines,

@@ -25,3 +25,9 @@ export const SYMBOLS_DEFAULTS = {
   /** Close names suggested for an unknown symbol. */
   suggestions: 5,
 } as const;
+
+/**
+ * `meta` key of the index: the `max_file_bytes` of its last `index` run. `verify` applies it, so
+ * a file that run left out as too large is no drift.
+ */
+export const MAX_FILE_BYTES_META = "max_file_bytes";

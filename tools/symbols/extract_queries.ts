@@ -4,9 +4,13 @@
  * kept.
  *
  * Reference queries capture `@call` (the called name) with an optional `@qualifier` (its
- * receiver or scope) in the same pattern, `@reference` (any other use of a name), `@local`
- * (a name a function declares: a parameter, a local variable) and `@ignore` (a name that is
- * no use, such as a keyword argument's). Import queries capture
+ * receiver or scope) in the same pattern, `@reference` (any other use of a name), `@member` (a
+ * name read through a plain name, with that name as `@qualifier`: `ns.f` not called, kept only
+ * when the qualifier is a module the file binds), `@namespace` (a name the file binds to a
+ * module: `import * as ns`, Go's `u "path"`), `@package` (a Go import path without a name: its
+ * last part names the package), `@local` (a name a function declares: a parameter, a local
+ * variable) and `@ignore` (a name that is no use, such as a keyword argument's). Import queries
+ * capture
  * `@import` (the whole declaration) with `@target` (what it imports; quotes and angle brackets
  * are stripped) and optional `@imported` (each name it lists), or `@include` for a C/C++
  * `#include`. No capture name is one the definition queries use.
@@ -69,6 +73,8 @@ const CPP_REFERENCES = `
     field: (template_method name: (field_identifier) @call)))
 (new_expression type: (type_identifier) @call)
 (namespace_identifier) @reference
+; A member function declared in its class (\`static int make(int);\`), defined elsewhere.
+(field_declaration declarator: (function_declarator declarator: (field_identifier) @reference))
 (parameter_declaration
   declarator: (reference_declarator (identifier) @local))
 ${C_REFERENCES}`;
@@ -99,6 +105,8 @@ const JAVASCRIPT_REFERENCES = `
 (new_expression constructor: (identifier) @call)
 (new_expression
   constructor: (member_expression object: (_) @qualifier property: (property_identifier) @call))
+(member_expression object: (identifier) @qualifier property: (property_identifier) @member)
+(namespace_import (identifier) @namespace)
 (identifier) @reference
 (variable_declarator name: (identifier) @local)
 (variable_declarator name: (array_pattern (identifier) @local))
@@ -148,6 +156,9 @@ const GO_REFERENCES = `
 (call_expression function: (identifier) @call)
 (call_expression
   function: (selector_expression operand: (_) @qualifier field: (field_identifier) @call))
+(selector_expression operand: (identifier) @qualifier field: (field_identifier) @member)
+(import_spec name: (package_identifier) @namespace)
+(import_spec !name path: (_) @package)
 ((type_identifier) @reference
   (#not-any-of? @reference
     "bool" "byte" "complex64" "complex128" "error" "float32" "float64" "int" "int8" "int16"

@@ -3,7 +3,9 @@
  * (`extract_queries.ts`): `@call` is a called name with its `@qualifier` (receiver or scope)
  * when the pattern has one, `@reference` any other use of a name, `@local` a name declared
  * inside a function (a parameter, a local variable), `@ignore` a name that is no use (a keyword
- * argument's).
+ * argument's), `@member` a name read through another (`ns.f`, with `@qualifier`), which is a use
+ * only when that other is a module the file binds (`@namespace`, or the package of a Go
+ * `@package` path): `obj.field` names no symbol of the index, `ns.f` and `pkg.F` do.
  *
  * Noise left out: the name nodes of the definitions themselves; a name captured both as a call
  * and as a reference counts once, as the call; and a reference (not a call) to a name that its
@@ -23,16 +25,28 @@ interface Use {
   name: string;
   call: boolean;
   qualifier?: string;
+  /** Read through its qualifier (`ns.f`): a use only when that names a module. */
+  member?: boolean;
 }
 
 /** Longest qualifier kept, in UTF-16 code units (a receiver can be a long expression). */
 const QUALIFIER_UNITS = 120;
 
-/** What one query pass found: uses, names declared locally, and names that are no use. */
+/** What one query pass found: uses, names declared locally, names that are no use, modules. */
 interface Found {
   uses: Use[];
   locals: { start: number; name: string }[];
   ignored: number[];
+  /** Names the file binds to modules. */
+  modules: Set<string>;
+}
+
+/** The package name a Go import path gives (its last part, less a major version suffix). */
+function packageName(path: string): string {
+  const parts = path.replace(/^["`]|["`]$/g, "").split("/");
+  let last = parts.pop() ?? "";
+  if (/^v\d+$/.test(last) && parts.length > 0) last = parts.pop()!;
+  return last.replace(/\.v\d+$/, "");
 }
 
 /** A use of the name `node` spans, read from the parsed `text` (one call into the parser). */
@@ -46,13 +60,24 @@ function usesOf(text: string, matches: QueryMatch[]): Found {
   const uses: Use[] = [];
   const locals: { start: number; name: string }[] = [];
   const ignored: number[] = [];
+  const modules = new Set<string>();
   for (const match of matches) {
     let called: Node | undefined;
+    let member: Node | undefined;
     let qualifier: Node | undefined;
     for (const capture of match.captures) {
       switch (capture.name) {
         case "call":
           called = capture.node;
+          break;
+        case "member":
+          member = capture.node;
+          break;
+        case "namespace":
+          modules.add(capture.node.text);
+          break;
+        case "package":
+          modules.add(packageName(capture.node.text));
           break;
         case "qualifier":
           qualifier = capture.node;
@@ -70,16 +95,18 @@ function usesOf(text: string, matches: QueryMatch[]): Found {
           break;
       }
     }
-    if (called) {
-      const use = useOf(text, called, true);
+    const used = called ?? member;
+    if (used) {
+      const use = useOf(text, used, called !== undefined);
       if (qualifier) {
         const start = qualifier.startIndex;
         use.qualifier = text.slice(start, Math.min(qualifier.endIndex, start + QUALIFIER_UNITS));
       }
+      if (!called) use.member = true;
       uses.push(use);
     }
   }
-  return { uses, locals, ignored };
+  return { uses, locals, ignored, modules };
 }
 
 /** Uses in document order, one per name node (a call before a reference of the same node). */
@@ -125,8 +152,12 @@ export function collectReferences(
     // An empty name is a token error recovery invented (a missing identifier).
     if (use.name === "" || definitionNames.has(use.start)) continue;
     if (!use.call && notUses.has(use.start)) continue;
+    if (use.member && !found.modules.has(use.qualifier ?? "")) continue;
     const enclosing = enclosures.innermost(use.start, use.end)?.qualified;
-    if (!use.call && enclosing !== undefined && localsByScope.get(enclosing)?.has(use.name)) {
+    if (
+      !use.call && !use.member && enclosing !== undefined &&
+      localsByScope.get(enclosing)?.has(use.name)
+    ) {
       continue;
     }
     const fact: ReferenceFact = {

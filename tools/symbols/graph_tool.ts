@@ -39,10 +39,18 @@ import {
   repoMap,
 } from "./graph_queries.ts";
 import { envelopeOf, firstAs, queryOptions, where } from "./commands.ts";
-import { count, dbField, kindField, limitField, pathsField, READ_ONLY } from "./tool_fields.ts";
+import {
+  count,
+  dbField,
+  kindField,
+  limitField,
+  pathsField,
+  READ_ONLY,
+  symbolIdField,
+} from "./tool_fields.ts";
 
 const symbolField = field(
-  z.string().min(1).describe("Name, qualified name or symbol_id (first positional)"),
+  z.string().min(1).optional().describe("Name, qualified name or symbol_id (first positional)"),
   { aliases: ["symbol"] },
 );
 
@@ -89,6 +97,7 @@ export const symbolsReachableTool: Tool = defineTool({
   example: { name: "main", direction: "forward", depth: 3 },
   input: z.object({
     name: symbolField,
+    symbol_id: symbolIdField,
     direction: z.enum(["forward", "reverse"]).default("forward").describe(
       "forward: what it calls; reverse: what calls it",
     ),
@@ -115,7 +124,7 @@ export const symbolsReachableTool: Tool = defineTool({
       REACHABLE.name,
       await reachableSymbols(
         queryOptions(input, context),
-        input.name,
+        { name: input.name, symbol_id: input.symbol_id },
         input.direction,
         input.depth,
       ),
@@ -284,6 +293,7 @@ export const symbolsImpactTool: Tool = defineTool({
   example: { name: "parse_args", depth: 3 },
   input: z.object({
     name: symbolField,
+    symbol_id: symbolIdField,
     depth: unboundedDepth,
     db: dbField,
     limit: limitField(SYMBOLS_DEFAULTS.limit),
@@ -304,7 +314,11 @@ export const symbolsImpactTool: Tool = defineTool({
   run: async (input, context) =>
     envelopeOf(
       IMPACT.name,
-      await impactOf(queryOptions(input, context), input.name, input.depth),
+      await impactOf(
+        queryOptions(input, context),
+        { name: input.name, symbol_id: input.symbol_id },
+        input.depth,
+      ),
       context.executionId,
     ),
 });
@@ -324,8 +338,8 @@ const EXPORT = base("export");
 export const symbolsExportTool: Tool = defineTool({
   ...EXPORT,
   title: "Export the call graph",
-  description: "The call graph (edges with both ends in paths) as json (nodes, results), or " +
-    "jsonl or dot (text).",
+  description: "The call graph (edges with both ends in paths; nodes: every definition in " +
+    "paths, isolated ones too) as json (nodes, results), or jsonl or dot (text).",
   example: { graph_format: "dot", paths: ["src"] },
   input: z.object({
     graph_format: field(

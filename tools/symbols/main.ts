@@ -26,6 +26,8 @@ import { type FastCode, fastCommand, runFast } from "../../core/cli_fast.ts";
 import { failureEnvelope } from "../../core/failure.ts";
 import { isPermissionRefusal, permissionError } from "../../core/permissions.ts";
 import { newId } from "../../schema/ids.ts";
+import { ToolError } from "../../schema/diagnostic.ts";
+import { packageDirectory } from "../../core/workers.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { QUERY_CODE } from "./commands.ts";
 
@@ -42,6 +44,7 @@ export {
   outlineFile,
   type QueryOptions,
   type QueryOutcome,
+  type SymbolAsk,
 } from "./queries.ts";
 export { type FreshnessOptions, indexStatus, verifyIndex } from "./freshness.ts";
 export {
@@ -113,12 +116,23 @@ const DISPATCH = new URL("./dispatch.ts", import.meta.url).href;
 const INDEXER = new URL("./indexer.ts", import.meta.url).href;
 
 /**
- * The envelope of a full command line whose definitions could not be loaded (read permission
- * scoped away from the package): `MAG-PERM-001` naming the module, exit 4.
+ * The envelope of a full command line whose definitions could not be loaded (a run from a local
+ * checkout with read permission scoped to the project): `MAG-PERM-001`, exit 4, with the exact
+ * flag that lets it load the package's own modules (a run from JSR or a binary needs none).
  */
 function refusedFullPath(error: unknown): number {
   if (!isPermissionRefusal(error)) throw error;
-  const refusal = permissionError("MAG", error);
+  const module = permissionError("MAG", error);
+  const refusal = new ToolError(
+    module.code,
+    `this command loads the package's own modules (${module.details.file}), which a run from a ` +
+      "checkout with read permission scoped to the project may not read",
+    {
+      file: module.details.file,
+      remediation: `Run again with --allow-read=${packageDirectory()} added (a run from JSR or ` +
+        "a compiled binary needs no more).",
+    },
+  );
   const envelope = failureEnvelope(
     { name: LLM_SYMBOLS, kind: "query", mcpName: LLM_SYMBOLS },
     refusal,

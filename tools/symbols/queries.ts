@@ -197,6 +197,89 @@ export async function unknownSymbol(store: IndexStore, name: string): Promise<To
   );
 }
 
+/** A `symbol_id`: 16 lowercase hex digits (`schema/ids.ts`). */
+export const SYMBOL_ID = /^[0-9a-f]{16}$/;
+
+/**
+ * How a query names its symbol: by name or qualified name, by `symbol_id` (one definition even
+ * where a name has several, such as two `static` functions of one name in two files), or by
+ * both, which must then agree.
+ */
+export interface SymbolAsk {
+  /** Name or qualified name; 16 hex digits that are a stored `symbol_id` name that symbol. */
+  name?: string;
+  /** The `symbol_id` `find` lists. */
+  symbol_id?: string;
+}
+
+/** What an answer shows as its query: the name, else the `symbol_id`. */
+export function askText(ask: SymbolAsk): string {
+  return ask.name ?? ask.symbol_id ?? "";
+}
+
+/** `symbol` as a {@linkcode SymbolAsk} (a string is a name). */
+export function askOf(symbol: string | SymbolAsk): SymbolAsk {
+  return typeof symbol === "string" ? { name: symbol } : symbol;
+}
+
+function candidateList(rows: SymbolRow[]): string {
+  return rows.slice(0, SYMBOLS_DEFAULTS.suggestions).map((row) =>
+    `${row.symbol_id} ${row.kind} ${row.qualified_name} ${row.path}:${row.start_line}`
+  ).join("; ");
+}
+
+/**
+ * The definitions `ask` names, before any kind filter: those of its `symbol_id` (`MAG-ARG-002`
+ * when it is not 16 hex digits, `MAG-REF-004` when no definition has it, `MAG-REF-005` when a
+ * name is given too and the id's definition is not so named); else, when the name is 16 hex
+ * digits that a definition has as its `symbol_id`, that definition; else the definitions of the
+ * name or qualified name (none for an unknown name: each query says so its own way).
+ *
+ * @example
+ * ```ts
+ * import { askedDefinitions } from "./queries.ts";
+ * import { IndexStore, locateDb } from "./store.ts";
+ * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
+ * try {
+ *   askedDefinitions(store, { symbol_id: "0123456789abcdef" });
+ * } catch (error) {
+ *   (error as { code: string }).code; // "MAG-REF-004"
+ * }
+ * store.close();
+ * ```
+ */
+export function askedDefinitions(store: IndexStore, ask: SymbolAsk): SymbolRow[] {
+  const { name, symbol_id: id } = ask;
+  if (id === undefined) {
+    if (name === undefined) {
+      throw new ToolError("MAG-ARG-002", "name the symbol: give its name or its symbol_id");
+    }
+    const byId = SYMBOL_ID.test(name) ? store.symbolsWithId(name) : [];
+    return byId.length > 0 ? byId : store.symbolsNamed(name);
+  }
+  if (!SYMBOL_ID.test(id)) {
+    throw new ToolError(
+      "MAG-ARG-002",
+      `symbol_id '${id}' is not a symbol_id: expected 16 lowercase hex digits`,
+    );
+  }
+  const rows = store.symbolsWithId(id);
+  const named = name === undefined ? [] : store.symbolsNamed(name);
+  const note = named.length > 0 ? { note: `'${name}' names: ${candidateList(named)}` } : {};
+  if (rows.length === 0) {
+    throw new ToolError("MAG-REF-004", `no definition in the index has symbol_id ${id}`, note);
+  }
+  if (name !== undefined && !rows.some((row) => row.name === name || row.qualified_name === name)) {
+    throw new ToolError(
+      "MAG-REF-005",
+      `symbol_id ${id} is ${rows[0].kind} ${rows[0].qualified_name} ` +
+        `(${rows[0].path}:${rows[0].start_line}), not '${name}'`,
+      note,
+    );
+  }
+  return rows;
+}
+
 /** The fuzzy matches of `query` among every name, best first (the discover scorer's ranking). */
 async function fuzzyNames(store: IndexStore, query: string): Promise<Map<string, number>> {
   const { parseQuery } = await import("../discover/query.ts");
@@ -215,7 +298,7 @@ async function fuzzyNames(store: IndexStore, query: string): Promise<Map<string,
 /**
  * Definitions by name: `exact` (a name or qualified name; several definitions are listed and
  * flagged ambiguous, an unknown name is `MAG-REF-001` with close names), `prefix`, or `fuzzy`
- * (fzf's scoring, best first).
+ * (fzf's scoring, best first); or the definition of a `symbol_id` (`match` is then moot).
  *
  * @example
  * ```ts
@@ -225,15 +308,17 @@ async function fuzzyNames(store: IndexStore, query: string): Promise<Map<string,
  */
 export async function findSymbols(
   options: QueryOptions,
-  query: string,
+  symbol: string | SymbolAsk,
   match: NameMatch,
 ): Promise<QueryOutcome<SymbolListData>> {
+  const ask = askOf(symbol);
   return await withIndex(options, async (store) => {
     const filter = new RowFilter(options);
+    const query = askText(ask);
     let rows: SymbolRow[];
     let scores: Map<string, number> | undefined;
-    if (match === "exact") {
-      rows = store.symbolsNamed(query);
+    if (match === "exact" || ask.symbol_id !== undefined) {
+      rows = askedDefinitions(store, ask);
       if (rows.length === 0) throw await unknownSymbol(store, query);
     } else if (match === "prefix") rows = store.symbolsWithPrefix(query);
     else {
@@ -338,15 +423,23 @@ function concerns(resolved: ReturnType<Resolver["resolve"]>, ids: Set<string>): 
   return resolved.definitions.some((definition) => ids.has(definition.symbol_id));
 }
 
-/** Definitions `name` denotes, filtered by kind (and not by path: uses are what paths filter). */
-function definitionsOf(store: IndexStore, name: string, options: QueryOptions): SymbolRow[] {
-  const kinds = options.kinds?.length ? new Set(options.kinds) : undefined;
-  return store.symbolsNamed(name).filter((row) => !kinds || kinds.has(row.kind));
+/**
+ * Definitions `ask` denotes, filtered by kind (and not by path: uses are what paths filter); a
+ * `symbol_id` names its definition whatever the kinds asked.
+ */
+function definitionsOf(store: IndexStore, ask: SymbolAsk, options: QueryOptions): SymbolRow[] {
+  const rows = askedDefinitions(store, ask);
+  const kinds = options.kinds?.length && ask.symbol_id === undefined
+    ? new Set(options.kinds)
+    : undefined;
+  return rows.filter((row) => !kinds || kinds.has(row.kind));
 }
 
 /**
- * Uses of a name (`callsOnly`: call sites only), each resolved, with `depth` > 1 following the
- * callers of the callers. An unknown name (no definition, no use) is `MAG-REF-001`.
+ * Uses of a symbol (`callsOnly`: call sites only), each resolved, with `depth` > 1 following the
+ * callers of the callers. An unknown name (no definition, no use) is `MAG-REF-001`; a
+ * `symbol_id` keeps the uses that may denote its definition only (not those resolved to
+ * another definition of the name).
  *
  * @example
  * ```ts
@@ -356,11 +449,13 @@ function definitionsOf(store: IndexStore, name: string, options: QueryOptions): 
  */
 export function findUses(
   options: QueryOptions,
-  name: string,
+  symbol: string | SymbolAsk,
   how: { callsOnly: boolean; depth?: number },
 ): Promise<QueryOutcome<UseListData>> {
+  const ask = askOf(symbol);
   return withIndex(options, async (store) => {
-    const definitions = definitionsOf(store, name, options);
+    const name = askText(ask);
+    const definitions = definitionsOf(store, ask, options);
     const maxDepth = Math.min(how.depth ?? 1, SYMBOLS_DEFAULTS.maxDepth);
     const limit = options.limit ?? SYMBOLS_DEFAULTS.limit;
     const found = maxDepth === 1 && limit > 0
@@ -447,8 +542,9 @@ function transitiveUses(
 }
 
 /**
- * The calls made inside the definitions of `name`, each resolved, with `depth` > 1 following
- * the resolved callees. An unknown name is `MAG-REF-001`.
+ * The calls made inside the definitions of a symbol (of its name, or the one of its
+ * `symbol_id`), each resolved, with `depth` > 1 following the resolved callees. An unknown name
+ * is `MAG-REF-001`.
  *
  * @example
  * ```ts
@@ -458,13 +554,15 @@ function transitiveUses(
  */
 export function findCallees(
   options: QueryOptions,
-  name: string,
+  symbol: string | SymbolAsk,
   depth = 1,
 ): Promise<QueryOutcome<UseListData>> {
+  const ask = askOf(symbol);
   return withIndex(options, async (store) => {
+    const name = askText(ask);
     const filter = new RowFilter(options);
     const resolver = new Resolver(store, storedDefinitions(store));
-    const definitions = definitionsOf(store, name, options);
+    const definitions = definitionsOf(store, ask, options);
     if (definitions.length === 0) throw await unknownSymbol(store, name);
     const uses: UseRecord[] = [];
     const seen = new Set(definitions.map((row) => row.symbol_id));

@@ -45,8 +45,23 @@ export const kindField = field(
   { short: "k", aliases: ["kinds"] },
 );
 
-/** `name`: the symbol asked about. */
+/**
+ * `name`: the symbol asked about (optional: `symbol_id` may name it instead). 16 hex digits that
+ * are a stored `symbol_id` name that symbol.
+ */
 export const nameField = field(
-  z.string().min(1).describe("Symbol name or qualified name (the first positional argument)"),
+  z.string().min(1).optional().describe(
+    "Symbol name or qualified name, or a symbol_id (the first positional argument)",
+  ),
   { aliases: ["symbol"] },
+);
+
+/**
+ * `symbol_id`: the definition asked about, by the id `find` lists: one of several same-named
+ * definitions (two `static` functions of one name in two files). Checked by the run, not the
+ * schema (16 hex digits), so that the command line's fast path can check the field.
+ */
+export const symbolIdField = z.string().min(1).optional().describe(
+  "symbol_id of the definition (from find), to tell same-named ones apart; with a name, both " +
+    "must name it",
 );

@@ -16,7 +16,7 @@ import {
 } from "./file_search.ts";
 import { claimNext, type JobMessage, stopClaims, type WorkerFailure } from "./job.ts";
 import type { AstSearchOptions } from "./options.ts";
-import { threadCount, workersAvailable } from "../../core/workers.ts";
+import { PARSE_BYTES_PER_WORKER, workersAvailable, workersFor } from "../../core/workers.ts";
 import { ParsePool, sharedPool } from "./pool.ts";
 
 /**
@@ -129,7 +129,8 @@ export async function parseAll(
   options: AstSearchOptions,
 ): Promise<Parsed> {
   const { signal } = options;
-  const threads = threadCount(options.threads);
+  const bytes = work.reduce((sum, task) => sum + task.size, 0);
+  const threads = workersFor(options.threads, bytes, PARSE_BYTES_PER_WORKER);
   const keep = options.keepWorkers ?? options.cache !== undefined;
   const { shared, own, single } = divideWork(work, threads, options);
   const results = new Map<Task, Result>();
@@ -142,10 +143,14 @@ export async function parseAll(
   let abortedOn: Task | undefined;
   // Checked inside each parse and query of this thread: a cancelled call stops within ms.
   const stopCheck = signal ? () => signal.aborted : undefined;
+  const breather = new Breather(signal, YIELD_MS);
+  // On the calling thread a parse also halts now and then and lets the event loop run, so that
+  // a host that may cancel (and cannot start workers) keeps answering, and sees the cancel.
+  const pause = signal ? () => breather.breathe() : undefined;
   const parseHere = async (task: Task) => {
     if (abortedOn || runtimeAborted()) return;
     try {
-      settle(task, { outcome: await searcher.searchFile(task, stopCheck) });
+      settle(task, { outcome: await searcher.searchFile(task, stopCheck, pause) });
     } catch (error) {
       if (error instanceof GrammarLoadError) throw error;
       if (error instanceof RunStoppedError) {
@@ -170,7 +175,6 @@ export async function parseAll(
     running = runOnPool(pool, job, shared, settle);
   }
   let workerFailures: WorkerFailure[] = [];
-  const breather = new Breather(signal, YIELD_MS);
   try {
     for (const task of own) {
       await breather.breathe();

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { validateFile } from "../core/gates/mod.ts";
 import { MemoryCache } from "../core/cache.ts";
 import type { Diagnostic } from "../schema/diagnostic.ts";
-import { hasCommand, makeTree, parseJson, REPO, runEntry } from "./helpers.ts";
+import { hasCommand, makeTree, parseJson, REPO, runEntry, testInOwnProcess } from "./helpers.ts";
 
 interface Expected {
   line: number;
@@ -447,7 +447,8 @@ async function withCountingGcc(test: (checks: () => number) => Promise<void>): P
   }
 }
 
-Deno.test({
+// It puts a counting gcc first on PATH: in a process of its own.
+testInOwnProcess(import.meta.url, {
   name: "gcc's verdict is cached with the headers it read: no second run until one changes" +
     (hasCommand("gcc") ? "" : " (needs gcc)"),
   ignore: !hasCommand("gcc"),

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { validateFile } from "../core/gates/mod.ts";
-import { makeTree } from "./helpers.ts";
+import { makeTree, testInOwnProcess } from "./helpers.ts";
 
 /** Longer than the window in which the toolchain cache does not trust a changed file. */
 const SETTLE_MS = 2_100;
@@ -40,7 +40,8 @@ function probeCount(probes: string): number {
   }
 }
 
-Deno.test({
+// It sets PATH: in a process of its own.
+testInOwnProcess(import.meta.url, {
   name: "the compiler's version is kept while the program and PATH hold, and follows a change",
   ignore: Deno.build.os === "windows",
   fn: async () => {

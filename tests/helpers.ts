@@ -199,3 +199,47 @@ export async function staticGraph(entry: string, dynamic = false): Promise<strin
   info.roots.forEach(visit);
   return [...seen];
 }
+
+/** The variable that names the one test a child `deno test` of {@linkcode testInOwnProcess} runs. */
+const OWN_PROCESS = "LLM_SEARCH_TEST_OWN_PROCESS";
+
+/**
+ * Declares a test that changes what the whole process shares (an environment variable such as
+ * PATH): `deno test --parallel` runs test modules as threads of one process, so such a change
+ * would reach the other modules' subprocesses and caches. The test runs in a child `deno test`
+ * of `module` (pass `import.meta.url`) filtered to it; there `fn` runs as a plain test.
+ */
+export function testInOwnProcess(
+  module: string,
+  options: { name: string; ignore?: boolean; fn: () => Promise<void> },
+): void {
+  const { name, ignore = false, fn } = options;
+  if (Deno.env.get(OWN_PROCESS) === name) {
+    Deno.test({ name, ignore, fn });
+    return;
+  }
+  Deno.test({
+    name: `${name} (in its own process)`,
+    ignore,
+    fn: async () => {
+      const output = await new Deno.Command("deno", {
+        args: [
+          "test",
+          "--quiet",
+          "-A",
+          `--config=${join(REPO, "deno.json")}`,
+          "--filter",
+          name,
+          fileURLToPath(module),
+        ],
+        env: { [OWN_PROCESS]: name, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const said = new TextDecoder().decode(output.stdout) +
+        new TextDecoder().decode(output.stderr);
+      assert.equal(output.code, 0, said);
+      assert.match(said, /\| 1 passed \|/, said);
+    },
+  });
+}

@@ -239,6 +239,12 @@ Deno.test("mcp concurrency: a call worker's flag signal aborts once, with an Abo
 const CANCEL_BOUND_MS = 200;
 
 /**
+ * The same bound for a server without workers (the issue's limit: idle within 0.5 s): the call's
+ * own thread sees the cancel only at the end of a parse slice, and then frees the parse's memory.
+ */
+const SCOPED_CANCEL_BOUND_MS = 500;
+
+/**
  * One C file of about 10 MB: seconds of parsing, all in one synchronous parse call (one file is
  * never shared with parse workers), which no check between files can stop.
  */
@@ -255,7 +261,7 @@ const SLOW_AST_CALLS: Record<string, Record<string, unknown>> = {
 
 for (const [mode, permissions] of Object.entries(MODES)) {
   Deno.test({
-    name: `mcp concurrency, ${mode}: cancelling an AST call stops its parses within 200 ms`,
+    name: `mcp concurrency, ${mode}: cancelling an AST call stops its parses soon after`,
     ignore: !hasProc,
     async fn(t) {
       const big = bigCFile();
@@ -279,12 +285,13 @@ for (const [mode, permissions] of Object.entries(MODES)) {
             cancel.abort();
             const cancelledAt = performance.now();
             assert.notEqual(await slow, "answered");
-            await sleep(CANCEL_BOUND_MS - (performance.now() - cancelledAt));
+            const bound = mode === "call workers" ? CANCEL_BOUND_MS : SCOPED_CANCEL_BOUND_MS;
+            await sleep(bound - (performance.now() - cancelledAt));
             const idle = await cpuDuring(server.pid, 500);
             assert.ok(busy >= 5, `the parse should keep a core busy (${busy} ticks in 500 ms)`);
             assert.ok(
               idle <= Math.max(3, busy / 5),
-              `the cancelled parse still computes ${CANCEL_BOUND_MS} ms after the cancel: ` +
+              `the cancelled parse still computes ${bound} ms after the cancel: ` +
                 `${idle} ticks in 500 ms (${busy} before)`,
             );
           });

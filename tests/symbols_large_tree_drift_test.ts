@@ -108,9 +108,11 @@ Deno.test({
       Deno.writeTextFileSync(join(root, inPlace), sourceOf(6_673, "int added(void);\n"));
       const racy = pathOf(2 * PER_FOLDER + 5);
       Deno.writeTextFileSync(join(root, racy), sourceOf(2 * PER_FOLDER + 5));
-      for (const path of [inPlace, racy]) {
-        Deno.utimeSync(join(root, path), new Date(), new Date());
-      }
+      Deno.utimeSync(join(root, inPlace), new Date(), new Date());
+      // Stamped ahead of every run's start: each run finds it racy, however long the runs take
+      // on a loaded machine (one stamped "now" stops being racy once a run starts 2 s later).
+      const ahead = new Date(Date.now() + 3_600_000);
+      Deno.utimeSync(join(root, racy), ahead, ahead);
       const recorded = await recordedWalk(root);
       const cache = recorded?.cache as IndexWalkSource | undefined;
       walkCandidates({ root, walk: { cache }, stat: recorded?.stat }, ".llm/index.db", []);

@@ -64,10 +64,11 @@ export interface CompiledMatcher {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildMatcher } from "./matcher.ts";
  * import { compileMatcher } from "./searcher.ts";
- * compileMatcher(buildMatcher({ patterns: ["todo"] })).regex instanceof RegExp; // true
- * compileMatcher(buildMatcher({ patterns: ["(a+)+$"] }), () => {}).regex instanceof RegExp; // false
+ * assert.ok(compileMatcher(buildMatcher({ patterns: ["todo"] })).regex instanceof RegExp);
+ * assert.ok(!(compileMatcher(buildMatcher({ patterns: ["(a+)+$"] }), () => {}).regex instanceof RegExp));
  * ```
  */
 export function compileMatcher(spec: MatcherSpec, stop?: () => void): CompiledMatcher {
@@ -192,16 +193,13 @@ function contextLines(
 }
 
 /**
- * What the match generators yield between pieces of a file (64 KiB, or 256 candidate lines), so
- * that a search on a host's only thread can let the event loop run inside a large file.
+ * What the match generators yield between pieces of a file (see {@linkcode pieceBytes}), so that
+ * a search on a host's only thread can let the event loop run inside a large file.
  */
 export const PAUSE: unique symbol = Symbol("pause");
 
 /** A step of a file's search: a pause, or (inside) a match. */
 type Step = typeof PAUSE;
-
-/** Candidate lines matched between two pauses. */
-const LINES_A_PAUSE = 256;
 
 /** A match in byte offsets with its text. */
 interface ByteMatch {
@@ -216,6 +214,18 @@ interface ByteMatch {
  * large file in line-aligned pieces keeps the garbage young and the peak memory low.
  */
 const PIECE_BYTES = 64 * 1024;
+
+/**
+ * Bytes a piece of a file matched by the linear engine holds: its Pike VM may take a
+ * microsecond a byte (a class repeated sixty times on lines it cannot rule out), so a piece
+ * stays near 10 ms of work for a host that lets its event loop run between pieces.
+ */
+const LINEAR_PIECE_BYTES = 8 * 1024;
+
+/** The bytes of text matched between two pauses. */
+function pieceBytes(regex: TextMatcher): number {
+  return regex instanceof LinearRegExp ? LINEAR_PIECE_BYTES : PIECE_BYTES;
+}
 
 /** Runs the regular expression over the decoded text of `bytes[from, to)`. */
 function* textMatches(
@@ -244,15 +254,16 @@ function* wholeTextMatches(
   regex: TextMatcher,
   multiline: boolean,
 ): Generator<ByteMatch | Step> {
-  if (multiline || bytes.length <= PIECE_BYTES) {
+  const piece = pieceBytes(regex);
+  if (multiline || bytes.length <= piece) {
     yield* textMatches(bytes, 0, bytes.length, regex);
     return;
   }
   for (let from = 0; from < bytes.length;) {
     let to = bytes.length;
-    if (from + PIECE_BYTES < bytes.length) {
-      const cut = bytes.lastIndexOf(0x0a, from + PIECE_BYTES - 1);
-      const next = cut >= from ? cut : bytes.indexOf(0x0a, from + PIECE_BYTES);
+    if (from + piece < bytes.length) {
+      const cut = bytes.lastIndexOf(0x0a, from + piece - 1);
+      const next = cut >= from ? cut : bytes.indexOf(0x0a, from + piece);
       if (next !== -1) to = next + 1;
     }
     yield* textMatches(bytes, from, to, regex);
@@ -271,8 +282,14 @@ function* candidateLineMatches(
   lines: [number, number][],
   regex: TextMatcher,
 ): Generator<ByteMatch | Step> {
-  for (const [at, [lineStart, lineEnd]] of lines.entries()) {
-    if (at % LINES_A_PAUSE === LINES_A_PAUSE - 1) yield PAUSE;
+  const piece = pieceBytes(regex);
+  let sincePause = 0;
+  for (const [lineStart, lineEnd] of lines) {
+    sincePause += lineEnd - lineStart;
+    if (sincePause >= piece) {
+      yield PAUSE;
+      sincePause = 0;
+    }
     const decoded = decodeForMatching(bytes.subarray(lineStart, lineEnd));
     for (const found of execAll(regex, decoded.text, 0, false)) {
       yield {
@@ -321,13 +338,15 @@ function* countLines(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildMatcher } from "./matcher.ts";
  * import { compileMatcher, searchBytes } from "./searcher.ts";
  * const matcher = compileMatcher(buildMatcher({ patterns: ["b+"] }));
  * const result = searchBytes(new TextEncoder().encode("abbc\n"), "f.txt", matcher, {
  *   mode: "matches", before: 0, after: 0, maxColumns: 500, withChecksums: false,
  * });
- * result?.matches[0].span.byte_start; // 1
+ * assert.equal(result?.matches[0].span.byte_start, 1);
+ * assert.equal(result?.matches[0].matched_text, "bb");
  * ```
  */
 export function searchBytes(

@@ -24,15 +24,20 @@
  *
  * @example Search a tree
  * ```ts
+ * import assert from "node:assert/strict";
  * import { search } from "@llm/search";
- * const { data } = await search({ patterns: ["TODO"], cwd: Deno.cwd() });
- * console.log(data.match_count);
+ * const cwd = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${cwd}/notes.txt`, "one\nTODO: two\n");
+ * const { data } = await search({ patterns: ["TODO"], cwd });
+ * assert.equal(data.match_count, 1);
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  *
  * @example Explain an error code
  * ```ts
+ * import assert from "node:assert/strict";
  * import { explainCode } from "@llm/search";
- * explainCode("LMS-QRY-001")?.exit; // 2
+ * assert.equal(explainCode("LMS-QRY-001")?.exit, 2);
  * ```
  *
  * @module
@@ -112,6 +117,7 @@ export {
   type StandardSchema,
   type Tool,
   type ToolAnnotations,
+  type ToolCompact,
   type ToolDefinition,
   type ToolInfo,
   type ToolOutcome,
@@ -129,10 +135,17 @@ export type {
   AstSearchData,
   Checksum,
   CodePrefix,
+  CompactAnswer,
+  CompactEnvelope,
+  CompactForm,
+  CompactGateRefusal,
+  CompactMutationEnvelope,
   ContextLine,
   Diagnostic,
   DiagnosticDetails,
+  DiagnosticExample,
   DiagnosticLevel,
+  DiagnosticSummary,
   DiscoverData,
   DiscoverReason,
   DiscoverResult,
@@ -155,6 +168,7 @@ export type {
   MutationEnvelope,
   MutationError,
   MutationStatus,
+  NextPage,
   QueryData,
   QueryEnvelope,
   QueryStatus,

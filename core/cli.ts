@@ -19,6 +19,7 @@ import {
   type ParsedCommandLine,
   runCommandLine,
 } from "./cli_run.ts";
+import { compactEnvelope } from "../schema/compact.ts";
 import type { Envelope } from "../schema/envelope_build.ts";
 import type { CommandSpec, Tool } from "./tool.ts";
 import { VERSION } from "./version.ts";
@@ -62,9 +63,10 @@ function kindOf(base: z.ZodType): FlagKind {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { flagSpecs } from "./cli.ts";
  * import { searchTool } from "@llm/search";
- * flagSpecs(searchTool).some((spec) => spec.flag === "ignore-case"); // true
+ * assert.ok(flagSpecs(searchTool).some((spec) => spec.flag === "ignore-case"));
  * ```
  */
 export function flagSpecs(command: Pick<CommandSpec, "input">): FlagHelp[] {
@@ -151,9 +153,10 @@ const TOOL_EXIT_CODES =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { helpText } from "./cli.ts";
  * import { searchTool } from "@llm/search";
- * helpText(searchTool).startsWith("llm-search"); // true
+ * assert.ok(helpText(searchTool).startsWith("llm-search"));
  * ```
  */
 export function helpText(command: CommandSpec): string {
@@ -193,10 +196,12 @@ export function helpText(command: CommandSpec): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseCommandLine } from "./cli.ts";
  * import { searchTool } from "@llm/search";
- * parseCommandLine(searchTool, ["-i", "TODO", "src"]).input();
- * // { ignore_case: true, patterns: ["TODO"], paths: ["src"] }
+ * assert.deepEqual(parseCommandLine(searchTool, ["-i", "TODO", "src"]).input(), {
+ *   ignore_case: true, patterns: ["TODO"], paths: ["src"],
+ * });
  * ```
  */
 export function parseCommandLine(command: CommandSpec, args: string[]): ParsedCommandLine {
@@ -211,6 +216,7 @@ export function parseCommandLine(command: CommandSpec, args: string[]): ParsedCo
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { parseProgramOptions } from "./cli.ts";
  * const program = {
@@ -218,7 +224,9 @@ export function parseCommandLine(command: CommandSpec, args: string[]): ParsedCo
  *   input: z.object({ port: z.number().int().min(1, "takes a port number").default(80) }),
  *   cli: { usage: "[FLAGS]", examples: [], outputFlags: false },
  * };
- * parseProgramOptions(program, ["--port", "8080"]); // { kind: "options", options: { port: 8080 } }
+ * assert.deepEqual(parseProgramOptions(program, ["--port", "8080"]), {
+ *   kind: "options", options: { port: 8080 },
+ * });
  * ```
  */
 export function parseProgramOptions<T extends z.ZodObject>(
@@ -247,9 +255,10 @@ export function parseProgramOptions<T extends z.ZodObject>(
  *
  * @example Make a tool a command
  * ```ts
- * import { runCli } from "@llm/search";
- * import { searchTool } from "@llm/search";
+ * import assert from "node:assert/strict";
+ * import { runCli, searchTool } from "@llm/search";
  * if (import.meta.main) Deno.exit(await runCli(searchTool, Deno.args));
+ * assert.equal(await runCli(searchTool, ["--version"]), 0); // prints "llm-search 0.1.0"
  * ```
  */
 export async function runCli(
@@ -260,12 +269,7 @@ export async function runCli(
   const reader = {
     parse: () => parseCommandLine(tool, args),
     help: () => helpText(tool),
-    compact: async (envelope: Envelope) => {
-      // Loaded only when asked for: it builds every tool's result schemas, which a run's
-      // start-up should not pay for (each CLI builds only its own).
-      const { compactEnvelope } = await import("../schema/compact.ts");
-      return compactEnvelope(envelope);
-    },
+    compact: (envelope: Envelope) => compactEnvelope(envelope, tool.compact?.form),
   };
   return await runCommandLine(tool, args, reader, options);
 }

@@ -104,13 +104,14 @@ function checkValue(rule: FieldRule, value: unknown): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkInput } from "./cli_fast.ts";
  * const fields = [{
  *   field: "limit", flag: "limit", kind: "number" as const, aliases: [],
  *   rule: { type: "number" as const, integer: true, minimum: 0 }, required: false, default: 50,
  * }];
- * checkInput(fields, {}); // { limit: 50 }
- * checkInput(fields, { limit: -1 }); // undefined
+ * assert.deepEqual(checkInput(fields, {}), { limit: 50 });
+ * assert.equal(checkInput(fields, { limit: -1 }), undefined);
  * ```
  */
 export function checkInput(
@@ -147,10 +148,11 @@ export interface FastLine {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FLAG_TABLES, fastLine } from "./cli_fast.ts";
  * const table = FLAG_TABLES["llm-symbols status"];
- * fastLine(table, undefined, ["--db", "x.db"])?.input; // { db: "x.db" }
- * fastLine(table, undefined, ["--help"]); // undefined
+ * assert.deepEqual(fastLine(table, undefined, ["--db", "x.db"])?.input, { db: "x.db" });
+ * assert.equal(fastLine(table, undefined, ["--help"]), undefined);
  * ```
  */
 export function fastLine(
@@ -165,7 +167,7 @@ export function fastLine(
   };
   try {
     const line = parseCommandLineBy(command, table.fields, args);
-    // --format compact needs every tool's result schemas (zod): the full path writes it.
+    // --format compact: the form is its definition's (`compact`), so the full path writes it.
     if (line.help || line.version || line.explain !== undefined || line.format === "compact") {
       return undefined;
     }
@@ -209,8 +211,11 @@ export function fastCommand<T>(name: string, code: FastCode<T>): FastCommand | u
  *
  * @example
  * ```ts
- * import { runFast } from "./cli_fast.ts";
- * typeof runFast; // "function"
+ * import assert from "node:assert/strict";
+ * import { fastCommand, runFast } from "./cli_fast.ts";
+ * const command = fastCommand("llm-discover", { run: () => Promise.reject(new Error("not run")) });
+ * assert.ok(command);
+ * assert.equal(await runFast(command, ["--help"]), undefined); // --help is the full path's
  * ```
  */
 export async function runFast(

@@ -258,10 +258,16 @@ export type CommandHead = Pick<CommandSpec, "name" | "prefix" | "cli">;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseCommandLineBy } from "./cli_run.ts";
  * const command = { name: "llm-demo", prefix: "LMS" as const, cli: { usage: "", examples: [] } };
- * const specs = [{ field: "max_count", flag: "max-count", kind: "number" as const, aliases: [], description: "", path: false }];
- * parseCommandLineBy(command, specs, ["--max-count", "3"]).input(); // { max_count: 3 }
+ * const specs = [{
+ *   field: "max_count", flag: "max-count", kind: "number" as const, aliases: [], description: "",
+ *   path: false,
+ * }];
+ * assert.deepEqual(parseCommandLineBy(command, specs, ["--max-count", "3"]).input(), {
+ *   max_count: 3,
+ * });
  * ```
  */
 export function parseCommandLineBy(
@@ -341,7 +347,7 @@ function writeJsonl(tool: CliTool, envelope: Envelope): void {
   writeStdout(text + JSON.stringify({ type: "summary", ...query, data }) + "\n");
 }
 
-async function writeOutcome(
+function writeOutcome(
   tool: CliTool,
   format: OutputFormat,
   outcome: ToolOutcome,
@@ -351,7 +357,7 @@ async function writeOutcome(
   else if (format === "text") writeStdout(tool.renderText(outcome.envelope));
   else if (format === "compact") {
     if (!reader.compact) throw new Error(`${tool.name}: --format compact without its writer`);
-    writeStdout(JSON.stringify(await reader.compact(outcome.envelope)) + "\n");
+    writeStdout(JSON.stringify(reader.compact(outcome.envelope)) + "\n");
   } else writeStdout(JSON.stringify(outcome.envelope) + "\n");
 }
 
@@ -393,11 +399,11 @@ export interface CommandLineReader {
   /** The `--help` text. */
   help(): string;
   /**
-   * The contract's compact form of an envelope, for `--format compact`. It builds every tool's
-   * result schemas (zod), so only the full path gives it; the fast path leaves that format to
-   * the full path.
+   * The contract's compact form of an envelope, for `--format compact`, by the form the tool's
+   * definition declares. Only the full path gives it (the fast path's commands carry no
+   * definition, and leave that format to the full path).
    */
-  compact?(envelope: Envelope): Promise<unknown>;
+  compact?(envelope: Envelope): unknown;
 }
 
 /**
@@ -407,16 +413,16 @@ export interface CommandLineReader {
  *
  * @example Run a definition by its own flags (what `runCli` does)
  * ```ts
- * import { runCommandLine } from "./cli_run.ts";
+ * import assert from "node:assert/strict";
+ * import { parseCommandLineBy, runCommandLine } from "./cli_run.ts";
  * import { flagSpecs, helpText } from "./cli.ts";
- * import { parseCommandLineBy } from "./cli_run.ts";
  * import { discoverTool } from "@llm/search";
- * const args = ["--help"];
+ * const args = ["--version"];
  * const reader = {
  *   parse: () => parseCommandLineBy(discoverTool, flagSpecs(discoverTool), args),
  *   help: () => helpText(discoverTool),
  * };
- * await runCommandLine(discoverTool, args, reader); // 0
+ * assert.equal(await runCommandLine(discoverTool, args, reader), 0); // prints "llm-discover 0.1.0"
  * ```
  */
 export async function runCommandLine(
@@ -480,14 +486,14 @@ export async function runCommandLine(
     const outcome = await tool.execute(input, context);
     stream?.flush();
     log(outcome);
-    await writeOutcome(tool, format, outcome, reader);
+    writeOutcome(tool, format, outcome, reader);
     reportErrors(tool, outcome);
     return exitCodeOf(outcome);
   } catch (thrown) {
     const outcome = failureOutcome(tool, thrown, executionId, debug);
     if (debug && thrown instanceof Error && thrown.stack) console.error(thrown.stack);
     log(outcome);
-    await writeOutcome(tool, format === "text" ? "json" : format, outcome, reader);
+    writeOutcome(tool, format === "text" ? "json" : format, outcome, reader);
     reportErrors(tool, outcome);
     return exitCodeOf(outcome);
   }

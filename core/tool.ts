@@ -15,6 +15,7 @@
  */
 import { z } from "zod";
 import type { RunCache } from "./cache.ts";
+import type { CompactAnswer, CompactForm } from "../schema/compact.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 import type { Envelope } from "../schema/envelope.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";
@@ -151,6 +152,18 @@ export interface RunContext {
 }
 
 /**
+ * A tool's compact form (contract §9: the MCP default, `--format compact` on the command line),
+ * declared in its definition: how its envelope `E` becomes the compact answer, and that answer's
+ * schema.
+ */
+export interface ToolCompact<E extends Envelope = Envelope> {
+  /** Builds the compact answer; zod-free (`tools/<tool>/compact.ts`), as a fast path needs. */
+  form: CompactForm<E>;
+  /** Schema of the compact answer (a zod schema): the MCP output schema lists it beside `output`. */
+  output: Schema<CompactAnswer>;
+}
+
+/**
  * The one definition of a tool, its input parsed to `T` and its envelope `E`; its schemas are zod
  * schemas.
  */
@@ -197,6 +210,8 @@ export interface ToolDefinition<
   itemType?: string;
   /** Renders `--format text`; without it text output is indented JSON. */
   text?: (envelope: E) => string;
+  /** Its compact form; without it, every answer is the full envelope. */
+  compact?: ToolCompact<E>;
   /** Command-line details. */
   cli: CliSpec;
   /** The engine call. */
@@ -226,6 +241,7 @@ export interface Tool extends ToolInfo {
  *
  * @example Define a tool that echoes its input
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { defineTool } from "@llm/search";
  * import { queryEnvelope, queryEnvelopeSchema } from "@llm/search/schema";
@@ -236,9 +252,10 @@ export interface Tool extends ToolInfo {
  *   input: z.object({ text: z.string() }),
  *   output: queryEnvelopeSchema(z.object({ count: z.number(), text: z.string() })),
  *   cli: { usage: "TEXT", examples: ["llm-echo hi"] },
- *   run: (input) => Promise.resolve({ envelope: queryEnvelope("llm-echo", { count: 1, text: input.text }, []) }),
+ *   run: (input) =>
+ *     Promise.resolve({ envelope: queryEnvelope("llm-echo", { count: 1, text: input.text }, []) }),
  * });
- * echo.name; // "llm-echo"
+ * assert.equal(echo.name, "llm-echo");
  * ```
  */
 export function defineTool<T extends Record<string, unknown>, E extends Envelope>(
@@ -267,8 +284,8 @@ export function defineTool<T extends Record<string, unknown>, E extends Envelope
  * {@linkcode defineTool} reports at definition.
  */
 export function zodSchemas(
-  tool: Pick<ToolDefinition, "name" | "input" | "output">,
-): { input: z.ZodObject; output: z.ZodType } {
+  tool: Pick<ToolDefinition, "name" | "input" | "output" | "compact">,
+): { input: z.ZodObject; output: z.ZodType; compact?: z.ZodType } {
   const { input, output } = tool;
   if (!(input instanceof z.ZodObject)) {
     throw new TypeError(`${tool.name}: the input schema is not a zod object schema`);
@@ -276,7 +293,12 @@ export function zodSchemas(
   if (!(output instanceof z.ZodType)) {
     throw new TypeError(`${tool.name}: the output schema is not a zod schema`);
   }
-  return { input, output };
+  const compact = tool.compact?.output;
+  if (compact === undefined) return { input, output };
+  if (!(compact instanceof z.ZodType)) {
+    throw new TypeError(`${tool.name}: the compact output schema is not a zod schema`);
+  }
+  return { input, output, compact };
 }
 
 /** The `*-ARG-002` error for input that fails a schema, naming the JSON path of each violation. */

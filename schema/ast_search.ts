@@ -1,9 +1,17 @@
 /**
- * Output shapes of `llm-ast-search`: tree-sitter query matches and symbol definitions.
+ * Output shapes of `llm-ast-search`: tree-sitter query matches and symbol definitions, in full
+ * and in compact form (contract §9).
  *
  * @module
  */
 import { z } from "zod";
+import type { CompactEnvelope, FileRows } from "./compact.ts";
+import {
+  columnsSchema,
+  compactEnvelopeSchema,
+  fileRowsSchema,
+  rowSchema,
+} from "./compact_schema.ts";
 import { type SpanExtensions, spanExtensionShape } from "./extensions.ts";
 import type { Span } from "./span_build.ts";
 import { SpanSchema } from "./span.ts";
@@ -116,3 +124,88 @@ export const AstSearchDataSchema: z.ZodType<AstSearchData> = z.object({
   total: z.number().int().nonnegative().optional(),
   matches: z.array(AstMatchSchema),
 }).meta({ id: "AstSearchData" });
+
+const count = z.number().int().nonnegative();
+const line = z.number().int().positive();
+
+/** The columns of a compact ast-search row after its name and kind. */
+const AST_SPAN_COLUMNS = [
+  "start_line",
+  "end_line",
+  "byte_start",
+  "byte_end",
+  "first_line",
+] as const;
+
+/** Columns of a compact ast-search row whose matches differ in kind. */
+export const AST_COLUMNS = ["name", "kind", ...AST_SPAN_COLUMNS] as const;
+
+/** Columns of a compact ast-search row when every match has one kind (`data.kind` names it). */
+export const AST_ONE_KIND_COLUMNS = ["name", ...AST_SPAN_COLUMNS] as const;
+
+/**
+ * An ast-search match: `[name, kind, start_line, end_line, byte_start, byte_end, first_line]`;
+ * for a query match, `name` and `kind` are those of its first capture (its capture name as kind).
+ */
+export type AstRow = [string, string, number, number, number, number, string];
+
+/** An ast-search match of an answer whose matches share one kind: {@linkcode AstRow} without it. */
+export type AstOneKindRow = [string, number, number, number, number, string];
+
+/** Compact `data` of `llm-ast-search`. */
+export interface CompactAstSearchData {
+  /** Matches in this answer. */
+  count: number;
+  /** `query` or `kind`. */
+  mode: AstSearchData["mode"];
+  /** Every match found (also those not shown). */
+  match_count: number;
+  /** Files parsed and searched. */
+  files_searched: number;
+  /** Files with at least one match. */
+  files_matched: number;
+  /** Languages of the files searched. */
+  languages: string[];
+  /** Matches before `limit` cut them; present only when cut. */
+  total?: number;
+  /**
+   * The kind of every match shown, when they share one (a `kind: ["function"]` search): the
+   * rows then leave the kind out, which would repeat it on every row.
+   */
+  kind?: string;
+  /** Names of the row fields: {@linkcode AST_ONE_KIND_COLUMNS} when `kind` is given. */
+  columns: typeof AST_COLUMNS | typeof AST_ONE_KIND_COLUMNS;
+  /** Matches grouped by file. */
+  by_file: FileRows<AstRow | AstOneKindRow>[];
+}
+
+const astCells = [z.string(), z.string(), line, line, count, count, z.string()];
+
+/** zod schema of {@linkcode CompactAstSearchData}. */
+export const CompactAstSearchDataSchema: z.ZodType<CompactAstSearchData> = z.object({
+  count,
+  mode: z.enum(["query", "kind"]),
+  match_count: count,
+  files_searched: count,
+  files_matched: count,
+  languages: z.array(z.string()),
+  total: count.optional(),
+  kind: z.string().optional(),
+  columns: z.union([columnsSchema(AST_COLUMNS), columnsSchema(AST_ONE_KIND_COLUMNS)]),
+  by_file: z.array(
+    fileRowsSchema(
+      z.union([rowSchema<AstRow>(astCells), rowSchema<AstOneKindRow>(astCells.slice(1))]),
+    ),
+  ),
+}).refine(
+  (data) => data.columns.length === (data.kind === undefined ? 7 : 6),
+  "the columns leave the kind out exactly when data.kind is given",
+).refine(
+  (data) =>
+    data.by_file.every((file) => file.rows.every((row) => row.length === data.columns.length)),
+  "every row has one value per column",
+).meta({ id: "CompactAstSearchData" });
+
+/** zod schema of an `llm-ast-search` answer in compact form (contract §9). */
+export const CompactAstSearchEnvelopeSchema: z.ZodType<CompactEnvelope<CompactAstSearchData>> =
+  compactEnvelopeSchema(CompactAstSearchDataSchema);

@@ -1,9 +1,11 @@
 /**
- * Output shapes of `llm-discover`.
+ * Output shapes of `llm-discover`, in full and in compact form (contract §9).
  *
  * @module
  */
 import { z } from "zod";
+import type { CompactEnvelope } from "./compact.ts";
+import { columnsSchema, compactEnvelopeSchema, rowSchema } from "./compact_schema.ts";
 
 /** Why a path matched the query, strongest first. */
 export type DiscoverReason =
@@ -83,3 +85,47 @@ export const DiscoverDataSchema: z.ZodType<DiscoverData> = z.object({
   scanned: count,
   results: z.array(DiscoverResultSchema),
 });
+
+/** Columns of a compact discover row. */
+export const DISCOVER_COLUMNS = ["path", "kind", "size", "score", "reason"] as const;
+
+/** A found path: `[path, kind, size, score, reason]`. */
+export type DiscoverRow = [string, DiscoverResult["kind"], number | null, number, string];
+
+/** Compact `data` of `llm-discover`. */
+export interface CompactDiscoverData {
+  /** Results in this answer. */
+  count: number;
+  /** The query as given. */
+  query: string;
+  /** Paths that matched. */
+  total: number;
+  /** Entries the query was tried on. */
+  scanned: number;
+  /** Names of the row fields. */
+  columns: typeof DISCOVER_COLUMNS;
+  /** Best first. */
+  rows: DiscoverRow[];
+}
+
+/** zod schema of {@linkcode CompactDiscoverData}. */
+export const CompactDiscoverDataSchema: z.ZodType<CompactDiscoverData> = z.object({
+  count,
+  query: z.string(),
+  total: count,
+  scanned: count,
+  columns: columnsSchema(DISCOVER_COLUMNS),
+  rows: z.array(
+    rowSchema<DiscoverRow>([
+      z.string(),
+      z.enum(["file", "dir"]),
+      count.nullable(),
+      z.number(),
+      z.string(),
+    ]),
+  ),
+}).meta({ id: "CompactDiscoverData" });
+
+/** zod schema of an `llm-discover` answer in compact form (contract §9). */
+export const CompactDiscoverEnvelopeSchema: z.ZodType<CompactEnvelope<CompactDiscoverData>> =
+  compactEnvelopeSchema(CompactDiscoverDataSchema);

@@ -5,12 +5,15 @@
  * @module
  */
 import { z } from "zod";
-import { compactEnvelopeSchemaOf } from "./compact.ts";
+import { CompactAstSearchEnvelopeSchema } from "./ast_search.ts";
 import { DiagnosticSchema } from "./diagnostic_schema.ts";
+import { CompactDiscoverEnvelopeSchema } from "./discover.ts";
 import { EditPlanSchema } from "./edit_plan.ts";
 import { JournalManifestSchema } from "./journal.ts";
 import { ExecutionRecordSchema, GetExecutionEnvelopeSchema, LogEnvelopeSchema } from "./mcp.ts";
+import { CompactSearchEnvelopeSchema } from "./search.ts";
 import { SpanSchema } from "./span.ts";
+import { CompactTransformEnvelopeSchema } from "./transform.ts";
 
 /** A JSON Schema document. */
 export type JsonSchema = Record<string, unknown>;
@@ -21,9 +24,10 @@ export type JsonSchema = Record<string, unknown>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { toJsonSchema } from "@llm/search/schema";
- * toJsonSchema(z.object({ a: z.string() }), "output").type; // "object"
+ * assert.equal(toJsonSchema(z.object({ a: z.string() }), "output").type, "object");
  * ```
  */
 export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
@@ -43,8 +47,8 @@ export const SHARED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "mcp-execution-record": ExecutionRecordSchema,
   "mcp-get-execution.output": GetExecutionEnvelopeSchema,
   "llm-log.output": LogEnvelopeSchema,
-  "llm-search.compact.output": compactEnvelopeSchemaOf("llm-search")!,
-  "llm-ast-search.compact.output": compactEnvelopeSchemaOf("llm-ast-search")!,
-  "llm-discover.compact.output": compactEnvelopeSchemaOf("llm-discover")!,
-  "llm-transform.compact.output": compactEnvelopeSchemaOf("llm-transform")!,
+  "llm-search.compact.output": CompactSearchEnvelopeSchema,
+  "llm-ast-search.compact.output": CompactAstSearchEnvelopeSchema,
+  "llm-discover.compact.output": CompactDiscoverEnvelopeSchema,
+  "llm-transform.compact.output": CompactTransformEnvelopeSchema,
 };

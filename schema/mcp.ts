@@ -6,12 +6,10 @@
  * @module
  */
 import { z } from "zod";
-import {
-  AnyCompactMutationEnvelopeSchema,
-  COMPACT_QUERY_TOOLS,
-  type CompactAnswer,
-  compactEnvelopeSchemaOf,
-} from "./compact.ts";
+import { CompactAstSearchEnvelopeSchema } from "./ast_search.ts";
+import type { CompactAnswer } from "./compact.ts";
+import { AnyCompactMutationEnvelopeSchema } from "./compact_schema.ts";
+import { CompactDiscoverEnvelopeSchema } from "./discover.ts";
 import {
   type EmptyData,
   type Envelope,
@@ -21,6 +19,7 @@ import {
   type QueryEnvelope,
   queryEnvelopeSchema,
 } from "./envelope.ts";
+import { CompactSearchEnvelopeSchema } from "./search.ts";
 
 /** How a logged call ended: its envelope's status, or `cancelled` by the client. */
 export type ExecutionStatus = MutationStatus | "cancelled";
@@ -71,9 +70,15 @@ const LoggedEnvelopeSchema: z.ZodType<Envelope> = z.union([
   mutationEnvelopeSchema(z.unknown()),
 ]);
 
+/**
+ * A page of any logged answer: in full, or compact (a query tool's compact data checked; a
+ * mutation's result unchecked, see `AnyCompactMutationEnvelopeSchema`).
+ */
 const PageEnvelopeSchema: z.ZodType<Envelope | CompactAnswer> = z.union([
   LoggedEnvelopeSchema,
-  ...COMPACT_QUERY_TOOLS.map((tool) => compactEnvelopeSchemaOf(tool)!),
+  CompactSearchEnvelopeSchema,
+  CompactAstSearchEnvelopeSchema,
+  CompactDiscoverEnvelopeSchema,
   AnyCompactMutationEnvelopeSchema,
 ]);
 

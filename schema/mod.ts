@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LineIndex, makeSpan, spanId } from "@llm/search/schema";
- * spanId("src/main.rs", 3, 7); // "ef8007a25c15a56d"
- * makeSpan("a.txt", LineIndex.fromText("hi\n"), 0, 2).end_col; // 2
+ * assert.equal(spanId("src/main.rs", 3, 7), "ef8007a25c15a56d");
+ * assert.equal(makeSpan("a.txt", LineIndex.fromText("hi\n"), 0, 2).end_col, 2);
  * ```
  *
  * @module
@@ -34,5 +35,6 @@ export * from "./refactor.ts";
 export * from "./discover.ts";
 export * from "./ast_search.ts";
 export * from "./compact.ts";
+export * from "./compact_schema.ts";
 export * from "./symbols.ts";
 export * from "./gates.ts";

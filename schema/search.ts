@@ -1,9 +1,16 @@
 /**
- * Output shapes of `llm-search`.
+ * Output shapes of `llm-search`, in full and in compact form (contract §9).
  *
  * @module
  */
 import { z } from "zod";
+import type { CompactEnvelope, FileRows } from "./compact.ts";
+import {
+  columnsSchema,
+  compactEnvelopeSchema,
+  fileRowsSchema,
+  rowSchema,
+} from "./compact_schema.ts";
 import { type SpanExtensions, spanExtensionShape } from "./extensions.ts";
 import type { Span } from "./span_build.ts";
 import { SpanSchema } from "./span.ts";
@@ -124,3 +131,66 @@ export const SearchDataSchema: z.ZodType<SearchData> = z.object({
   counts: z.array(FileCountSchema).optional(),
   index: SearchIndexUseSchema.optional(),
 }).meta({ id: "SearchData" });
+
+const count = z.number().int().nonnegative();
+const line = z.number().int().positive();
+
+/** Columns of a compact search row. */
+export const SEARCH_COLUMNS = [
+  "start_line",
+  "start_col",
+  "byte_start",
+  "byte_end",
+  "line_text",
+] as const;
+
+/** A search match: `[start_line, start_col, byte_start, byte_end, line_text]`. */
+export type SearchRow = [number, number, number, number, string];
+
+/** Compact `data` of `llm-search`. */
+export interface CompactSearchData {
+  /** Results in this answer. */
+  count: number;
+  /** The patterns as given. */
+  patterns: string[];
+  /** What `count` counts. */
+  mode: SearchData["mode"];
+  /** Every match found (also those not shown). */
+  match_count: number;
+  /** Files searched. */
+  files_searched: number;
+  /** Files with at least one match. */
+  files_matched: number;
+  /** Results before `limit` cut them; present only when cut. */
+  total?: number;
+  /** Names of the row fields. */
+  columns: typeof SEARCH_COLUMNS;
+  /** Matches grouped by file (mode `matches`). */
+  by_file: FileRows<SearchRow>[];
+  /** Files with matches (mode `files`). */
+  files?: string[];
+  /** Per-file counts (mode `counts`). */
+  counts?: FileCount[];
+  /** How the repository index was used (as in the full form). */
+  index?: SearchIndexUse;
+}
+
+/** zod schema of {@linkcode CompactSearchData}. */
+export const CompactSearchDataSchema: z.ZodType<CompactSearchData> = z.object({
+  count,
+  patterns: z.array(z.string()),
+  mode: z.enum(["matches", "files", "counts"]),
+  match_count: count,
+  files_searched: count,
+  files_matched: count,
+  total: count.optional(),
+  columns: columnsSchema(SEARCH_COLUMNS),
+  by_file: z.array(fileRowsSchema(rowSchema<SearchRow>([line, count, count, count, z.string()]))),
+  files: z.array(z.string()).optional(),
+  counts: z.array(FileCountSchema).optional(),
+  index: SearchIndexUseSchema.optional(),
+}).meta({ id: "CompactSearchData" });
+
+/** zod schema of an `llm-search` answer in compact form (contract §9). */
+export const CompactSearchEnvelopeSchema: z.ZodType<CompactEnvelope<CompactSearchData>> =
+  compactEnvelopeSchema(CompactSearchDataSchema);

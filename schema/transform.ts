@@ -1,9 +1,18 @@
 /**
- * Results of `llm-transform`: checksummed span edits and guarded replacements.
+ * Results of `llm-transform`: checksummed span edits and guarded replacements, in full and in
+ * compact form (contract §9).
  *
  * @module
  */
 import { z } from "zod";
+import type { CompactMutationEnvelope, CompactUndoResult, FileRows } from "./compact.ts";
+import {
+  columnsSchema,
+  compactMutationEnvelopeSchema,
+  CompactUndoResultSchema,
+  fileRowsSchema,
+  rowSchema,
+} from "./compact_schema.ts";
 import { type Span, SpanSchema } from "./span.ts";
 import {
   type RecoverResult,
@@ -140,3 +149,101 @@ export const TransformOutputSchema: z.ZodType<TransformOutput> = z.union([
   RecoverResultSchema,
   UndoResultSchema,
 ]);
+
+const count = z.number().int().nonnegative();
+const line = z.number().int().positive();
+
+/** Columns of a compact transform edit row. */
+export const EDIT_COLUMNS = [
+  "status",
+  "start_line",
+  "end_line",
+  "byte_start",
+  "byte_end",
+  "code",
+] as const;
+
+/**
+ * An edit: `[status, start_line, end_line, byte_start, byte_end, code]`. The span is where the
+ * new text lies in the file after the operation (would lie, in a dry run); for an edit not
+ * applied, the bytes it aimed at (lines `null` when those bytes are not in the file). `code` is
+ * the error that failed or stopped it, else `null`.
+ */
+export type EditRow = [EditStatus, number | null, number | null, number, number, string | null];
+
+/** A file a transform changed (or would change, or refused to), with its edits as rows. */
+export interface EditFileRows extends FileRows<EditRow> {
+  /** What happened to it. */
+  status: FileStatus;
+  /** Length after minus length before, in bytes. */
+  total_byte_shift: number;
+}
+
+/** Columns of a compact candidate row (an occurrence of a replacement's text). */
+export const CANDIDATE_COLUMNS = ["start_line", "start_col", "byte_start", "byte_end"] as const;
+
+/** An occurrence: `[start_line, start_col, byte_start, byte_end]`. */
+export type CandidateRow = [number, number, number, number];
+
+/**
+ * Compact result of a transform edit or replacement: counts, each file's status, byte shift and
+ * edits as rows; no checksums, spans' ids or journal path (`detail: "full"` has them).
+ */
+export interface CompactTransformResult {
+  /** Nothing was written: the result says what would be. */
+  dry_run: boolean;
+  /** Edits written. */
+  applied_count: number;
+  /** Edits that would be written (dry run). */
+  pending_count: number;
+  /** Edits not applied: no-ops, and every edit of an operation that failed. */
+  skipped_count: number;
+  /** Edits that failed. */
+  error_count: number;
+  /** Names of the edit row fields. */
+  columns: typeof EDIT_COLUMNS;
+  /** One entry per file, sorted by path. */
+  by_file: EditFileRows[];
+  /** Unified diff of every change (dry run). */
+  diff?: string;
+  /** Every occurrence of a replacement's text that occurs a wrong number of times, by file. */
+  candidates?: FileRows<CandidateRow>[];
+}
+
+/** What a compact transform envelope carries (a recovery, rare and for people, stays in full). */
+export type CompactTransformOutput = CompactTransformResult | CompactUndoResult | RecoverResult;
+
+const nullableLine = line.nullable();
+
+/** zod schema of {@linkcode CompactTransformResult}. */
+export const CompactTransformResultSchema: z.ZodType<CompactTransformResult> = z.object({
+  dry_run: z.boolean(),
+  applied_count: count,
+  pending_count: count,
+  skipped_count: count,
+  error_count: count,
+  columns: columnsSchema(EDIT_COLUMNS),
+  by_file: z.array(z.object({
+    file_path: z.string(),
+    status: z.enum(["changed", "pending", "unchanged", "skipped", "error"]),
+    total_byte_shift: z.number().int(),
+    rows: z.array(rowSchema<EditRow>([
+      z.enum(["applied", "pending", "unchanged", "skipped", "error"]),
+      nullableLine,
+      nullableLine,
+      z.number().int(),
+      z.number().int(),
+      z.string().nullable(),
+    ])),
+  })),
+  diff: z.string().optional(),
+  candidates: z.array(fileRowsSchema(rowSchema<CandidateRow>([line, count, count, count])))
+    .optional(),
+}).meta({ id: "CompactTransformResult" });
+
+/** zod schema of an `llm-transform` answer in compact form (contract §9). */
+export const CompactTransformEnvelopeSchema: z.ZodType<
+  CompactMutationEnvelope<CompactTransformOutput>
+> = compactMutationEnvelopeSchema(
+  z.union([CompactTransformResultSchema, CompactUndoResultSchema, RecoverResultSchema]),
+);

@@ -1,12 +1,20 @@
 /**
  * The contract of `llm-write`: the write plan it takes (`--plan FILE`, MCP `files`) and the
  * result it reports per file, approved (with the checksum written) or rejected (with the gate
- * diagnostics that refused it).
+ * diagnostics that refused it), in full and in compact form (contract §9).
  *
  * @module
  */
 import { z } from "zod";
 import { normalizeAliases } from "./aliases.ts";
+import type { CompactMutationEnvelope, CompactUndoResult } from "./compact.ts";
+import {
+  columnsSchema,
+  compactMutationEnvelopeSchema,
+  CompactUndoResultSchema,
+  rowSchema,
+} from "./compact_schema.ts";
+import type { DiagnosticLevel } from "./diagnostic.ts";
 import { type UndoResult, UndoResultSchema } from "./journal.ts";
 
 /** One file to write. */
@@ -75,9 +83,11 @@ function renameWriteAliases(value: unknown): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseWritePlan } from "@llm/search/schema";
  * const result = parseWritePlan({ files: [{ path: "a.py", content: "x = 1\n" }] });
- * result.success && result.data.files[0].file_path; // "a.py"
+ * assert.ok(result.success);
+ * assert.equal(result.data.files[0].file_path, "a.py");
  * ```
  */
 export function parseWritePlan(input: unknown): z.ZodSafeParseResult<WritePlan> {
@@ -155,3 +165,96 @@ export const WriteOutputSchema: z.ZodType<WriteOutput> = z.union([
   WriteResultSchema,
   UndoResultSchema,
 ]);
+
+const count = z.number().int().nonnegative();
+const nullableLine = z.number().int().positive().nullable();
+
+/** Columns of a compact write diagnostic row. */
+export const WRITE_DIAGNOSTIC_COLUMNS = [
+  "level",
+  "code",
+  "line",
+  "column",
+  "tool",
+  "native_code",
+  "message",
+  "note",
+] as const;
+
+/**
+ * A diagnostic of a file: `[level, code, line, column, tool, native_code, message, note]`
+ * (1-based line, 0-based byte column; `null` where the diagnostic has none).
+ */
+export type WriteDiagnosticRow = [
+  DiagnosticLevel,
+  string,
+  number | null,
+  number | null,
+  string,
+  string | null,
+  string,
+  string | null,
+];
+
+/** One file's outcome in compact form, its diagnostics as rows. */
+export interface CompactWrittenFile {
+  /** The file, relative to the root. */
+  file_path: string;
+  /** `approved`, `rejected`, or `skipped` (it passed; another file was rejected). */
+  status: WriteFileStatus;
+  /** `create` or `overwrite`. */
+  action: "create" | "overwrite";
+  /** `sha256:` of the new content (what `expected_checksum` of a later overwrite takes). */
+  checksum: string;
+  /** Whether the file now holds the new content. */
+  written: boolean;
+  /** Its diagnostics (gates, refusals), laid out as `columns` says, in file order. */
+  diagnostics: WriteDiagnosticRow[];
+}
+
+/**
+ * The compact result of a write: per file its status, checksum and diagnostics as rows; no
+ * spans, remediations, tool paths or journal path (`detail: "full"` has them).
+ */
+export interface CompactWriteResult {
+  /** Nothing was written: only the gates ran. */
+  validate_only: boolean;
+  /** Files approved. */
+  approved_count: number;
+  /** Files rejected. */
+  rejected_count: number;
+  /** Names of the diagnostic row fields. */
+  columns: typeof WRITE_DIAGNOSTIC_COLUMNS;
+  /** Every file, sorted by path. */
+  files: CompactWrittenFile[];
+}
+
+/** zod schema of {@linkcode CompactWriteResult}. */
+export const CompactWriteResultSchema: z.ZodType<CompactWriteResult> = z.object({
+  validate_only: z.boolean(),
+  approved_count: z.number().int().nonnegative(),
+  rejected_count: z.number().int().nonnegative(),
+  columns: columnsSchema(WRITE_DIAGNOSTIC_COLUMNS),
+  files: z.array(z.object({
+    file_path: z.string(),
+    status: z.enum(["approved", "rejected", "skipped"]),
+    action: z.enum(["create", "overwrite"]),
+    checksum: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+    written: z.boolean(),
+    diagnostics: z.array(rowSchema<WriteDiagnosticRow>([
+      z.enum(["error", "warning", "note"]),
+      z.string(),
+      nullableLine,
+      count.nullable(),
+      z.string(),
+      z.string().nullable(),
+      z.string(),
+      z.string().nullable(),
+    ])),
+  })),
+}).meta({ id: "CompactWriteResult" });
+
+/** zod schema of an `llm-write` answer in compact form (contract §9). */
+export const CompactWriteEnvelopeSchema: z.ZodType<
+  CompactMutationEnvelope<CompactWriteResult | CompactUndoResult>
+> = compactMutationEnvelopeSchema(z.union([CompactWriteResultSchema, CompactUndoResultSchema]));

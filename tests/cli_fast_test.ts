@@ -8,7 +8,8 @@
  * - `llm-symbols` query commands print byte-identical output (ids and times aside), stderr and
  *   exit codes by both paths, on an indexed fixture;
  * - the module graph `llm-symbols` loads before the fast path answers holds no zod (nor the
- *   parser), as `deno info --json` sees it.
+ *   parser), as `deno info --json` sees it; nor does any tool's compact form
+ *   (`tools/<tool>/compact.ts`).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -18,7 +19,14 @@ import type { PositionalMapper, Tool } from "../core/tool.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { QUERY_CODE } from "../tools/symbols/commands.ts";
 import { indexRoot } from "../tools/symbols/main.ts";
-import { makeTree, runEntry, seededRandom, staticGraph, withoutRunFields } from "./helpers.ts";
+import {
+  makeTree,
+  REPO,
+  runEntry,
+  seededRandom,
+  staticGraph,
+  withoutRunFields,
+} from "./helpers.ts";
 
 /** The full path's verdict on a command line: the parsed input, or that it does not run one. */
 function zodVerdict(tool: Tool, args: string[]): Record<string, unknown> | "other" {
@@ -235,6 +243,22 @@ Deno.test("the query and edit commands load no node: module before they answer",
   // The graphs that need node:sqlite load it, so the check above can see node: modules.
   const symbols = await staticGraph("tools/symbols/main.ts");
   assert.ok(symbols.includes("node:sqlite"));
+});
+
+Deno.test("each tool's compact form loads no zod, so a command line can print it before any schema", async () => {
+  const forms: string[] = [];
+  for await (const entry of Deno.readDir(join(REPO, "tools"))) {
+    const form = join("tools", entry.name, "compact.ts");
+    if (entry.isDirectory && (await Deno.stat(join(REPO, form)).catch(() => null))?.isFile) {
+      forms.push(form);
+    }
+  }
+  assert.equal(forms.length, TOOLS.filter((tool) => tool.compact).length, forms.join());
+  for (const form of forms) {
+    const graph = await staticGraph(form, true);
+    const heavy = graph.filter((specifier) => specifier.startsWith("npm:"));
+    assert.deepEqual(heavy, [], `${form} reaches ${heavy.join(", ")}`);
+  }
 });
 
 Deno.test("llm-symbols: a full command line under read scoped away from the package is MAG-PERM-001", async () => {

@@ -11,8 +11,8 @@
  */
 import assert from "node:assert/strict";
 import {
-  compactEnvelopeSchemaOf,
   type CompactMutationEnvelope,
+  CompactTransformEnvelopeSchema,
   type Diagnostic,
   explainCode,
   type GateRefusal,
@@ -411,7 +411,7 @@ Deno.test({
       ]);
       assert.equal(compact.code, 3, compact.stdout);
       const answer = compact.envelope as unknown as CompactMutationEnvelope;
-      assert.ok(compactEnvelopeSchemaOf("llm-transform")?.safeParse(answer).success);
+      assert.ok(CompactTransformEnvelopeSchema.safeParse(answer).success);
       const error = answer.error;
       assert.ok(error && "kind" in error, compact.stdout);
       assert.deepEqual(

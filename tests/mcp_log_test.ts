@@ -15,6 +15,7 @@ import {
   queryEnvelope,
 } from "../schema/mod.ts";
 import { ExecutionLog, findExecution, LOG_FILE, ROTATED_LOG_FILE } from "../core/execution_log.ts";
+import { searchTool } from "../tools/search/tool.ts";
 import { makeTree, parseJson, runEntry } from "./helpers.ts";
 import { connect, FIXTURE } from "./mcp_helpers.ts";
 
@@ -121,7 +122,10 @@ Deno.test("mcp log: server writes the log, llm-mcp log show reads it", async () 
     assert.equal(records[1].envelope.diagnostics[0].code, "MCP-ARG-010");
     assert.deepEqual(records[0].arguments, { patterns: ["greet"], paths: ["src"] });
     // The log keeps the full envelope; the default answer is its compact form.
-    assert.deepEqual(compactEnvelope(records[0].envelope as Envelope), result.structuredContent);
+    assert.deepEqual(
+      compactEnvelope(records[0].envelope as Envelope, searchTool.compact?.form),
+      result.structuredContent,
+    );
 
     const id = result.structuredContent.execution_id;
     const shown = await runEntry("tools/mcp/main.ts", ["log", "show", id, "--log-dir", logDir], {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { compactEnvelopeSchemaOf, ExecutionRecordSchema } from "../schema/mod.ts";
+import { CompactTransformEnvelopeSchema, ExecutionRecordSchema } from "../schema/mod.ts";
 import { LOG_FILE } from "../core/execution_log.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { makeTree } from "./helpers.ts";
@@ -207,7 +207,7 @@ Deno.test("mcp write: a transform answers compactly by default and its execution
     assert.match(previewResult.diff ?? "", /^\+.*hi /m, "a dry run shows its diff");
 
     const done = await call({ file: "src/greet.ts", old: "hello ", new: "hi " });
-    const compact = compactEnvelopeSchemaOf("llm-transform")!.safeParse(done);
+    const compact = CompactTransformEnvelopeSchema.safeParse(done);
     assert.ok(compact.success, JSON.stringify(!compact.success && compact.error.issues));
     const text = JSON.stringify(done);
     assert.ok(!text.includes("sha256:"), "no checksums unless asked");

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  compactEnvelopeSchemaOf,
+  CompactWriteEnvelopeSchema,
   type CompactWriteResult,
   sha256,
   WRITE_DIAGNOSTIC_COLUMNS,
@@ -78,7 +78,7 @@ Deno.test("mcp write tool: approved, rejected with the gate's position, validate
     root,
     permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
   });
-  const compactSchema = compactEnvelopeSchemaOf("llm-write")!;
+  const compactSchema = CompactWriteEnvelopeSchema;
   try {
     const call = async (args: Record<string, unknown>) => {
       const outcome = await server.client.callTool({ name: "write", arguments: args });

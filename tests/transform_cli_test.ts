@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  compactEnvelopeSchemaOf,
+  CompactTransformEnvelopeSchema,
   type MutationEnvelope,
   type RecoverResult,
   sha256,
@@ -397,7 +397,7 @@ Deno.test("cli: --format compact leaves the checksums out; the default JSON keep
     );
     assert.equal(compact.code, 0, compact.stderr);
     const answer = JSON.parse(compact.stdout);
-    assert.ok(compactEnvelopeSchemaOf("llm-transform")!.safeParse(answer).success);
+    assert.ok(CompactTransformEnvelopeSchema.safeParse(answer).success);
     assert.ok(!compact.stdout.includes("sha256:"), compact.stdout);
     assert.deepEqual(answer.result.by_file[0].rows, [["applied", 1, 1, 0, 5, null]]);
     const full = await run(root, ["--undo", answer.execution_id]);

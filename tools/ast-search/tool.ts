@@ -6,7 +6,12 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import { type AstSearchData, AstSearchDataSchema, SYMBOL_KINDS } from "../../schema/ast_search.ts";
+import {
+  type AstSearchData,
+  AstSearchDataSchema,
+  CompactAstSearchEnvelopeSchema,
+  SYMBOL_KINDS,
+} from "../../schema/ast_search.ts";
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
 import {
@@ -19,6 +24,7 @@ import { astSearch } from "./engine.ts";
 import { DEFAULT_PARSE_LIMITS } from "./file_search.ts";
 import { LLM_AST_SEARCH } from "../../schema/tool_names.ts";
 import { AST_SEARCH_DEFAULTS } from "./defaults.ts";
+import { astSearchCompact } from "./compact.ts";
 
 const MIB = 1024 * 1024;
 
@@ -124,9 +130,10 @@ function renderText(envelope: QueryEnvelope<AstSearchData>): string {
  *
  * @example Read what llm-ast-search needs
  * ```ts
+ * import assert from "node:assert/strict";
  * import { astSearchTool } from "@llm/search";
- * astSearchTool.name; // "llm-ast-search"
- * astSearchTool.permissions; // ["read"]
+ * assert.equal(astSearchTool.name, "llm-ast-search");
+ * assert.deepEqual(astSearchTool.permissions, ["read"]);
  * ```
  */
 export const astSearchTool: Tool = defineTool({
@@ -151,6 +158,7 @@ export const astSearchTool: Tool = defineTool({
   listKey: "matches",
   itemType: "match",
   text: (envelope) => renderText(envelope as QueryEnvelope<AstSearchData>),
+  compact: { form: astSearchCompact, output: CompactAstSearchEnvelopeSchema },
   cli: {
     usage: "[FLAGS] QUERY [PATH...]\n  llm-ast-search [FLAGS] --kind KIND [--name REGEX] [PATH...]",
     positionals: (positionals, flags) => {

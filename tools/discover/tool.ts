@@ -6,7 +6,12 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import { type DiscoverData, DiscoverDataSchema } from "../../schema/discover.ts";
+import {
+  CompactDiscoverEnvelopeSchema,
+  type DiscoverData,
+  DiscoverDataSchema,
+} from "../../schema/discover.ts";
+import { discoverCompact } from "./compact.ts";
 import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { discoverPositionals, renderDiscoverText, runDiscover } from "./run.ts";
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
@@ -23,12 +28,13 @@ export const DiscoverEnvelopeSchema: z.ZodType<QueryEnvelope<DiscoverData | { co
  *
  * @example Validate input and run llm-discover
  * ```ts
+ * import assert from "node:assert/strict";
  * import { discoverTool } from "@llm/search";
  * const { envelope } = await discoverTool.execute(
  *   { query: "walker" },
  *   { executionId: crypto.randomUUID(), cwd: Deno.cwd() },
  * );
- * envelope.status; // "ok"
+ * assert.equal(envelope.status, "ok");
  * ```
  */
 export const discoverTool: Tool = defineTool({
@@ -52,6 +58,7 @@ export const discoverTool: Tool = defineTool({
   listKey: "results",
   itemType: "result",
   text: renderDiscoverText,
+  compact: { form: discoverCompact, output: CompactDiscoverEnvelopeSchema },
   cli: {
     usage: "[FLAGS] [QUERY] [PATH...]",
     positionals: discoverPositionals,

@@ -36,8 +36,10 @@ const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseTime } from "./tool.ts";
- * parseTime("2h", new Date("2026-01-01T12:00:00Z"))?.toISOString(); // "2026-01-01T10:00:00.000Z"
+ * const now = new Date("2026-01-01T12:00:00Z");
+ * assert.equal(parseTime("2h", now)?.toISOString(), "2026-01-01T10:00:00.000Z");
  * ```
  */
 export function parseTime(text: string, now: Date = new Date()): Date | undefined {
@@ -142,8 +144,9 @@ function renderText(envelope: QueryEnvelope<ExecutionListData | GetExecutionData
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { logTool } from "./tool.ts";
- * logTool.name; // "llm-log"
+ * assert.equal(logTool.name, "llm-log");
  * ```
  */
 export const logTool: Tool = defineTool({

@@ -7,12 +7,7 @@
  */
 import { z } from "zod";
 import { FIELD_ALIASES, normalizeAliases } from "../../schema/aliases.ts";
-import {
-  COMPACT_TOOLS,
-  compactEnvelopeSchemaOf,
-  type Detail,
-  DETAILS,
-} from "../../schema/compact.ts";
+import { type Detail, DETAILS } from "../../schema/compact.ts";
 import { fieldMeta, unwrapField } from "../../schema/fields.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { type JsonSchema, toJsonSchema } from "../../schema/json_schema.ts";
@@ -70,10 +65,9 @@ const DETAIL_SCHEMA = {
     "with_context, with_checksums or with_semantics is full unless it says compact.",
 };
 
-/** The tool's envelope schema, or, when it has a compact form, either form. */
+/** The tool's envelope schema, or, when it declares a compact form, either form. */
 function answerSchema(tool: Tool): z.ZodType {
-  const compact = compactEnvelopeSchemaOf(tool.name);
-  const { output } = zodSchemas(tool);
+  const { output, compact } = zodSchemas(tool);
   return compact ? z.union([compact, output]) : output;
 }
 
@@ -123,10 +117,12 @@ function offsetName(tool: Tool): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { catalogEntry } from "./catalog.ts";
  * import { getExecutionTool } from "./execution_tool.ts";
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
- * entry.descriptor.inputSchema.properties; // { execution_id: …, offset: …, detail: … }
+ * const properties = entry.descriptor.inputSchema.properties ?? {};
+ * assert.deepEqual(Object.keys(properties), ["execution_id", "offset", "detail"]);
  * ```
  */
 export function catalogEntry(
@@ -138,7 +134,7 @@ export function catalogEntry(
   mentionAliases(tool, inputSchema);
   const entry: CatalogEntry = {
     tool,
-    takesDetail: pageable || COMPACT_TOOLS.includes(tool.name),
+    takesDetail: pageable || tool.compact !== undefined,
     descriptor: {
       name: tool.mcpName,
       title: tool.title,
@@ -297,10 +293,15 @@ function exampleRemediation(tool: Tool): { remediation?: string } {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { catalogEntry, prepareCall } from "./catalog.ts";
  * import { getExecutionTool } from "./execution_tool.ts";
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
- * prepareCall(entry, { operation_id: "x", offset: 5 }); // { input: { execution_id: "x" }, offset: 5, detail: "compact" }
+ * assert.deepEqual(prepareCall(entry, { operation_id: "x", offset: 5 }), {
+ *   input: { execution_id: "x" },
+ *   offset: 5,
+ *   detail: "compact",
+ * });
  * ```
  */
 export function prepareCall(entry: CatalogEntry, raw: unknown): PreparedCall {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { compactEnvelope, type Detail, isCompact } from "../../schema/compact.ts";
+import { compactEnvelope, type CompactForm, type Detail, isCompact } from "../../schema/compact.ts";
 import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { Envelope, QueryEnvelope } from "../../schema/envelope.ts";
 import { newId } from "../../schema/ids.ts";
@@ -181,10 +181,12 @@ function listPages(envelope: Envelope, listKey: string | undefined): ListPages |
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ExecutionLog, queryScope, ToolServer } from "@llm/search/mcp";
  * import { TOOLS } from "@llm/search";
  * const server = new ToolServer({ tools: TOOLS, scope: queryScope(Deno.cwd()), log: new ExecutionLog() });
- * server.listTools().tools.at(-1)?.name; // "get_execution"
+ * assert.equal(server.listTools().tools.at(-1)?.name, "get_execution");
+ * server.close();
  * ```
  */
 export class ToolServer {
@@ -192,6 +194,8 @@ export class ToolServer {
   readonly #byName = new Map<string, CatalogEntry>();
   readonly #hidden = new Map<string, Tool>();
   readonly #listKeys = new Map<string, string | undefined>();
+  /** Each tool's declared compact form, by the tool name its envelopes carry. */
+  readonly #compactForms = new Map<string, CompactForm>();
   readonly #scope: Scope;
   readonly #maxOutputBytes: number;
   readonly #log: ExecutionLog;
@@ -217,6 +221,7 @@ export class ToolServer {
     const offered = options.tools.filter((tool) => allows(options.scope, tool));
     for (const tool of options.tools) {
       this.#listKeys.set(tool.mcpName, tool.listKey);
+      if (tool.compact) this.#compactForms.set(tool.name, tool.compact.form);
       if (!offered.includes(tool)) this.#hidden.set(tool.mcpName, tool);
     }
     const log = options.log;
@@ -434,7 +439,11 @@ export class ToolServer {
    * diagnostics bounded to a quarter of the budget (they never crowd out the results).
    */
   #answerShape(detail: Detail): (envelope: Envelope) => Answer {
-    if (detail !== "full") return compactEnvelope;
+    if (detail !== "full") {
+      // By the envelope's own tool, not the call's: a `get_execution` page holds another
+      // tool's envelope (a logged one of any tool, or the server's own refusal of a call).
+      return (envelope) => compactEnvelope(envelope, this.#compactForms.get(envelope.tool));
+    }
     return (envelope) => boundDiagnostics(envelope, this.#maxOutputBytes / 4);
   }
 

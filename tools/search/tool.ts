@@ -7,7 +7,12 @@
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
-import { type SearchData, SearchDataSchema } from "../../schema/search.ts";
+import {
+  CompactSearchEnvelopeSchema,
+  type SearchData,
+  SearchDataSchema,
+} from "../../schema/search.ts";
+import { searchCompact } from "./compact.ts";
 import { renderSearchText, runSearch, searchPositionals } from "./run.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import { SearchInput } from "./input.ts";
@@ -25,12 +30,13 @@ export const SearchEnvelopeSchema: z.ZodType<QueryEnvelope<SearchData | { count:
  *
  * @example Run llm-search as a library call, input as the CLI would parse it
  * ```ts
+ * import assert from "node:assert/strict";
  * import { searchTool } from "@llm/search";
  * const { envelope } = await searchTool.execute(
  *   { patterns: ["TODO"], paths: ["."] },
  *   { executionId: crypto.randomUUID(), cwd: Deno.cwd() },
  * );
- * envelope.tool; // "llm-search"
+ * assert.equal(envelope.tool, "llm-search");
  * ```
  */
 export const searchTool: Tool = defineTool({
@@ -52,6 +58,7 @@ export const searchTool: Tool = defineTool({
   listKey: "matches",
   itemType: "match",
   text: renderSearchText,
+  compact: { form: searchCompact, output: CompactSearchEnvelopeSchema },
   cli: {
     usage: "[FLAGS] PATTERN [PATH...]\n  llm-search [FLAGS] -e PATTERN... [PATH...]",
     positionals: searchPositionals,

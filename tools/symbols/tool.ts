@@ -96,10 +96,13 @@ const IndexInput = z.object({
  *
  * @example Index a folder
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsIndexTool } from "./tool.ts";
- * const root = Deno.makeTempDirSync();
- * const { envelope } = await symbolsIndexTool.execute({ threads: 0 }, { executionId: crypto.randomUUID(), cwd: root });
- * envelope.status; // "ok"
+ * const cwd = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${cwd}/a.py`, "def f():\n    pass\n");
+ * const { envelope } = await symbolsIndexTool.execute({ threads: 0 }, { executionId: crypto.randomUUID(), cwd });
+ * assert.equal(envelope.status, "ok");
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsIndexTool: Tool = defineTool({
@@ -168,9 +171,12 @@ export const symbolsIndexTool: Tool = defineTool({
  *
  * @example Ask for the status of a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsStatusTool } from "./tool.ts";
- * await symbolsStatusTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsStatusTool.execute({}, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsStatusTool: Tool = defineTool({
@@ -210,9 +216,12 @@ const VerifyInput = z.object({
  *
  * @example Verify a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsVerifyTool } from "./tool.ts";
- * await symbolsVerifyTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsVerifyTool.execute({}, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsVerifyTool: Tool = defineTool({
@@ -263,9 +272,12 @@ export const symbolsVerifyTool: Tool = defineTool({
  *
  * @example Find a symbol in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsFindTool } from "./tool.ts";
- * await symbolsFindTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsFindTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsFindTool: Tool = defineTool({
@@ -357,9 +369,12 @@ const RESOLUTION_NOTE = "Each use is resolved to a definition: its own file (and
  *
  * @example Ask for references in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsRefsTool } from "./tool.ts";
- * await symbolsRefsTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsRefsTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsRefsTool: Tool = useTool("refs", {
@@ -376,9 +391,12 @@ export const symbolsRefsTool: Tool = useTool("refs", {
  *
  * @example Ask for callers in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsCallersTool } from "./tool.ts";
- * await symbolsCallersTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsCallersTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsCallersTool: Tool = useTool("callers", {
@@ -394,9 +412,12 @@ export const symbolsCallersTool: Tool = useTool("callers", {
  *
  * @example Ask for callees in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsCalleesTool } from "./tool.ts";
- * await symbolsCalleesTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsCalleesTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsCalleesTool: Tool = useTool("callees", {
@@ -412,9 +433,12 @@ export const symbolsCalleesTool: Tool = useTool("callees", {
  *
  * @example Outline a file in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsOutlineTool } from "./tool.ts";
- * await symbolsOutlineTool.execute({ file: "a.c" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsOutlineTool.execute({ file: "a.c" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsOutlineTool: Tool = defineTool({
@@ -476,9 +500,12 @@ function importTool(subcommand: "imports" | "importers", title: string, descript
  *
  * @example Ask for the imports of a file in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsImportsTool } from "./tool.ts";
- * await symbolsImportsTool.execute({ file: "a.c" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsImportsTool.execute({ file: "a.c" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsImportsTool: Tool = importTool(
@@ -493,9 +520,12 @@ export const symbolsImportsTool: Tool = importTool(
  *
  * @example Ask for the importers of a file in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsImportersTool } from "./tool.ts";
- * await symbolsImportersTool.execute({ file: "a.h" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsImportersTool.execute({ file: "a.h" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsImportersTool: Tool = importTool(

@@ -7,7 +7,12 @@
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { type MutationEnvelope, mutationEnvelopeSchema } from "../../schema/envelope.ts";
-import { type TransformOutput, TransformOutputSchema } from "../../schema/transform.ts";
+import {
+  CompactTransformEnvelopeSchema,
+  type TransformOutput,
+  TransformOutputSchema,
+} from "../../schema/transform.ts";
+import { transformCompact } from "./compact.ts";
 import { TransformInput } from "./input.ts";
 import { renderText, runTransform } from "./run.ts";
 import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
@@ -21,9 +26,10 @@ export const TransformEnvelopeSchema: z.ZodType<MutationEnvelope<TransformOutput
  *
  * @example See what llm-transform needs
  * ```ts
+ * import assert from "node:assert/strict";
  * import { transformTool } from "@llm/search";
- * transformTool.kind; // "mutation"
- * transformTool.permissions; // ["read", "write"]
+ * assert.equal(transformTool.kind, "mutation");
+ * assert.deepEqual(transformTool.permissions, ["read", "write"]);
  * ```
  */
 export const transformTool: Tool = defineTool({
@@ -46,6 +52,7 @@ export const transformTool: Tool = defineTool({
   input: TransformInput,
   output: TransformEnvelopeSchema,
   text: (envelope) => renderText(envelope),
+  compact: { form: transformCompact, output: CompactTransformEnvelopeSchema },
   cli: {
     usage: "--plan FILE|-\n" +
       "  llm-transform --file P --span START:END --with TEXT [--expect sha256:…]\n" +

@@ -69,12 +69,13 @@ function renderText(envelope: QueryEnvelope<ValidateData>): string {
  *
  * @example Check a snippet without writing it
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateTool } from "@llm/search";
  * const { envelope } = await validateTool.execute(
  *   { path: "a.json", content: '{"a": 1,}', gates: "syntax" },
  *   { executionId: crypto.randomUUID(), cwd: Deno.cwd() },
  * );
- * envelope.status; // "error"
+ * assert.equal(envelope.status, "error");
  * ```
  */
 export const validateTool: Tool = defineTool({

@@ -13,7 +13,12 @@ import {
   mutationEnvelopeSchema,
 } from "../../schema/envelope.ts";
 import { LLM_WRITE } from "../../schema/tool_names.ts";
-import { type WriteOutput, WriteOutputSchema } from "../../schema/write.ts";
+import {
+  CompactWriteEnvelopeSchema,
+  type WriteOutput,
+  WriteOutputSchema,
+} from "../../schema/write.ts";
+import { writeCompact } from "./compact.ts";
 import { write } from "./engine.ts";
 import { WriteInput } from "./input.ts";
 import { buildWriteRequest } from "./request.ts";
@@ -46,9 +51,10 @@ function renderText(envelope: MutationEnvelope<WriteOutput>): string {
  *
  * @example See what llm-write needs
  * ```ts
+ * import assert from "node:assert/strict";
  * import { writeTool } from "@llm/search";
- * writeTool.kind; // "mutation"
- * writeTool.permissions; // ["read", "write"]
+ * assert.equal(writeTool.kind, "mutation");
+ * assert.deepEqual(writeTool.permissions, ["read", "write"]);
  * ```
  */
 export const writeTool: Tool = defineTool({
@@ -72,6 +78,7 @@ export const writeTool: Tool = defineTool({
   input: WriteInput,
   output: WriteEnvelopeSchema,
   text: (envelope) => renderText(envelope),
+  compact: { form: writeCompact, output: CompactWriteEnvelopeSchema },
   cli: {
     usage: "--path P (--content TEXT | < FILE) [--overwrite --expected-checksum sha256:…]\n" +
       "  llm-write --plan FILE|- | --files JSON\n" +

@@ -29,9 +29,13 @@ function yieldToEventLoop(): Promise<void> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Breather } from "./breather.ts";
- * const breather = new Breather(new AbortController().signal, 20);
+ * const controller = new AbortController();
+ * const breather = new Breather(controller.signal, 20);
  * await breather.breathe(); // returns at once, or after a turn of the event loop
+ * controller.abort(new Error("cancelled"));
+ * await assert.rejects(breather.breathe(), /cancelled/);
  * ```
  */
 export class Breather {

@@ -57,11 +57,12 @@ function sameStamp(a: FileStamp, b: FileStamp): boolean {
  *
  * @example Cache per-file results by stamp
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MemoryCache } from "@llm/search";
  * const cache = new MemoryCache();
  * cache.set("matches", "/repo/a.ts", { size: 3, mtimeMs: 1 }, ["x"]);
- * cache.get("matches", "/repo/a.ts", { size: 3, mtimeMs: 1 }); // ["x"]
- * cache.get("matches", "/repo/a.ts", { size: 4, mtimeMs: 2 }); // undefined
+ * assert.deepEqual(cache.get("matches", "/repo/a.ts", { size: 3, mtimeMs: 1 }), ["x"]);
+ * assert.equal(cache.get("matches", "/repo/a.ts", { size: 4, mtimeMs: 2 }), undefined);
  * ```
  */
 export class MemoryCache implements RunCache {

@@ -19,8 +19,12 @@ import type { Tool } from "./tool.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runFastOrFull } from "./cli_entry.ts";
- * typeof runFastOrFull; // "function"
+ * import { discoverTool } from "@llm/search";
+ * const code = { run: () => Promise.reject(new Error("not run")) };
+ * const full = () => Promise.resolve(discoverTool);
+ * assert.equal(await runFastOrFull("llm-discover", code, ["--version"], full), 0); // the full path
  * ```
  */
 export async function runFastOrFull<T>(

@@ -75,8 +75,11 @@ function parseRecord(line: string): ExecutionRecord | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findExecution } from "./execution_log.ts";
- * findExecution(Deno.makeTempDirSync(), crypto.randomUUID()); // undefined
+ * const dir = Deno.makeTempDirSync();
+ * assert.equal(findExecution(dir, crypto.randomUUID()), undefined);
+ * Deno.removeSync(dir);
  * ```
  */
 export function findExecution(dir: string, executionId: string): ExecutionRecord | undefined {
@@ -118,8 +121,9 @@ export interface ExecutionFilter {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mcpToolName } from "./execution_log.ts";
- * mcpToolName("llm-ast-search"); // "ast_search"
+ * assert.equal(mcpToolName("llm-ast-search"), "ast_search");
  * ```
  */
 export function mcpToolName(name: string): string {
@@ -149,8 +153,11 @@ function summaryOf(record: ExecutionRecord): ExecutionSummary {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { listExecutions } from "./execution_log.ts";
- * listExecutions(Deno.makeTempDirSync(), { tool: "llm-transform", status: "ok" }).total; // 0
+ * const dir = Deno.makeTempDirSync();
+ * assert.equal(listExecutions(dir, { tool: "llm-transform", status: "ok" }).total, 0);
+ * Deno.removeSync(dir);
  * ```
  */
 export function listExecutions(dir: string, filter: ExecutionFilter = {}): ExecutionListData {
@@ -198,6 +205,7 @@ interface Kept {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ExecutionLog } from "@llm/search/mcp";
  * import { queryEnvelope } from "@llm/search/schema";
  * const log = new ExecutionLog();
@@ -206,7 +214,7 @@ interface Kept {
  *   execution_id: envelope.execution_id, tool: "x", arguments: {}, timestamp: envelope.timestamp,
  *   duration_ms: 1, status: envelope.status, envelope,
  * });
- * log.get(envelope.execution_id)?.tool; // "x"
+ * assert.equal(log.get(envelope.execution_id)?.tool, "x");
  * ```
  */
 export class ExecutionLog {

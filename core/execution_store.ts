@@ -35,8 +35,9 @@ const STORE_LEVELS = [".llm", "log"] as const;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { storeDirectory } from "./execution_log.ts";
- * storeDirectory("/repo"); // "/repo/.llm/log"
+ * assert.equal(storeDirectory("/repo"), "/repo/.llm/log");
  * ```
  */
 export function storeDirectory(root: string): string {
@@ -71,8 +72,11 @@ function storeLevels(dir: string): { base: string; levels: string[] } {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkStore, storeDirectory } from "./execution_log.ts";
- * checkStore(storeDirectory(Deno.makeTempDirSync()), "LMS", true); // true
+ * const root = Deno.makeTempDirSync();
+ * assert.equal(checkStore(storeDirectory(root), "LMS", true), true);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function checkStore(dir: string, prefix: CodePrefix, create: boolean): boolean {
@@ -128,6 +132,7 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { appendExecution, checkStore, findExecution } from "./execution_log.ts";
  * import { queryEnvelope } from "@llm/search/schema";
  * const dir = Deno.makeTempDirSync();
@@ -137,7 +142,8 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
  *   execution_id: envelope.execution_id, tool: "search", origin: "cli", arguments: {},
  *   timestamp: envelope.timestamp, duration_ms: 3, status: "ok", envelope,
  * });
- * findExecution(dir, envelope.execution_id)?.origin; // "cli"
+ * assert.equal(findExecution(dir, envelope.execution_id)?.origin, "cli");
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function appendExecution(
@@ -156,6 +162,7 @@ export function appendExecution(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkStore, findExecution, logExecution } from "./execution_log.ts";
  * import { queryEnvelope } from "@llm/search/schema";
  * const dir = Deno.makeTempDirSync();
@@ -166,8 +173,10 @@ export function appendExecution(
  *   execution_id: envelope.execution_id, tool: "search", arguments: {},
  *   timestamp: envelope.timestamp, duration_ms: 3, status: envelope.status, envelope,
  * };
- * logExecution(dir, record, owner, 1_000)?.code; // "LMS-IO-021"
- * findExecution(dir, envelope.execution_id)?.envelope.diagnostics[0].code; // "LMS-IO-021"
+ * assert.equal(logExecution(dir, record, owner, 1_000)?.code, "LMS-IO-021");
+ * const logged = findExecution(dir, envelope.execution_id);
+ * assert.equal(logged?.envelope.diagnostics[0].code, "LMS-IO-021");
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function logExecution(
@@ -237,9 +246,10 @@ export interface LogOwner {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unwritableStore } from "./execution_log.ts";
  * const owner = { name: "llm-search", prefix: "LMS" } as const;
- * unwritableStore(owner, "/repo/.llm/log", "no write permission").code; // "LMS-IO-020"
+ * assert.equal(unwritableStore(owner, "/repo/.llm/log", "no write permission").code, "LMS-IO-020");
  * ```
  */
 export function unwritableStore(owner: LogOwner, dir: string, reason: string): Diagnostic {

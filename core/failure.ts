@@ -17,11 +17,12 @@ import type { ToolInfo, ToolOutcome } from "./tool.ts";
  *
  * @example Classify an unexpected error
  * ```ts
+ * import assert from "node:assert/strict";
  * import { classifyError } from "@llm/search";
  * const thrown = new TypeError("boom");
  * const error = classifyError("LMS", thrown, false);
- * error.code; // "LMS-INT-001"
- * error.cause === thrown; // true
+ * assert.equal(error.code, "LMS-INT-001");
+ * assert.equal(error.cause, thrown);
  * ```
  */
 export function classifyError(prefix: string, error: unknown, debug: boolean): ToolError {
@@ -47,9 +48,10 @@ function codedError(prefix: string, error: unknown): ToolError {
  *
  * @example Print what led to an error
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeCauses } from "@llm/search";
  * const error = new Error("outer", { cause: new Error("inner") });
- * describeCauses(error).startsWith("caused by: Error: inner"); // true
+ * assert.ok(describeCauses(error).startsWith("caused by: Error: inner"));
  * ```
  */
 export function describeCauses(error: unknown): string {
@@ -71,10 +73,12 @@ export function describeCauses(error: unknown): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { failureEnvelope } from "./failure.ts";
  * import { ToolError } from "@llm/search/schema";
  * const info = { name: "llm-search", kind: "query" as const, mcpName: "search" };
- * failureEnvelope(info, new ToolError("LMS-QRY-002", "no pattern"), crypto.randomUUID()).status; // "error"
+ * const error = new ToolError("LMS-QRY-002", "no pattern");
+ * assert.equal(failureEnvelope(info, error, crypto.randomUUID()).status, "error");
  * ```
  */
 export function failureEnvelope(

@@ -41,12 +41,9 @@ export interface ParsedFlags {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FlagError, parseFlags } from "./flag_parse.ts";
- * try {
- *   parseFlags(["--nope"], {});
- * } catch (error) {
- *   error instanceof FlagError; // true
- * }
+ * assert.throws(() => parseFlags(["--nope"], {}), FlagError);
  * ```
  */
 export class FlagError extends Error {
@@ -143,10 +140,14 @@ function ungroup(reader: FlagReader, group: string): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseFlags } from "./flag_parse.ts";
- * const options = { count: { type: "string" as const, short: "n" }, all: { type: "boolean" as const } };
+ * const options = {
+ *   count: { type: "string" as const, short: "n" },
+ *   all: { type: "boolean" as const },
+ * };
  * const { values, positionals } = parseFlags(["-n", "3", "--all", "query"], options);
- * [values.count, values.all, positionals]; // ["3", true, ["query"]]
+ * assert.deepEqual([values.count, values.all, positionals], ["3", true, ["query"]]);
  * ```
  */
 export function parseFlags(

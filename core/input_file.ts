@@ -21,12 +21,9 @@ import { decodeText } from "./utf8.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readInputFile } from "./input_file.ts";
- * try {
- *   readInputFile("LMA", Deno.cwd(), ".", "query file");
- * } catch (error) {
- *   (error as { code: string }).code; // "LMA-IO-004"
- * }
+ * assert.throws(() => readInputFile("LMA", Deno.cwd(), ".", "query file"), { code: "LMA-IO-004" });
  * ```
  */
 export function readInputFile(
@@ -47,12 +44,11 @@ export function readInputFile(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readInputBytes } from "./input_file.ts";
- * try {
- *   readInputBytes("LMV", Deno.cwd(), "missing.py", "file");
- * } catch (error) {
- *   (error as { code: string }).code; // "LMV-IO-001"
- * }
+ * assert.throws(() => readInputBytes("LMV", Deno.cwd(), "missing.py", "file"), {
+ *   code: "LMV-IO-001",
+ * });
  * ```
  */
 export function readInputBytes(

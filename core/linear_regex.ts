@@ -610,10 +610,11 @@ export interface TextMatcher {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LinearRegExp } from "./linear_regex.ts";
- * const regex = new LinearRegExp("(a+)+$", "gv");
- * regex.exec("a".repeat(40) + "!"); // null, at once
- * regex.exec("xaa")?.index; // 1
+ * const regex = new LinearRegExp("(a+)+(?![^\\n])", "gv"); // the search's spelling of `(a+)+$`
+ * assert.equal(regex.exec("a".repeat(40) + "!"), null); // at once
+ * assert.equal(regex.exec("xaa")?.index, 1);
  * ```
  */
 export class LinearRegExp implements TextMatcher {

@@ -12,8 +12,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { listingCut } from "./listing.ts";
- * [listingCut(20, 20), listingCut(20, 31)]; // [false, true]
+ * assert.equal(listingCut(20, 20), false);
+ * assert.equal(listingCut(20, 31), true);
  * ```
  */
 export function listingCut(count: number, total: number): boolean {
@@ -26,11 +28,15 @@ export function listingCut(count: number, total: number): boolean {
  *
  * @example List two of three matches
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Listing } from "./listing.ts";
  * const listed: string[] = [];
  * const listing = new Listing<string>(2, (item) => listed.push(item));
  * for (const item of ["a", "b", "c"]) listing.offer(item);
- * [listed, listing.count, listing.total, listing.cut, listing.cutTotal]; // [["a", "b"], 2, 3, true, 3]
+ * assert.deepEqual(
+ *   [listed, listing.count, listing.total, listing.cut, listing.cutTotal],
+ *   [["a", "b"], 2, 3, true, 3],
+ * );
  * ```
  */
 export class Listing<T> {
@@ -66,11 +72,12 @@ export class Listing<T> {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Listing } from "./listing.ts";
    * const listing = new Listing<string>(1, () => {});
    * listing.offer("a");
    * listing.countUnlisted(4);
-   * [listing.count, listing.cutTotal]; // [1, 5]
+   * assert.deepEqual([listing.count, listing.cutTotal], [1, 5]);
    * ```
    */
   countUnlisted(count: number): void {

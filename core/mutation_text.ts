@@ -12,8 +12,11 @@ import type { MutationEnvelope } from "../schema/envelope_build.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mutationTextTail } from "./mutation_text.ts";
- * mutationTextTail({ status: "ok", message: "done", diagnostics: [] }); // ["ok: done"]
+ * assert.deepEqual(mutationTextTail({ status: "ok", message: "done", diagnostics: [] }), [
+ *   "ok: done",
+ * ]);
  * ```
  */
 export function mutationTextTail(

@@ -111,8 +111,9 @@ function fromFileUrlPosix(url: URL | string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sep } from "./path_syntax.ts";
- * sep.length; // 1
+ * assert.equal(sep.length, 1); // "/", or "\\" on Windows
  * ```
  */
 export const sep: string = windows?.path.sep ?? "/";
@@ -123,8 +124,9 @@ export const sep: string = windows?.path.sep ?? "/";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalize } from "./path_syntax.ts";
- * normalize("/a//b/../c/."); // "/a/c"
+ * assert.equal(normalize("/a//b/../c/."), "/a/c");
  * ```
  */
 export const normalize: (path: string) => string = windows?.path.normalize ?? normalizePosix;
@@ -134,8 +136,9 @@ export const normalize: (path: string) => string = windows?.path.normalize ?? no
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { join } from "./path_syntax.ts";
- * join("src", "../lib", "mod.ts"); // "lib/mod.ts"
+ * assert.equal(join("src", "../lib", "mod.ts"), "lib/mod.ts");
  * ```
  */
 export const join: (...paths: string[]) => string = windows?.path.join ?? joinPosix;
@@ -147,8 +150,9 @@ export const join: (...paths: string[]) => string = windows?.path.join ?? joinPo
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolve } from "./path_syntax.ts";
- * resolve("/repo", "src", "../README.md"); // "/repo/README.md"
+ * assert.equal(resolve("/repo", "src", "../README.md"), "/repo/README.md");
  * ```
  */
 export const resolve: (...paths: string[]) => string = windows?.path.resolve ?? resolvePosix;
@@ -159,8 +163,9 @@ export const resolve: (...paths: string[]) => string = windows?.path.resolve ?? 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { relative } from "./path_syntax.ts";
- * relative("/repo/src", "/repo/tests/a_test.ts"); // "../tests/a_test.ts"
+ * assert.equal(relative("/repo/src", "/repo/tests/a_test.ts"), "../tests/a_test.ts");
  * ```
  */
 export const relative: (from: string, to: string) => string = windows?.path.relative ??
@@ -171,8 +176,9 @@ export const relative: (from: string, to: string) => string = windows?.path.rela
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { dirname } from "./path_syntax.ts";
- * dirname("/repo/src/mod.ts"); // "/repo/src"
+ * assert.equal(dirname("/repo/src/mod.ts"), "/repo/src");
  * ```
  */
 export const dirname: (path: string) => string = windows?.path.dirname ?? dirnamePosix;
@@ -183,8 +189,9 @@ export const dirname: (path: string) => string = windows?.path.dirname ?? dirnam
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { basename } from "./path_syntax.ts";
- * basename("/repo/src/"); // "src"
+ * assert.equal(basename("/repo/src/"), "src");
  * ```
  */
 export const basename: (path: string) => string = windows?.path.basename ?? basenamePosix;
@@ -194,8 +201,10 @@ export const basename: (path: string) => string = windows?.path.basename ?? base
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isAbsolute } from "./path_syntax.ts";
- * [isAbsolute("/repo"), isAbsolute("repo")]; // [true, false]
+ * assert.equal(isAbsolute("/repo"), true);
+ * assert.equal(isAbsolute("repo"), false);
  * ```
  */
 export const isAbsolute: (path: string) => boolean = windows?.path.isAbsolute ??
@@ -207,8 +216,9 @@ export const isAbsolute: (path: string) => boolean = windows?.path.isAbsolute ??
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fromFileUrl } from "./path_syntax.ts";
- * fromFileUrl("file:///repo/a%20b.ts"); // "/repo/a b.ts"
+ * assert.equal(fromFileUrl("file:///repo/a%20b.ts"), "/repo/a b.ts");
  * ```
  */
 export const fromFileUrl: (url: URL | string) => string = windows?.url.fileURLToPath ??

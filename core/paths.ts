@@ -11,9 +11,10 @@ import { dirname, isAbsolute, join, relative, sep } from "./path_syntax.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isInside } from "./paths.ts";
- * isInside("/repo", "/repo/src/a.ts"); // true
- * isInside("/repo", "/repository"); // false
+ * assert.equal(isInside("/repo", "/repo/src/a.ts"), true);
+ * assert.equal(isInside("/repo", "/repository"), false);
  * ```
  */
 export function isInside(root: string, path: string): boolean {
@@ -29,9 +30,10 @@ export const STATE_FOLDER = ".llm";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { inStateFolder } from "./paths.ts";
- * inStateFolder("/repo", "/repo/.llm/journal/x.json"); // true
- * inStateFolder("/repo", "/repo/src/.llm/x"); // false
+ * assert.equal(inStateFolder("/repo", "/repo/.llm/journal/x.json"), true);
+ * assert.equal(inStateFolder("/repo", "/repo/src/.llm/x"), false);
  * ```
  */
 export function inStateFolder(root: string, path: string): boolean {
@@ -43,8 +45,9 @@ export function inStateFolder(root: string, path: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toSlash } from "./paths.ts";
- * toSlash("src/a.ts"); // "src/a.ts"
+ * assert.equal(toSlash("src/a.ts"), "src/a.ts"); // on Windows, "src\\a.ts" gives it too
  * ```
  */
 export function toSlash(path: string): string {
@@ -57,9 +60,10 @@ export function toSlash(path: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { displayPath } from "./paths.ts";
- * displayPath("/repo", "/repo/src/a.ts"); // "src/a.ts"
- * displayPath("/repo", "/etc/hosts"); // "/etc/hosts"
+ * assert.equal(displayPath("/repo", "/repo/src/a.ts"), "src/a.ts");
+ * assert.equal(displayPath("/repo", "/etc/hosts"), "/etc/hosts");
  * ```
  */
 export function displayPath(root: string, absPath: string): string {
@@ -75,8 +79,9 @@ export function displayPath(root: string, absPath: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { realPathOf } from "./paths.ts";
- * realPathOf(Deno.cwd() + "/not-yet-created.txt").endsWith("not-yet-created.txt"); // true
+ * assert.ok(realPathOf(Deno.cwd() + "/not-yet-created.txt").endsWith("/not-yet-created.txt"));
  * ```
  */
 export function realPathOf(path: string): string {

@@ -28,9 +28,12 @@ function codeFor(prefix: string, permission: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { permissionError } from "./permissions.ts";
- * const error = permissionError("LMS", new Deno.errors.NotCapable('Requires read access to "/etc", run again with the --allow-read flag'));
- * error.code; // "LMS-PERM-001"
+ * const refusal = new Deno.errors.NotCapable(
+ *   'Requires read access to "/etc", run again with the --allow-read flag',
+ * );
+ * assert.equal(permissionError("LMS", refusal).code, "LMS-PERM-001");
  * ```
  */
 export function permissionError(prefix: string, refusal: Error): ToolError {
@@ -51,8 +54,11 @@ export function permissionError(prefix: string, refusal: Error): ToolError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requirePermission } from "./permissions.ts";
- * requirePermission("LMS", "read", Deno.cwd());
+ * const { state } = Deno.permissions.querySync({ name: "read", path: Deno.cwd() });
+ * if (state === "granted") requirePermission("LMS", "read", Deno.cwd()); // passes
+ * else assert.throws(() => requirePermission("LMS", "read", Deno.cwd()), { code: "LMS-PERM-001" });
  * ```
  */
 export function requirePermission(

@@ -18,10 +18,11 @@ export const RACY_MS = 2000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { racyStamp } from "./racy_stamp.ts";
  * const now = Date.now();
- * racyStamp(now - 10, now); // true
- * racyStamp(now - 60_000, now); // false
+ * assert.equal(racyStamp(now - 10, now), true);
+ * assert.equal(racyStamp(now - 60_000, now), false);
  * ```
  */
 export function racyStamp(mtimeMs: number, statsFromMs: number): boolean {

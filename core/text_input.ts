@@ -32,13 +32,13 @@ function firstInvalidByte(bytes: Uint8Array): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { utf8Input } from "./text_input.ts";
- * utf8Input("LMT", new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), "the plan"); // "{}"
- * try {
- *   utf8Input("LMT", new Uint8Array([0x61, 0xe9, 0x62]), "standard input");
- * } catch (error) {
- *   (error as { code: string }).code; // "LMT-ARG-005"
- * }
+ * assert.equal(utf8Input("LMT", new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), "the plan"), "{}");
+ * assert.throws(
+ *   () => utf8Input("LMT", new Uint8Array([0x61, 0xe9, 0x62]), "standard input"),
+ *   { code: "LMT-ARG-005" },
+ * );
  * ```
  */
 export function utf8Input(prefix: CodePrefix, bytes: Uint8Array, what: string): string {
@@ -62,8 +62,9 @@ export function utf8Input(prefix: CodePrefix, bytes: Uint8Array, what: string): 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { wellFormedInput } from "./text_input.ts";
- * wellFormedInput("LFW", "x = 1\n", "content"); // "x = 1\n"
+ * assert.equal(wellFormedInput("LFW", "x = 1\n", "content"), "x = 1\n");
  * ```
  */
 export function wellFormedInput(prefix: CodePrefix, text: string, what: string): string {

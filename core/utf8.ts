@@ -107,8 +107,9 @@ function buildUnitMap(bytes: Uint8Array, units: number): Uint32Array {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lowerBound } from "./utf8.ts";
- * lowerBound(new Uint32Array([0, 1, 3, 4]), 3); // 2
+ * assert.equal(lowerBound(new Uint32Array([0, 1, 3, 4]), 3), 2);
  * ```
  */
 export function lowerBound(map: Uint32Array, value: number): number {
@@ -128,10 +129,11 @@ export function lowerBound(map: Uint32Array, value: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeUtf8 } from "./utf8.ts";
  * const decoded = decodeUtf8(new TextEncoder().encode("é=1"));
- * decoded.text.indexOf("="); // 1
- * decoded.byteOffset(1); // 2
+ * assert.equal(decoded.text.indexOf("="), 1);
+ * assert.equal(decoded.byteOffset(1), 2);
  * ```
  */
 export function decodeUtf8(bytes: Uint8Array): DecodedText {
@@ -154,8 +156,9 @@ export function decodeUtf8(bytes: Uint8Array): DecodedText {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeText } from "./utf8.ts";
- * decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])); // "\ufeffa"
+ * assert.equal(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])), "\ufeffa");
  * ```
  */
 export function decodeText(bytes: Uint8Array): string {
@@ -175,8 +178,9 @@ export interface DecodedFile {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeFile } from "./utf8.ts";
- * decodeFile(new TextEncoder().encode("é")).decoded.text; // "é"
+ * assert.equal(decodeFile(new TextEncoder().encode("é")).decoded.text, "é");
  * ```
  */
 export function decodeFile(bytes: Uint8Array): DecodedFile {
@@ -188,8 +192,9 @@ export function decodeFile(bytes: Uint8Array): DecodedFile {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bomWidth } from "./utf8.ts";
- * bomWidth(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])); // 3
+ * assert.equal(bomWidth(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])), 3);
  * ```
  */
 export function bomWidth(bytes: Uint8Array): number {

@@ -10,7 +10,9 @@ import config from "../deno.json" with { type: "json" };
  *
  * @example Print the version
  * ```ts
+ * import assert from "node:assert/strict";
  * import { VERSION } from "@llm/search";
+ * assert.match(VERSION, /^\d+\.\d+\.\d+/);
  * console.log(`llm-search ${VERSION}`);
  * ```
  */

@@ -15,8 +15,9 @@ const PACKAGE_ROOT = new URL("../", import.meta.url);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { packageDirectory } from "./workers.ts";
- * packageDirectory().endsWith("/"); // true
+ * assert.ok(packageDirectory().endsWith("/"));
  * ```
  */
 export function packageDirectory(): string {
@@ -32,8 +33,9 @@ export function packageDirectory(): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { workersAvailable } from "./workers.ts";
- * typeof workersAvailable(); // "boolean"
+ * assert.equal(typeof workersAvailable(), "boolean"); // depends on the run's read permission
  * ```
  */
 export function workersAvailable(): boolean {
@@ -49,8 +51,11 @@ export function workersAvailable(): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { threadCount } from "./workers.ts";
- * [threadCount(4), threadCount(0), threadCount(undefined) >= 1]; // [4, 1, true]
+ * assert.equal(threadCount(4), 4);
+ * assert.equal(threadCount(0), 1);
+ * assert.ok(threadCount(undefined) >= 1); // the machine's cores
  * ```
  */
 export function threadCount(requested: number | undefined): number {
@@ -80,9 +85,10 @@ export const PARSE_BYTES_PER_WORKER = 2 * 1024 * 1024;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { workersFor } from "./workers.ts";
- * workersFor(3, 100, 1_000); // 3 (asked for)
- * workersFor(undefined, 4_000, 1_000) <= 4; // true (sized to the work)
+ * assert.equal(workersFor(3, 100, 1_000), 3); // asked for
+ * assert.ok(workersFor(undefined, 4_000, 1_000) <= 4); // sized to the work
  * ```
  */
 export function workersFor(

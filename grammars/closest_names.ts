@@ -26,8 +26,12 @@ function distance(a: string, b: string): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { closestNames } from "./closest_names.ts";
- * closestNames("function_defintion", ["function_definition", "struct_specifier"]); // ["function_definition"]
+ * assert.deepEqual(
+ *   closestNames("function_defintion", ["function_definition", "struct_specifier"]),
+ *   ["function_definition"],
+ * );
  * ```
  */
 export function closestNames(word: string, candidates: readonly string[], count = 5): string[] {

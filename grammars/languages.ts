@@ -49,8 +49,9 @@ function language(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LANGUAGES } from "./languages.ts";
- * LANGUAGES.filter((l) => !l.unsupported).length; // 33
+ * assert.equal(LANGUAGES.filter((language) => !language.unsupported).length, 33);
  * ```
  */
 export const LANGUAGES: readonly LanguageInfo[] = [
@@ -125,8 +126,9 @@ for (const info of LANGUAGES) {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { languageByName } from "./languages.ts";
- * languageByName("C++")?.name; // "cpp"
+ * assert.equal(languageByName("C++")?.name, "cpp");
  * ```
  */
 export function languageByName(name: string): LanguageInfo | undefined {
@@ -139,10 +141,11 @@ export function languageByName(name: string): LanguageInfo | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { languageForFile } from "./languages.ts";
- * languageForFile("lib.rs")?.name; // "rust"
- * languageForFile("Gemfile")?.name; // "ruby"
- * languageForFile("notes.txt"); // undefined
+ * assert.equal(languageForFile("lib.rs")?.name, "rust");
+ * assert.equal(languageForFile("Gemfile")?.name, "ruby");
+ * assert.equal(languageForFile("notes.txt"), undefined);
  * ```
  */
 export function languageForFile(basename: string): LanguageInfo | undefined {
@@ -158,8 +161,10 @@ export function languageForFile(basename: string): LanguageInfo | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { supportedLanguageNames } from "./languages.ts";
- * supportedLanguageNames().includes("yaml"); // false
+ * assert.ok(supportedLanguageNames().includes("rust"));
+ * assert.ok(!supportedLanguageNames().includes("yaml"));
  * ```
  */
 export function supportedLanguageNames(): string[] {

@@ -18,8 +18,9 @@ import { languageByName } from "./languages.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { GrammarLoadError, loadLanguage } from "./loader.ts";
- * await loadLanguage("yaml").catch((error) => error instanceof GrammarLoadError); // true
+ * await assert.rejects(loadLanguage("yaml"), GrammarLoadError); // no grammar embedded
  * ```
  */
 export class GrammarLoadError extends Error {
@@ -49,9 +50,10 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unpackWasm } from "./loader.ts";
  * import { CORE } from "./wasm/mod.ts";
- * (await unpackWasm("core", CORE)).length === CORE.size; // true
+ * assert.equal((await unpackWasm("core", CORE)).length, CORE.size);
  * ```
  */
 export async function unpackWasm(name: string, wasm: EmbeddedWasm): Promise<Uint8Array> {
@@ -94,8 +96,9 @@ heap.grow = (pages: number): number => {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parserHeapBytes } from "./loader.ts";
- * parserHeapBytes() >= 32 * 1024 * 1024; // true
+ * assert.ok(parserHeapBytes() >= 32 * 1024 * 1024);
  * ```
  */
 export function parserHeapBytes(): number {
@@ -110,6 +113,7 @@ export function parserHeapBytes(): number {
  * @example
  * ```ts
  * import { setParserHeapCeiling } from "./loader.ts";
+ * setParserHeapCeiling(256 * 1024 * 1024); // a parse that needs more aborts the runtime
  * setParserHeapCeiling(undefined); // back to 2 GiB
  * ```
  */
@@ -124,8 +128,9 @@ export function setParserHeapCeiling(bytes: number | undefined): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ParserAbortedError } from "./loader.ts";
- * new ParserAbortedError("Aborted()").name; // "ParserAbortedError"
+ * assert.equal(new ParserAbortedError("Aborted()").name, "ParserAbortedError");
  * ```
  */
 export class ParserAbortedError extends Error {
@@ -144,8 +149,10 @@ let aborted: string | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runtimeFailure } from "./loader.ts";
- * runtimeFailure(new TypeError("x")) instanceof TypeError; // true
+ * const error = new TypeError("x");
+ * assert.equal(runtimeFailure(error), error); // only a runtime error is the runtime's failure
  * ```
  */
 export function runtimeFailure(error: unknown): unknown {
@@ -170,8 +177,9 @@ function assertRuntimeAlive(): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runtimeAborted } from "./loader.ts";
- * typeof runtimeAborted(); // "boolean"
+ * assert.equal(runtimeAborted(), false); // a fresh isolate
  * ```
  */
 export function runtimeAborted(): boolean {
@@ -226,8 +234,9 @@ function provideMissingLibc(module: { loadWebAssemblyModule?: LoadSideModule }):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { initTreeSitter } from "./loader.ts";
- * await initTreeSitter();
+ * await assert.doesNotReject(initTreeSitter()); // once; later calls share the first
  * ```
  */
 export function initTreeSitter(): Promise<void> {
@@ -273,8 +282,9 @@ function link(bytes: Uint8Array): Promise<Language> {
  *
  * @example
  * ```ts
- * import { linkGrammar } from "./loader.ts";
- * await linkGrammar("none", new Uint8Array([0])).catch((error) => error.name); // "GrammarLoadError"
+ * import assert from "node:assert/strict";
+ * import { GrammarLoadError, linkGrammar } from "./loader.ts";
+ * await assert.rejects(linkGrammar("none", new Uint8Array([0])), GrammarLoadError);
  * ```
  */
 export async function linkGrammar(name: string, bytes: Uint8Array): Promise<Language> {
@@ -296,9 +306,10 @@ export async function linkGrammar(name: string, bytes: Uint8Array): Promise<Lang
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadLanguage } from "./loader.ts";
  * const rust = await loadLanguage("rust");
- * rust.name; // "rust"
+ * assert.notEqual(rust.idForNodeType("function_item", true), null); // a node type of Rust
  * ```
  */
 export function loadLanguage(name: string): Promise<Language> {
@@ -324,10 +335,11 @@ export function loadLanguage(name: string): Promise<Language> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createParser } from "./loader.ts";
  * const parser = await createParser("python");
  * const tree = parser.parse("def f(): pass\n");
- * tree?.rootNode.type; // "module"
+ * assert.equal(tree?.rootNode.type, "module");
  * tree?.delete();
  * parser.delete();
  * ```

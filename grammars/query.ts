@@ -53,8 +53,10 @@ export interface QueryProblem {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { QueryCompileError } from "./query.ts";
- * new QueryCompileError({ language: "c", message: "bad", expected: "a pattern" }).problem.language; // "c"
+ * const error = new QueryCompileError({ language: "c", message: "bad", expected: "a pattern" });
+ * assert.equal(error.problem.language, "c");
  * ```
  */
 export class QueryCompileError extends Error {
@@ -180,10 +182,11 @@ function explainPredicateError(error: Error, source: string, languageName: strin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileQuery } from "./query.ts";
  * import { loadLanguage } from "./loader.ts";
  * const query = compileQuery("c", await loadLanguage("c"), "(function_definition) @fn");
- * query.captureNames; // ["fn"]
+ * assert.deepEqual(query.captureNames, ["fn"]);
  * ```
  */
 export function compileQuery(languageName: string, language: Language, source: string): Query {
@@ -231,11 +234,13 @@ const definitionQueries = new Map<string, Query>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { definitionQuery } from "./query.ts";
  * import { loadLanguage } from "./loader.ts";
- * const query = definitionQuery("c", await loadLanguage("c"));
- * query === definitionQuery("c", await loadLanguage("c")); // true
- * definitionQuery("c", await loadLanguage("c"), new Set(["function"])) === query; // false
+ * const c = await loadLanguage("c");
+ * const query = definitionQuery("c", c);
+ * assert.equal(definitionQuery("c", c), query); // cached
+ * assert.notEqual(definitionQuery("c", c, new Set(["function"])), query);
  * ```
  */
 export function definitionQuery(

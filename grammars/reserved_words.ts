@@ -290,8 +290,9 @@ const RULES: Readonly<Record<string, LanguageRules>> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { KEYWORDS } from "./reserved_words.ts";
- * KEYWORDS.go.length; // 25
+ * assert.equal(KEYWORDS.go.length, 25);
  * ```
  */
 export const KEYWORDS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
@@ -305,10 +306,11 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = Object.from
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reservedNameReason } from "./reserved_words.ts";
- * reservedNameReason("c", "int", "function"); // "a keyword of C"
- * reservedNameReason("python", "match", "function"); // undefined
- * reservedNameReason("javascript", "delete", "method"); // undefined
+ * assert.equal(reservedNameReason("c", "int", "function"), "a keyword of C");
+ * assert.equal(reservedNameReason("python", "match", "function"), undefined);
+ * assert.equal(reservedNameReason("javascript", "delete", "method"), undefined);
  * ```
  */
 export function reservedNameReason(

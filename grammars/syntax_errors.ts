@@ -11,11 +11,12 @@ import type { Node } from "web-tree-sitter";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createParser } from "./loader.ts";
  * import { errorNodes } from "./syntax_errors.ts";
  * const parser = await createParser("c");
  * const tree = parser.parse("int main( { return 0; }\n")!;
- * errorNodes(tree.rootNode).length > 0; // true
+ * assert.ok(errorNodes(tree.rootNode).length > 0);
  * tree.delete();
  * parser.delete();
  * ```
@@ -50,11 +51,12 @@ const QUOTED_MAX = 60;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createParser } from "./loader.ts";
  * import { errorNodes, syntaxErrorMessage } from "./syntax_errors.ts";
  * const parser = await createParser("json");
  * const tree = parser.parse('{"a": 1')!;
- * syntaxErrorMessage(errorNodes(tree.rootNode)[0], '{"a": 1'); // "missing }"
+ * assert.equal(syntaxErrorMessage(errorNodes(tree.rootNode)[0], '{"a": 1'), "missing }");
  * tree.delete();
  * parser.delete();
  * ```

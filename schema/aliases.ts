@@ -40,9 +40,12 @@ function flattenPoints(record: Record<string, unknown>, out: Record<string, unkn
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeAliases } from "@llm/search/schema";
- * normalizeAliases({ file: "a.ts", replacement: "x", start: { row: 3, column: 1 } });
- * // { file_path: "a.ts", new_text: "x", start_line: 3, start_col: 1 }
+ * assert.deepEqual(
+ *   normalizeAliases({ file: "a.ts", replacement: "x", start: { row: 3, column: 1 } }),
+ *   { file_path: "a.ts", new_text: "x", start_line: 3, start_col: 1 },
+ * );
  * ```
  */
 export function normalizeAliases(value: unknown): unknown {

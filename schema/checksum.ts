@@ -36,8 +36,12 @@ const CHECKSUM_PATTERN = /^(?:sha256:)?([0-9a-fA-F]{64})$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sha256 } from "@llm/search/schema";
- * sha256(""); // "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+ * assert.equal(
+ *   sha256(""),
+ *   "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+ * );
  * ```
  */
 export function sha256(data: Uint8Array | string): Checksum {
@@ -57,8 +61,12 @@ export function sha256(data: Uint8Array | string): Checksum {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sha256Async } from "@llm/search/schema";
- * await sha256Async(""); // "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+ * assert.equal(
+ *   await sha256Async(""),
+ *   "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+ * );
  * ```
  */
 export async function sha256Async(data: Uint8Array | string): Promise<Checksum> {
@@ -79,9 +87,13 @@ export async function sha256Async(data: Uint8Array | string): Promise<Checksum> 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeChecksum } from "@llm/search/schema";
- * normalizeChecksum("E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855");
- * // "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+ * assert.equal(
+ *   normalizeChecksum("E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855"),
+ *   "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+ * );
+ * assert.equal(normalizeChecksum("md5:d41d8cd98f00b204e9800998ecf8427e"), undefined);
  * ```
  */
 export function normalizeChecksum(text: string): Checksum | undefined {

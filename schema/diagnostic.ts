@@ -79,8 +79,9 @@ export type MutationError = Diagnostic | GateRefusal;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isGateRefusal, makeDiagnostic } from "@llm/search/schema";
- * isGateRefusal(makeDiagnostic("llm-write", "LFW-V-004", "stale checksum")); // false
+ * assert.equal(isGateRefusal(makeDiagnostic("llm-write", "LFW-V-004", "stale checksum")), false);
  * ```
  */
 export function isGateRefusal(error: MutationError): error is GateRefusal {
@@ -93,11 +94,13 @@ export function isGateRefusal(error: MutationError): error is GateRefusal {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { refusalDiagnostic } from "@llm/search/schema";
- * refusalDiagnostic({
+ * const diagnostic = refusalDiagnostic({
  *   kind: "SyntaxGateFailed", tool: "llm-write", level: "error", code: "LFW-V-001",
  *   message: "a.c fails validation", hint: "Fix it.", diagnostics: [],
- * }).remediation; // "Fix it."
+ * });
+ * assert.equal(diagnostic.remediation, "Fix it.");
  * ```
  */
 export function refusalDiagnostic(error: GateRefusal): Diagnostic {
@@ -115,19 +118,27 @@ export type DiagnosticDetails = Partial<Omit<Diagnostic, "tool" | "message" | "c
  *
  * @example Throw a coded error
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ToolError } from "@llm/search/schema";
  * const error = new ToolError("LMS-IO-001", "path not found: src/", { file: "src/" });
- * error.exitCode; // 2
+ * assert.equal(error.exitCode, 2);
  * ```
  *
  * @example Keep the error that caused it
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ToolError } from "@llm/search/schema";
- * try {
- *   Deno.readTextFileSync("missing.txt");
- * } catch (error) {
- *   throw new ToolError("LMS-IO-002", "cannot read missing.txt", {}, { cause: error });
+ * function readNotes(path: string): string {
+ *   try {
+ *     return Deno.readTextFileSync(path);
+ *   } catch (error) {
+ *     throw new ToolError("LMS-IO-002", `cannot read ${path}`, { file: path }, { cause: error });
+ *   }
  * }
+ * assert.throws(
+ *   () => readNotes("/no/such/notes.txt"),
+ *   (error) => error instanceof ToolError && error.cause instanceof Deno.errors.NotFound,
+ * );
  * ```
  */
 export class ToolError extends Error {
@@ -168,8 +179,12 @@ export class ToolError extends Error {
  *
  * @example
  * ```ts
- * import { makeDiagnostic } from "@llm/search/schema";
- * makeDiagnostic("llm-search", "LMS-IO-002", "cannot read dir/", { level: "warning" }).remediation;
+ * import assert from "node:assert/strict";
+ * import { explainCode, makeDiagnostic } from "@llm/search/schema";
+ * const diagnostic = makeDiagnostic("llm-search", "LMS-IO-002", "cannot read dir/", {
+ *   level: "warning",
+ * });
+ * assert.equal(diagnostic.remediation, explainCode("LMS-IO-002")?.remediation);
  * ```
  */
 export function makeDiagnostic(

@@ -96,9 +96,13 @@ export const EditPlanSchema: z.ZodType<EditPlan> = z.object({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseEditPlan } from "@llm/search/schema";
- * const result = parseEditPlan({ edits: [{ file: "a.txt", byte_start: 0, byte_end: 1, replacement: "b" }] });
- * result.success && result.data.edits[0].file_path; // "a.txt"
+ * const result = parseEditPlan({
+ *   edits: [{ file: "a.txt", byte_start: 0, byte_end: 1, replacement: "b" }],
+ * });
+ * assert.ok(result.success);
+ * assert.equal(result.data.edits[0].file_path, "a.txt");
  * ```
  */
 export function parseEditPlan(input: unknown): z.ZodSafeParseResult<EditPlan> {

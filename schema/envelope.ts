@@ -27,9 +27,13 @@ const envelopeHead = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
- * import { queryEnvelopeSchema } from "@llm/search/schema";
+ * import { queryEnvelope, queryEnvelopeSchema } from "@llm/search/schema";
  * const schema = queryEnvelopeSchema(z.object({ count: z.number(), names: z.array(z.string()) }));
+ * const envelope = queryEnvelope("llm-demo", { count: 1, names: ["a"] }, []);
+ * assert.ok(schema.safeParse(envelope).success);
+ * assert.ok(!schema.safeParse({ ...envelope, status: "done" }).success);
  * ```
  */
 export function queryEnvelopeSchema<D extends QueryData>(
@@ -48,9 +52,14 @@ export function queryEnvelopeSchema<D extends QueryData>(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
- * import { mutationEnvelopeSchema } from "@llm/search/schema";
+ * import { mutationEnvelope, mutationEnvelopeSchema } from "@llm/search/schema";
  * const schema = mutationEnvelopeSchema(z.object({ applied_count: z.number() }));
+ * const envelope = mutationEnvelope("llm-demo", {
+ *   operation_type: "edit", status: "ok", message: "1 edit", result: { applied_count: 1 },
+ * });
+ * assert.ok(schema.safeParse(envelope).success);
  * ```
  */
 export function mutationEnvelopeSchema<R>(

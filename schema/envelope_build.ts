@@ -91,8 +91,9 @@ export interface RunHead {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runHead } from "@llm/search/schema";
- * runHead("llm-search").tool; // "llm-search"
+ * assert.equal(runHead("llm-search").tool, "llm-search");
  * ```
  */
 export function runHead(tool: string, executionId: string = newId()): RunHead {
@@ -118,8 +119,9 @@ export interface QueryEnvelopeOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { queryEnvelope } from "@llm/search/schema";
- * queryEnvelope("llm-discover", { count: 0 }, []).status; // "ok"
+ * assert.equal(queryEnvelope("llm-discover", { count: 0 }, []).status, "ok");
  * ```
  */
 export function queryEnvelope<D extends QueryData>(
@@ -164,9 +166,12 @@ export interface MutationParts<R> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mutationEnvelope } from "@llm/search/schema";
- * mutationEnvelope("llm-transform", { operation_type: "edit", status: "ok", message: "1 edit" })
- *   .diagnostics; // []
+ * const envelope = mutationEnvelope("llm-transform", {
+ *   operation_type: "edit", status: "ok", message: "1 edit",
+ * });
+ * assert.deepEqual(envelope.diagnostics, []);
  * ```
  */
 export function mutationEnvelope<R>(tool: string, parts: MutationParts<R>): MutationEnvelope<R> {

@@ -53,8 +53,9 @@ export interface ErrorCodeEntry {
  *
  * @example Exit with the status of a refused input
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EXIT } from "@llm/search";
- * EXIT.badInput; // 2
+ * assert.equal(EXIT.badInput, 2);
  * ```
  */
 export const EXIT = {
@@ -281,8 +282,9 @@ export type GateCodeName = keyof typeof GATE_CODE_SUFFIXES;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { gateCode } from "@llm/search/schema";
- * gateCode("LFW", "syntax"); // "LFW-AST-101"
+ * assert.equal(gateCode("LFW", "syntax"), "LFW-AST-101");
  * ```
  */
 export function gateCode(prefix: GatePrefix, name: GateCodeName): string {
@@ -1324,8 +1326,9 @@ function buildRegistry(): ReadonlyMap<string, ErrorCodeEntry> {
  *
  * @example Look up a code
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ERROR_CODES } from "@llm/search/schema";
- * ERROR_CODES.get("LMS-QRY-001")?.exit; // 2
+ * assert.equal(ERROR_CODES.get("LMS-QRY-001")?.exit, 2);
  * ```
  */
 export const ERROR_CODES: ReadonlyMap<string, ErrorCodeEntry> = buildRegistry();
@@ -1335,8 +1338,9 @@ export const ERROR_CODES: ReadonlyMap<string, ErrorCodeEntry> = buildRegistry();
  *
  * @example Tell the user how to fix an error
  * ```ts
+ * import assert from "node:assert/strict";
  * import { explainCode } from "@llm/search/schema";
- * explainCode("lms-perm-001")?.remediation.includes("--allow-read"); // true
+ * assert.match(explainCode("lms-perm-001")?.remediation ?? "", /--allow-read/);
  * ```
  */
 export function explainCode(code: string): ErrorCodeEntry | undefined {

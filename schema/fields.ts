@@ -40,10 +40,11 @@ export const fieldRegistry: z.core.$ZodRegistry<FieldMeta> = z.registry<FieldMet
  *
  * @example Declare a path field with an alias and a short flag
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { field, fieldMeta } from "@llm/search/schema";
  * const paths = field(z.array(z.string()).default([]), { short: "p", aliases: ["path"], path: true });
- * fieldMeta(paths).aliases; // ["path"]
+ * assert.deepEqual(fieldMeta(paths).aliases, ["path"]);
  * ```
  */
 export function field<T extends z.ZodType>(schema: T, meta: FieldMeta): T {
@@ -57,9 +58,10 @@ export function field<T extends z.ZodType>(schema: T, meta: FieldMeta): T {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { fieldMeta } from "@llm/search/schema";
- * fieldMeta(z.string()); // {}
+ * assert.deepEqual(fieldMeta(z.string()), {});
  * ```
  */
 export function fieldMeta(schema: z.ZodType): FieldMeta {
@@ -88,9 +90,10 @@ function innerOf(schema: z.ZodType): z.ZodType | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { unwrapField } from "@llm/search/schema";
- * unwrapField(z.string().optional()) instanceof z.ZodString; // true
+ * assert.ok(unwrapField(z.string().optional()) instanceof z.ZodString);
  * ```
  */
 export function unwrapField(schema: z.ZodType): z.ZodType {
@@ -114,10 +117,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { field, pathValues } from "@llm/search/schema";
  * const input = z.object({ paths: field(z.array(z.string()), { path: true }), query: z.string() });
- * pathValues(input, { paths: ["src", "lib"], query: "x" }); // ["src", "lib"]
+ * assert.deepEqual(pathValues(input, { paths: ["src", "lib"], query: "x" }), ["src", "lib"]);
  * ```
  */
 export function pathValues(schema: z.ZodType, value: unknown): string[] {

@@ -12,8 +12,9 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { newId } from "@llm/search/schema";
- * newId().length; // 36
+ * assert.match(newId(), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
  * ```
  */
 export function newId(): string {
@@ -35,8 +36,9 @@ function putU64BigEndian(bytes: Uint8Array, offset: number, value: number): void
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { spanId } from "@llm/search/schema";
- * spanId("src/main.rs", 3, 7); // "ef8007a25c15a56d"
+ * assert.equal(spanId("src/main.rs", 3, 7), "ef8007a25c15a56d");
  * ```
  */
 export function spanId(filePath: string, byteStart: number, byteEnd: number): string {
@@ -68,9 +70,12 @@ export interface SymbolKey {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolId } from "@llm/search/schema";
- * symbolId({ language: "rust", file_path: "src/lib.rs", qualified_name: "parse", kind: "function" })
- *   .length; // 16
+ * const id = symbolId({
+ *   language: "rust", file_path: "src/lib.rs", qualified_name: "parse", kind: "function",
+ * });
+ * assert.match(id, /^[0-9a-f]{16}$/);
  * ```
  */
 export function symbolId(key: SymbolKey): string {

@@ -49,9 +49,11 @@ const NEWLINE = 0x0a;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isCharBoundary } from "@llm/search/schema";
  * const bytes = new TextEncoder().encode("é");
- * isCharBoundary(bytes, 1); // false
+ * assert.equal(isCharBoundary(bytes, 1), false);
+ * assert.equal(isCharBoundary(bytes, 2), true);
  * ```
  */
 export function isCharBoundary(bytes: Uint8Array, offset: number): boolean {
@@ -107,10 +109,11 @@ function lineStartsOf(bytes: Uint8Array): number[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LineIndex } from "@llm/search/schema";
  * const index = LineIndex.fromText("a\r\nbé\n");
- * index.position(3); // { line: 2, col: 0 }
- * index.offset({ line: 2, col: 3 }); // 6
+ * assert.deepEqual(index.position(3), { line: 2, col: 0 });
+ * assert.equal(index.offset({ line: 2, col: 3 }), 6);
  * ```
  */
 export class LineIndex {

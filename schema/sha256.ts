@@ -155,8 +155,9 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sha256Hex } from "./sha256.ts";
- * sha256Hex(new TextEncoder().encode("abc")).slice(0, 16); // "ba7816bf8f01cfea"
+ * assert.equal(sha256Hex(new TextEncoder().encode("abc")).slice(0, 16), "ba7816bf8f01cfea");
  * ```
  */
 export function sha256Hex(data: Uint8Array): string {

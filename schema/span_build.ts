@@ -33,10 +33,11 @@ export interface Span {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LineIndex, makeSpan } from "@llm/search/schema";
  * const span = makeSpan("a.txt", LineIndex.fromText("one\ntwo\n"), 4, 7);
- * span.start_line; // 2
- * span.end_col; // 3
+ * assert.equal(span.start_line, 2);
+ * assert.equal(span.end_col, 3);
  * ```
  */
 export function makeSpan(

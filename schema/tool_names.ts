@@ -4,8 +4,9 @@
  *
  * @example Name the tool of an envelope
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LLM_SEARCH, queryEnvelope } from "@llm/search/schema";
- * queryEnvelope(LLM_SEARCH, { count: 0 }, []).tool; // "llm-search"
+ * assert.equal(queryEnvelope(LLM_SEARCH, { count: 0 }, []).tool, "llm-search");
  * ```
  *
  * @module

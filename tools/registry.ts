@@ -45,9 +45,15 @@ import {
  *
  * @example List the tools an MCP server offers under read-only permissions
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TOOLS } from "@llm/search";
  * const readOnly = TOOLS.filter((tool) => !tool.permissions.includes("write"));
- * readOnly.map((tool) => tool.mcpName).slice(0, 4); // ["search", "ast_search", "discover", "symbols_find"]
+ * assert.deepEqual(readOnly.map((tool) => tool.mcpName).slice(0, 4), [
+ *   "search",
+ *   "ast_search",
+ *   "discover",
+ *   "symbols_find",
+ * ]);
  * ```
  */
 export const TOOLS: readonly Tool[] = [

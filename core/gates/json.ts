@@ -49,8 +49,9 @@ function lineColumn(text: string, index: number): { line: number; column: number
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkJson } from "./json.ts";
- * checkJson('{"a": 1,\n "b": }')[0].line; // 2
+ * assert.equal(checkJson('{"a": 1,\n "b": }')[0].line, 2);
  * ```
  */
 export function checkJson(text: string): NativeDiagnostic[] {

@@ -45,8 +45,9 @@ function pointAt(text: string, index: number): Point {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { textEdit } from "./kept_trees.ts";
- * textEdit("int a;\nint b;\n", "int a;\nlong b;\n").startIndex; // 7
+ * assert.equal(textEdit("int a;\nint b;\n", "int a;\nlong b;\n").startIndex, 7);
  * ```
  */
 export function textEdit(before: string, after: string): Edit {

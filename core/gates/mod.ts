@@ -29,8 +29,9 @@ import { type GateResult, runChecker } from "./compiler.ts";
  *
  * @example Give a slow compiler longer
  * ```ts
+ * import assert from "node:assert/strict";
  * import { GATE_TIMEOUT_MS } from "@llm/search";
- * GATE_TIMEOUT_MS; // 30000
+ * assert.equal(GATE_TIMEOUT_MS, 30_000);
  * ```
  */
 export const GATE_TIMEOUT_MS = 30_000;
@@ -352,12 +353,13 @@ function verdictStamps(
  *
  * @example Reject a C file with a missing parenthesis
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateFile } from "./mod.ts";
  * const report = await validateFile({
  *   root: Deno.cwd(), filePath: "src/main.c", gates: "syntax",
  *   bytes: new TextEncoder().encode("int main( { return 0; }\n"),
  * });
- * report.approved; // false
+ * assert.equal(report.approved, false);
  * ```
  */
 export async function validateFile(options: ValidateOptions): Promise<GateReport> {

@@ -18,8 +18,9 @@ import { isInside } from "../paths.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolvedPath } from "./outside.ts";
- * resolvedPath("/no/such/../file"); // "/no/file"
+ * assert.equal(resolvedPath("/no/such/../file"), "/no/file");
  * ```
  */
 export function resolvedPath(path: string): string {
@@ -50,10 +51,11 @@ export class ReadScope {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ReadScope } from "./outside.ts";
    * const scope = new ReadScope("/work/app", ["/usr/include"]);
-   * scope.isOutside("/usr/include/stdio.h"); // false
-   * scope.isOutside("/work/app/../secret.h"); // true
+   * assert.equal(scope.isOutside("/usr/include/stdio.h"), false);
+   * assert.equal(scope.isOutside("/work/app/../secret.h"), true);
    * ```
    */
   isOutside(path: string): boolean {

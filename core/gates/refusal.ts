@@ -18,9 +18,12 @@ export const SYNTAX_TOOL = "tree-sitter";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { gateFailureKind } from "./refusal.ts";
- * gateFailureKind([{ tool: "gcc", level: "error", message: "x", code: "LFW-V-101" }]);
- * // "CompilerGateFailed"
+ * assert.equal(
+ *   gateFailureKind([{ tool: "gcc", level: "error", message: "x", code: "LFW-V-101" }]),
+ *   "CompilerGateFailed",
+ * );
  * ```
  */
 export function gateFailureKind(errors: readonly Diagnostic[]): GateFailureKind {
@@ -34,11 +37,12 @@ export function gateFailureKind(errors: readonly Diagnostic[]): GateFailureKind 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { gateRefusal } from "./refusal.ts";
  * import { makeDiagnostic } from "../../schema/diagnostic.ts";
  * const refusal = makeDiagnostic("llm-write", "LFW-V-001", "a.c fails validation");
  * const missing = makeDiagnostic("tree-sitter", "LFW-AST-101", "missing ;", { file: "a.c" });
- * gateRefusal(refusal, [missing]).kind; // "SyntaxGateFailed"
+ * assert.equal(gateRefusal(refusal, [missing]).kind, "SyntaxGateFailed");
  * ```
  */
 export function gateRefusal(refusal: Diagnostic, errors: readonly Diagnostic[]): GateRefusal {

@@ -47,8 +47,9 @@ function readIfFile(path: string): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { projectToolchain } from "./rust.ts";
- * projectToolchain("/", "/"); // undefined (no toolchain file there)
+ * assert.equal(projectToolchain("/", "/"), undefined); // no toolchain file there
  * ```
  */
 export function projectToolchain(root: string, dir: string): string | undefined {
@@ -71,9 +72,10 @@ export function projectToolchain(root: string, dir: string): string | undefined 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mayIncludeFiles } from "./rust.ts";
- * mayIncludeFiles('const K: &str = include_str!("/etc/hostname");'); // true
- * mayIncludeFiles("mod util;\nfn main() {}\n"); // false
+ * assert.equal(mayIncludeFiles('const K: &str = include_str!("/etc/hostname");'), true);
+ * assert.equal(mayIncludeFiles("mod util;\nfn main() {}\n"), false);
  * ```
  */
 export function mayIncludeFiles(text: string): boolean {
@@ -121,9 +123,12 @@ export function folderMayIncludeFiles(dir: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { projectCode } from "./rust.ts";
- * projectCode([{ name: "app", source: null, dir: "/w/app", kinds: ["bin", "custom-build"] }]);
- * // ["the build script of app"]
+ * assert.deepEqual(
+ *   projectCode([{ name: "app", source: null, dir: "/w/app", kinds: ["bin", "custom-build"] }]),
+ *   ["the build script of app"],
+ * );
  * ```
  */
 export function projectCode(packages: readonly CargoPackage[]): string[] {

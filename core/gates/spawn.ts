@@ -37,9 +37,10 @@ export const SHIM_ENV: Readonly<Record<string, string>> = { BASH_ENV: "" };
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { neutralFolder } from "./spawn.ts";
- * neutralFolder("/home/me/project"); // "/"
- * neutralFolder("C:\\work\\project"); // "C:\\"
+ * assert.equal(neutralFolder("/home/me/project"), "/");
+ * assert.equal(neutralFolder("C:\\work\\project"), "C:\\");
  * ```
  */
 export function neutralFolder(path: string): string {

@@ -13,8 +13,9 @@ import type { NativeDiagnostic } from "./native.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkToml } from "./toml.ts";
- * checkToml("a = 1\na = 2\n")[0].line; // 2
+ * assert.equal(checkToml("a = 1\na = 2\n")[0].line, 2);
  * ```
  */
 export function checkToml(text: string): NativeDiagnostic[] {

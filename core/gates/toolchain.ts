@@ -77,8 +77,9 @@ function unchanged(stamps: Stamps): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isFile } from "./toolchain.ts";
- * isFile("/"); // false
+ * assert.equal(isFile("/"), false);
  * ```
  */
 export function isFile(path: string): boolean {
@@ -100,8 +101,9 @@ export function isFile(path: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lookUp } from "./toolchain.ts";
- * lookUp("/bin/sh"); // "/bin/sh"
+ * assert.equal(lookUp("/bin/sh"), "/bin/sh"); // an absolute path is its own answer
  * ```
  */
 export function lookUp(program: string): string | null | undefined {
@@ -143,9 +145,12 @@ export function lookUp(program: string): string | null | undefined {
  *
  * @example Ask bash once
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toolVersion } from "./toolchain.ts";
- * const probe = () => Promise.resolve("GNU bash, version 5");
- * await toolVersion("/bin/bash", probe); // kept from now on
+ * let asked = 0;
+ * const probe = () => Promise.resolve(`GNU bash, version ${++asked}`);
+ * assert.equal(await toolVersion("/bin/bash", probe), "GNU bash, version 1");
+ * assert.equal(await toolVersion("/bin/bash", probe), "GNU bash, version 1"); // not asked again
  * ```
  */
 export function toolVersion(
@@ -162,9 +167,16 @@ export function toolVersion(
  *
  * @example Ask gcc for its include folders once
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toolFact } from "./toolchain.ts";
- * const probe = () => Promise.resolve(["/usr/include"]);
- * await toolFact("include-dirs", "/usr/bin/gcc", probe); // kept from now on
+ * let asked = 0;
+ * const probe = () => {
+ *   asked++;
+ *   return Promise.resolve(["/usr/include"]);
+ * };
+ * assert.deepEqual(await toolFact("include-dirs", "/usr/bin/gcc", probe), ["/usr/include"]);
+ * await toolFact("include-dirs", "/usr/bin/gcc", probe);
+ * assert.equal(asked, 1); // kept while /usr/bin/gcc is unchanged
  * ```
  */
 export function toolFact<T>(kind: string, path: string, probe: () => Promise<T>): Promise<T> {

@@ -26,8 +26,9 @@ function finding(error: YAMLError, lines: LineCounter): NativeDiagnostic {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkYaml } from "./yaml.ts";
- * checkYaml("a: 1\na: 2\n")[0].nativeCode; // "DUPLICATE_KEY"
+ * assert.equal(checkYaml("a: 1\na: 2\n")[0].nativeCode, "DUPLICATE_KEY");
  * ```
  */
 export function checkYaml(text: string): NativeDiagnostic[] {

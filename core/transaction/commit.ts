@@ -58,21 +58,21 @@ function messageOf(error: unknown): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { commitChanges } from "./commit.ts";
- * const root = await Deno.makeTempDir();
+ * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
+ * const root = Deno.realPathSync(await Deno.makeTempDir());
  * await Deno.writeTextFile(`${root}/a.txt`, "old\n");
- * await commitChanges([{
+ * const report = await commitChanges([{
  *   file_path: "a.txt", path: `${root}/a.txt`,
  *   before: new TextEncoder().encode("old\n"), after: new TextEncoder().encode("new\n"),
  * }], {
  *   root, executionId: crypto.randomUUID(), tool: "llm-transform", operationType: "edit",
- *   prefix: "LMT", codes: {
- *     writeFailed: "LMT-IO-011", concurrentChange: "LMT-V-009", noJournal: "LMT-REF-001",
- *     journalUnusable: "LMT-REF-002", undoConflict: "LMT-V-010", idInUse: "LMT-ARG-002",
- *     outsideRoot: "LMT-PERM-012", unsafeState: "LMT-PERM-011",
- *     stateFolder: "LMT-PERM-013",
- *   },
+ *   prefix: "LMT", codes: TRANSACTION_CODES,
  * });
+ * assert.equal(await Deno.readTextFile(`${root}/a.txt`), "new\n");
+ * assert.ok(report.journal.startsWith(`${root}/.llm/journal/`)); // kept for an undo
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export async function commitChanges(

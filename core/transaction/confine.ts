@@ -71,8 +71,11 @@ function unsafeState(path: string, what: string, unsafeCode: string): ToolError 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stateFolder } from "./confine.ts";
- * stateFolder(Deno.makeTempDirSync(), [".llm", "log"], "LMS-PERM-020", true); // "/tmp/…/.llm/log"
+ * const root = Deno.makeTempDirSync();
+ * assert.equal(stateFolder(root, [".llm", "log"], "LMS-PERM-020", true), `${root}/.llm/log`);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function stateFolder(
@@ -103,9 +106,13 @@ export function stateFolder(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stateDirectory } from "./confine.ts";
  * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
- * await stateDirectory(await Deno.makeTempDir(), TRANSACTION_CODES, true); // "/tmp/…/.llm/journal"
+ * const root = await Deno.makeTempDir();
+ * assert.equal(await stateDirectory(root, TRANSACTION_CODES, false), null); // not there yet
+ * assert.equal(await stateDirectory(root, TRANSACTION_CODES, true), `${root}/.llm/journal`);
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export function stateDirectory(
@@ -157,8 +164,13 @@ export async function isJournalFile(path: string, codes: TransactionCodes): Prom
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requireOutsideStateFolder } from "./confine.ts";
  * requireOutsideStateFolder("/repo", "/repo/src/a.ts", "LFW-PERM-013", "src/a.ts"); // passes
+ * assert.throws(
+ *   () => requireOutsideStateFolder("/repo", "/repo/.llm/log/x", "LFW-PERM-013", ".llm/log/x"),
+ *   { code: "LFW-PERM-013" },
+ * );
  * ```
  */
 export function requireOutsideStateFolder(
@@ -187,9 +199,12 @@ export function requireOutsideStateFolder(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requireInsideRoot } from "./confine.ts";
  * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
- * requireInsideRoot("/repo", "/etc/passwd", TRANSACTION_CODES); // throws LMT-PERM-012
+ * assert.throws(() => requireInsideRoot("/repo", "/etc/passwd", TRANSACTION_CODES), {
+ *   code: "LMT-PERM-012",
+ * });
  * ```
  */
 export function requireInsideRoot(root: string, path: string, codes: TransactionCodes): void {

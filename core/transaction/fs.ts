@@ -15,9 +15,13 @@ const checksums = new WeakMap<Uint8Array, string>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checksumOf } from "./fs.ts";
  * const bytes = new TextEncoder().encode("");
- * checksumOf(bytes); // "sha256:e3b0c442…"
+ * assert.equal(
+ *   checksumOf(bytes),
+ *   "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+ * );
  * ```
  */
 export function checksumOf(bytes: Uint8Array): string {
@@ -36,8 +40,12 @@ export function checksumOf(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checksumOfAsync } from "./fs.ts";
- * await checksumOfAsync(new TextEncoder().encode("")); // "sha256:e3b0c442…"
+ * assert.equal(
+ *   await checksumOfAsync(new TextEncoder().encode("")),
+ *   "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+ * );
  * ```
  */
 export async function checksumOfAsync(bytes: Uint8Array): Promise<string> {
@@ -56,8 +64,9 @@ export async function checksumOfAsync(bytes: Uint8Array): Promise<string> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readIfExists } from "./fs.ts";
- * await readIfExists("/no/such/file"); // null
+ * assert.equal(await readIfExists("/no/such/file"), null);
  * ```
  */
 export async function readIfExists(path: string): Promise<Uint8Array | null> {
@@ -72,8 +81,9 @@ export async function readIfExists(path: string): Promise<Uint8Array | null> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lstatIfPresent } from "./fs.ts";
- * await lstatIfPresent("/no/such/file"); // null
+ * assert.equal(await lstatIfPresent("/no/such/file"), null);
  * ```
  */
 export async function lstatIfPresent(path: string): Promise<Deno.FileInfo | null> {
@@ -98,8 +108,9 @@ export interface Contents {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { contentsAt } from "./fs.ts";
- * await contentsAt("/no/such/file"); // { bytes: null, checksum: null }
+ * assert.deepEqual(await contentsAt("/no/such/file"), { bytes: null, checksum: null });
  * ```
  */
 export async function contentsAt(path: string): Promise<Contents | undefined> {
@@ -132,10 +143,13 @@ export class NotRegularFileError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { writeNewFile } from "./fs.ts";
- * const path = await Deno.makeTempFile();
- * await Deno.remove(path);
- * await writeNewFile(path, new TextEncoder().encode("hi"), 0o600);
+ * const dir = await Deno.makeTempDir();
+ * await writeNewFile(`${dir}/a.txt`, new TextEncoder().encode("hi"), 0o600);
+ * assert.equal(await Deno.readTextFile(`${dir}/a.txt`), "hi");
+ * await assert.rejects(writeNewFile(`${dir}/a.txt`, new Uint8Array()), Deno.errors.AlreadyExists);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeNewFile(
@@ -160,8 +174,9 @@ export async function writeNewFile(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { syncDirectory } from "./fs.ts";
- * await syncDirectory(Deno.cwd());
+ * await assert.doesNotReject(syncDirectory(Deno.cwd()));
  * ```
  */
 export async function syncDirectory(dir: string): Promise<void> {
@@ -180,8 +195,9 @@ export async function syncDirectory(dir: string): Promise<void> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { removeFileIfPresent } from "./fs.ts";
- * await removeFileIfPresent("/no/such/file"); // false
+ * assert.equal(await removeFileIfPresent("/no/such/file"), false);
  * ```
  */
 export async function removeFileIfPresent(path: string): Promise<boolean> {
@@ -200,8 +216,9 @@ export async function removeFileIfPresent(path: string): Promise<boolean> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fileMode } from "./fs.ts";
- * typeof (await fileMode(Deno.execPath())); // "number"
+ * assert.equal(typeof (await fileMode(Deno.execPath())), "number");
  * ```
  */
 export async function fileMode(path: string): Promise<number> {

@@ -41,8 +41,9 @@ export const FINAL_STATES: ReadonlySet<JournalState> = new Set([
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { journalBase } from "./journal.ts";
- * journalBase("/repo"); // "/repo/.llm/journal"
+ * assert.equal(journalBase("/repo"), "/repo/.llm/journal");
  * ```
  */
 export function journalBase(root: string): string {
@@ -54,8 +55,10 @@ export function journalBase(root: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isJournalId } from "./journal.ts";
- * isJournalId("../etc"); // false
+ * assert.equal(isJournalId("../etc"), false);
+ * assert.equal(isJournalId(crypto.randomUUID()), true);
  * ```
  */
 export function isJournalId(id: string): boolean {
@@ -68,8 +71,9 @@ export function isJournalId(id: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tempPathFor } from "./journal.ts";
- * tempPathFor("/repo/src/a.ts", "0b7c…", 2); // "/repo/src/.llm-tmp.0b7c….2"
+ * assert.equal(tempPathFor("/repo/src/a.ts", "0b7c", 2), "/repo/src/.llm-tmp.0b7c.2");
  * ```
  */
 export function tempPathFor(path: string, executionId: string, index: number): string {

@@ -4,7 +4,21 @@
  *
  * @example
  * ```ts
- * import { commitChanges, recoverJournals, undoOperation } from "./mod.ts";
+ * import assert from "node:assert/strict";
+ * import { commitChanges, undoOperation } from "./mod.ts";
+ * import { TRANSACTION_CODES as codes } from "../../tools/transform/report.ts";
+ * const root = Deno.realPathSync(Deno.makeTempDirSync());
+ * Deno.writeTextFileSync(`${root}/a.txt`, "old\n");
+ * const [before, after] = [new TextEncoder().encode("old\n"), new TextEncoder().encode("new\n")];
+ * const options = { root, tool: "llm-transform", operationType: "edit", prefix: "LMT", codes };
+ * const edit = crypto.randomUUID();
+ * await commitChanges([{ file_path: "a.txt", path: `${root}/a.txt`, before, after }], {
+ *   ...options, executionId: edit,
+ * });
+ * assert.equal(Deno.readTextFileSync(`${root}/a.txt`), "new\n");
+ * await undoOperation({ ...options, executionId: crypto.randomUUID(), undoOf: edit });
+ * assert.equal(Deno.readTextFileSync(`${root}/a.txt`), "old\n");
+ * Deno.removeSync(root, { recursive: true });
  * ```
  *
  * @module

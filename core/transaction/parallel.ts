@@ -18,10 +18,13 @@ export const PARALLEL_WRITES = 64;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { eachLimited } from "./parallel.ts";
  * const seen: number[] = [];
- * await eachLimited([1, 2, 3], 2, async (item) => { seen.push(item); });
- * seen.length; // 3
+ * await eachLimited([1, 2, 3], 2, async (item) => {
+ *   seen.push(item);
+ * });
+ * assert.deepEqual(seen.toSorted(), [1, 2, 3]);
  * ```
  */
 export async function eachLimited<T>(
@@ -77,11 +80,13 @@ export class NewFileError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { writeNewFiles } from "./parallel.ts";
  * const dir = await Deno.makeTempDir();
  * const created: string[] = [];
  * await writeNewFiles([{ path: `${dir}/a`, bytes: new Uint8Array([1]) }], created);
- * created.length; // 1
+ * assert.deepEqual(created, [`${dir}/a`]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeNewFiles(files: readonly NewFile[], created: string[]): Promise<void> {

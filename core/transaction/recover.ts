@@ -58,10 +58,13 @@ export interface RecoveryReport {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { recoverJournals } from "./recover.ts";
  * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
- * const report = await recoverJournals(Deno.cwd(), { dryRun: true, codes: TRANSACTION_CODES });
- * report.result.count; // interrupted operations found
+ * const root = Deno.makeTempDirSync();
+ * const report = await recoverJournals(root, { dryRun: true, codes: TRANSACTION_CODES });
+ * assert.equal(report.result.count, 0); // no interrupted operation
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function recoverJournals(
@@ -100,9 +103,12 @@ export async function recoverJournals(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findInterrupted } from "./recover.ts";
  * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
- * (await findInterrupted(Deno.cwd(), TRANSACTION_CODES)).length; // 0 in a healthy workspace
+ * const root = Deno.makeTempDirSync();
+ * assert.deepEqual(await findInterrupted(root, TRANSACTION_CODES), []); // a healthy workspace
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function findInterrupted(

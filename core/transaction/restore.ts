@@ -21,8 +21,21 @@ import type { TransactionCodes } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { commitChanges } from "./commit.ts";
  * import { restoreFile } from "./restore.ts";
- * // await restoreFile(journal.dir, journal.manifest.files[0], codes);
+ * import { TRANSACTION_CODES as codes } from "../../tools/transform/report.ts";
+ * const root = Deno.realPathSync(Deno.makeTempDirSync());
+ * Deno.writeTextFileSync(`${root}/a.txt`, "old\n");
+ * const [before, after] = [new TextEncoder().encode("old\n"), new TextEncoder().encode("new\n")];
+ * const change = { file_path: "a.txt", path: `${root}/a.txt`, before, after };
+ * const report = await commitChanges([change], {
+ *   root, executionId: crypto.randomUUID(), tool: "llm-transform", operationType: "edit",
+ *   prefix: "LMT", codes,
+ * });
+ * await restoreFile(report.journal, report.files[0], codes);
+ * assert.equal(Deno.readTextFileSync(`${root}/a.txt`), "old\n");
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function restoreFile(

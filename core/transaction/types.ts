@@ -74,8 +74,9 @@ export interface TransactionOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareText } from "./types.ts";
- * ["b", "B", "a"].sort(compareText); // ["B", "a", "b"]
+ * assert.deepEqual(["b", "B", "a"].sort(compareText), ["B", "a", "b"]);
  * ```
  */
 export function compareText(a: string, b: string): number {

@@ -36,9 +36,12 @@ export interface UndoPlan {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { undoneFiles } from "./undo.ts";
- * undoneFiles([{ file_path: "a.txt", path: "/r/a.txt", before: new Uint8Array(), after: null }])
- *   [0].final_checksum; // null
+ * const [file] = undoneFiles([
+ *   { file_path: "a.txt", path: "/r/a.txt", before: new Uint8Array(), after: null },
+ * ]);
+ * assert.equal(file.final_checksum, null);
  * ```
  */
 export function undoneFiles(changes: readonly FileChange[]): UndoResult["files"] {
@@ -64,9 +67,21 @@ const STATE_REASONS: Record<string, string> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { commitChanges } from "./commit.ts";
  * import { planUndo } from "./undo.ts";
- * // const plan = await planUndo(root, "0b7c…", codes);
- * // plan.changes.length; // files the undo would restore
+ * import { TRANSACTION_CODES as codes } from "../../tools/transform/report.ts";
+ * const root = Deno.realPathSync(Deno.makeTempDirSync());
+ * Deno.writeTextFileSync(`${root}/a.txt`, "old\n");
+ * const [before, after] = [new TextEncoder().encode("old\n"), new TextEncoder().encode("new\n")];
+ * const edit = crypto.randomUUID();
+ * await commitChanges([{ file_path: "a.txt", path: `${root}/a.txt`, before, after }], {
+ *   root, executionId: edit, tool: "llm-transform", operationType: "edit", prefix: "LMT", codes,
+ * });
+ * const plan = await planUndo(root, edit, codes);
+ * assert.equal(plan.changes.length, 1); // the files the undo would restore
+ * assert.equal(Deno.readTextFileSync(`${root}/a.txt`), "new\n"); // nothing undone yet
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function planUndo(
@@ -128,8 +143,21 @@ export async function planUndo(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { commitChanges } from "./commit.ts";
  * import { undoOperation } from "./undo.ts";
- * // await undoOperation({ ...options, undoOf: "0b7c…" });
+ * import { TRANSACTION_CODES as codes } from "../../tools/transform/report.ts";
+ * const root = Deno.realPathSync(Deno.makeTempDirSync());
+ * Deno.writeTextFileSync(`${root}/a.txt`, "old\n");
+ * const [before, after] = [new TextEncoder().encode("old\n"), new TextEncoder().encode("new\n")];
+ * const options = { root, tool: "llm-transform", operationType: "edit", prefix: "LMT", codes };
+ * const edit = crypto.randomUUID();
+ * await commitChanges([{ file_path: "a.txt", path: `${root}/a.txt`, before, after }], {
+ *   ...options, executionId: edit,
+ * });
+ * await undoOperation({ ...options, executionId: crypto.randomUUID(), undoOf: edit });
+ * assert.equal(Deno.readTextFileSync(`${root}/a.txt`), "old\n");
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function undoOperation(

@@ -316,10 +316,12 @@ function stateFolder(root: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildTrigramIndex } from "./build.ts";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/a.txt`, "hello\n");
- * buildTrigramIndex({ root }).indexedFiles; // 1
+ * assert.equal(buildTrigramIndex({ root }).indexedFiles, 1);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function buildTrigramIndex(options: TrigramBuildOptions): TrigramBuildOutcome {

@@ -19,8 +19,9 @@ function mix(hash: number, word: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checksum32 } from "./checksum.ts";
- * checksum32(new Uint8Array([1, 2, 3])) !== checksum32(new Uint8Array([1, 2, 4])); // true
+ * assert.notEqual(checksum32(new Uint8Array([1, 2, 3])), checksum32(new Uint8Array([1, 2, 4])));
  * ```
  */
 export function checksum32(bytes: Uint8Array): number {

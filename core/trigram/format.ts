@@ -152,10 +152,11 @@ export function decodeHeader(bytes: Uint8Array): IndexHeader | string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unitsOf } from "./format.ts";
- * unitsOf(100, 0, 64); // 2
- * unitsOf(0, 0, 64); // 1
- * unitsOf(100, 2, 64); // 0 (binary)
+ * assert.equal(unitsOf(100, 0, 64), 2);
+ * assert.equal(unitsOf(0, 0, 64), 1);
+ * assert.equal(unitsOf(100, 2, 64), 0); // binary
  * ```
  */
 export function unitsOf(size: number, flags: number, unitBytes: number): number {
@@ -174,8 +175,9 @@ export function arraysLength(count: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { listingEnd } from "./format.ts";
- * listingEnd({ arraysOffset: 1000, entryCount: 3 }); // 1008
+ * assert.equal(listingEnd({ arraysOffset: 1000, entryCount: 3 }), 1008);
  * ```
  */
 export function listingEnd(header: Pick<IndexHeader, "arraysOffset" | "entryCount">): number {

@@ -104,8 +104,9 @@ const opened = new Set<LiveTrigramIndex>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { markChanged } from "./live.ts";
- * markChanged(["/repo/src/a.c"]);
+ * assert.doesNotThrow(() => markChanged(["/repo/src/a.c"])); // no live index open: no-op
  * ```
  */
 export function markChanged(paths: readonly string[]): void {
@@ -117,9 +118,14 @@ export function markChanged(paths: readonly string[]): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LiveTrigramIndex } from "./live.ts";
- * using live = new LiveTrigramIndex(Deno.makeTempDirSync());
- * live.watching; // false until the first view
+ * const root = Deno.makeTempDirSync();
+ * {
+ *   using live = new LiveTrigramIndex(root);
+ *   assert.equal(live.watching, false); // until the first view
+ * }
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export class LiveTrigramIndex implements Disposable {
@@ -550,9 +556,14 @@ function watchedWalk(key: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MemoryCache } from "../cache.ts";
  * import { liveTrigramIndex } from "./live.ts";
- * liveTrigramIndex(new MemoryCache(), Deno.makeTempDirSync()).watching; // false
+ * const root = Deno.makeTempDirSync();
+ * const cache = new MemoryCache();
+ * assert.equal(liveTrigramIndex(cache, root), liveTrigramIndex(cache, root));
+ * assert.equal(liveTrigramIndex(cache, root).watching, false);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function liveTrigramIndex(cache: RunCache, root: string): LiveTrigramIndex {

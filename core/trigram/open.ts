@@ -15,8 +15,11 @@ import type { IndexListing, TrigramIndex } from "./reader.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { existingIndex } from "./open.ts";
- * existingIndex(Deno.makeTempDirSync()); // undefined
+ * const root = Deno.makeTempDirSync();
+ * assert.equal(existingIndex(root), undefined);
+ * Deno.removeSync(root);
  * ```
  */
 export function existingIndex(root: string): string | undefined {
@@ -89,8 +92,11 @@ async function openChecked<T extends IndexListing>(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openCheckedIndex } from "./open.ts";
- * await openCheckedIndex(Deno.makeTempDirSync(), "llm-search", "LMS", []); // undefined
+ * const root = Deno.makeTempDirSync();
+ * assert.equal(await openCheckedIndex(root, "llm-search", "LMS", []), undefined);
+ * Deno.removeSync(root);
  * ```
  */
 export async function openCheckedIndex(
@@ -116,8 +122,11 @@ export async function openCheckedIndex(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexWalkCache } from "./open.ts";
- * await indexWalkCache(Deno.makeTempDirSync(), "llm-discover", "LMD", [], undefined); // undefined
+ * const root = Deno.makeTempDirSync();
+ * assert.equal(await indexWalkCache(root, "llm-discover", "LMD", [], undefined), undefined);
+ * Deno.removeSync(root);
  * ```
  */
 export async function indexWalkCache(
@@ -142,8 +151,11 @@ export async function indexWalkCache(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexWalkSource } from "./open.ts";
- * await indexWalkSource(Deno.makeTempDirSync(), "llm-discover", "LMD", []); // undefined
+ * const root = Deno.makeTempDirSync();
+ * assert.equal(await indexWalkSource(root, "llm-discover", "LMD", []), undefined);
+ * Deno.removeSync(root);
  * ```
  */
 export async function indexWalkSource(

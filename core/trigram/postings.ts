@@ -29,8 +29,9 @@ export const MASK_BYTES = 2;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { nextByteBit } from "./postings.ts";
- * nextByteBit(0x41) === nextByteBit(0x61); // true ("A" and "a")
+ * assert.equal(nextByteBit(0x41), nextByteBit(0x61)); // "A" and "a"
  * ```
  */
 export function nextByteBit(byte: number): number {
@@ -84,10 +85,11 @@ export interface PostingBuilderOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PostingBuilder } from "./postings.ts";
  * const builder = new PostingBuilder();
  * builder.add(0, new TextEncoder().encode("abcd"));
- * builder.finish().trigrams.length; // 2 ("abc", "bcd")
+ * assert.equal(builder.finish().trigrams.length, 2); // "abc", "bcd"
  * ```
  */
 export class PostingBuilder {
@@ -315,10 +317,11 @@ function encodeSegment(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodePostings } from "./postings.ts";
  * const ids: number[] = [];
  * decodePostings(new Uint8Array([3, 1, 0, 2, 4, 0]), (id) => ids.push(id));
- * ids; // [3, 5]
+ * assert.deepEqual(ids, [3, 5]);
  * ```
  */
 export function decodePostings(

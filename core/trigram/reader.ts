@@ -460,9 +460,10 @@ export interface LiteralPlan {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { literalPlan } from "./reader.ts";
- * literalPlan("abcd", false)?.trigrams; // [[0x616263], [0x626364]]
- * literalPlan("ab", false); // undefined
+ * assert.deepEqual(literalPlan("abcd", false)?.trigrams, [[0x616263], [0x626364]]);
+ * assert.equal(literalPlan("ab", false), undefined);
  * ```
  */
 export function literalPlan(literal: string, ignoreCase: boolean): LiteralPlan | undefined {

@@ -23,10 +23,12 @@ export interface RepositoryIndexOutcome {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { writeRepositoryIndex } from "./refresh.ts";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/a.txt`, "hello\n");
- * writeRepositoryIndex(root).result?.indexed_files; // 1
+ * assert.equal(writeRepositoryIndex(root).result?.indexed_files, 1);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function writeRepositoryIndex(

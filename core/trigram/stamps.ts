@@ -27,8 +27,9 @@ export type Stamp = [size: number, mtimeMs: number] | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { statNow } from "./stamps.ts";
- * statNow(Deno.cwd() + "/no such file"); // undefined
+ * assert.equal(statNow(Deno.cwd() + "/no such file"), undefined);
  * ```
  */
 export function statNow(absPath: string): Stamp {
@@ -46,9 +47,13 @@ export function statNow(absPath: string): Stamp {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FileStamps } from "./stamps.ts";
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, "hello\n");
  * const stamps = new FileStamps(undefined, "", false);
- * stamps.of(0, Deno.cwd() + "/deno.json")?.[0] !== undefined; // true
+ * assert.equal(stamps.of(0, path)?.[0], 6); // its size
+ * Deno.removeSync(path);
  * ```
  */
 export class FileStamps {

@@ -91,10 +91,18 @@ function* listedEntries(listing: IndexListing, includeDirs: boolean): Generator<
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { IndexWalkSource } from "./walk_source.ts";
- * import { openIndexListing } from "./reader.ts";
- * const index = openIndexListing(Deno.cwd() + "/.llm/trigram.idx");
- * if (index) new IndexWalkSource(index, "llm-search", "LMS");
+ * import { buildTrigramIndex } from "./build.ts";
+ * import { indexPathOf, openIndexListing } from "./reader.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.txt`, "hello\n");
+ * buildTrigramIndex({ root });
+ * const index = openIndexListing(indexPathOf(root));
+ * assert.ok(index);
+ * const source = new IndexWalkSource(index, "llm-search", "LMS");
+ * assert.equal(source.served, false); // until a walker takes the indexed walk
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export class IndexWalkSource implements RunCache {

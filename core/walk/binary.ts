@@ -13,8 +13,10 @@ export const BINARY_PROBE_BYTES = 8192;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isBinary } from "./binary.ts";
- * isBinary(new Uint8Array([0x61, 0x00])); // true
+ * assert.equal(isBinary(new Uint8Array([0x61, 0x00])), true);
+ * assert.equal(isBinary(new TextEncoder().encode("plain text\n")), false);
  * ```
  */
 export function isBinary(bytes: Uint8Array): boolean {

@@ -144,9 +144,13 @@ const SUFFIX_GLOB = /^\*([^*?[\]{}\\]+)$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { basenameMatcher } from "./glob_rules.ts";
  * const make = basenameMatcher(["*.mk", "Makefile", "Kconfig*"]);
- * [make("rules.mk"), make("Kconfig.debug"), make("rules.mk.bak")]; // [true, true, false]
+ * assert.deepEqual(
+ *   [make("rules.mk"), make("Kconfig.debug"), make("rules.mk.bak")],
+ *   [true, true, false],
+ * );
  * ```
  */
 export function basenameMatcher(globs: readonly string[]): (name: string) => boolean {

@@ -113,9 +113,10 @@ function stampHolds(path: string, mtime: number): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MemoryCache } from "@llm/search";
  * import { cachedWalk } from "./walk_cache.ts";
- * cachedWalk(new MemoryCache(), "{}"); // undefined
+ * assert.equal(cachedWalk(new MemoryCache(), "{}"), undefined);
  * ```
  */
 export function cachedWalk(cache: RunCache, key: string): WalkRecord | undefined {
@@ -133,10 +134,13 @@ export function cachedWalk(cache: RunCache, key: string): WalkRecord | undefined
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MemoryCache } from "@llm/search";
- * import { storeWalk } from "./walk_cache.ts";
+ * import { cachedWalk, storeWalk } from "./walk_cache.ts";
+ * const cache = new MemoryCache();
  * const record = { entries: [], diagnostics: [], stamps: new Map(), ancestorStamps: new Map() };
- * storeWalk(new MemoryCache(), "{}", record, Date.now());
+ * storeWalk(cache, "{}", record, Date.now());
+ * assert.equal(cachedWalk(cache, "{}"), record);
  * ```
  */
 export function storeWalk(

@@ -32,9 +32,15 @@ export interface WalkEntry {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { copyEntry } from "./walk_entry.ts";
- * const entry = { absPath: "/r/a.ts", filePath: "a.ts", name: "a.ts", kind: "file" as const, depth: 1, explicit: false };
- * copyEntry(entry).name; // "a.ts"
+ * const entry = {
+ *   absPath: "/r/a.ts", filePath: "a.ts", name: "a.ts", kind: "file" as const, depth: 1,
+ *   explicit: false,
+ * };
+ * const copy = copyEntry(entry);
+ * assert.notEqual(copy, entry);
+ * assert.equal(copy.name, "a.ts");
  * ```
  */
 export function copyEntry(entry: WalkEntry): WalkEntry {

@@ -39,8 +39,9 @@ const SCALE: Record<string, number> = { "": 1, K: 1 << 10, M: 1 << 20, G: 1 << 3
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseSize } from "./walk_options.ts";
- * parseSize("10K", "LMS"); // 10240
+ * assert.equal(parseSize("10K", "LMS"), 10240);
  * ```
  */
 export function parseSize(value: number | string, prefix: CodePrefix): number {
@@ -66,9 +67,12 @@ export function parseSize(value: number | string, prefix: CodePrefix): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { walkOptionsFrom } from "./walk_options.ts";
- * walkOptionsFrom({ glob: ["*.ts"], type: [], type_not: [], hidden: false, no_ignore: false, follow: false }, "LMS")
- *   .globs; // ["*.ts"]
+ * const options = walkOptionsFrom({
+ *   glob: ["*.ts"], type: [], type_not: [], hidden: false, no_ignore: false, follow: false,
+ * }, "LMS");
+ * assert.deepEqual(options.globs, ["*.ts"]);
  * ```
  */
 export function walkOptionsFrom(

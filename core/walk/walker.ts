@@ -116,9 +116,17 @@ function joinDisplay(base: string, name: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Walker } from "./walker.ts";
- * const walker = new Walker({ tool: "llm-search", prefix: "LMS", cwd: Deno.cwd(), types: ["ts"] });
- * for (const entry of walker.entries()) console.log(entry.filePath);
+ * const cwd = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${cwd}/src`);
+ * for (const name of ["src/b.ts", "src/a.ts", "README.md"]) {
+ *   Deno.writeTextFileSync(`${cwd}/${name}`, "");
+ * }
+ * const walker = new Walker({ tool: "llm-search", prefix: "LMS", cwd, types: ["ts"] });
+ * const paths = [...walker.entries()].map((entry) => entry.filePath);
+ * assert.deepEqual(paths, ["src/a.ts", "src/b.ts"]);
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export class Walker {

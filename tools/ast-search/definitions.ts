@@ -104,15 +104,18 @@ function resolveName(node: Node): ResolvedName {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { collectDefinitions } from "./definitions.ts";
  * import { compileQuery } from "../../grammars/query.ts";
  * import { createParser, loadLanguage } from "../../grammars/loader.ts";
  * const language = await loadLanguage("c");
- * const query = compileQuery("c", language, "(function_definition declarator: (_) @name) @definition.function");
+ * const source = "(function_definition declarator: (_) @name) @definition.function";
+ * const query = compileQuery("c", language, source);
  * const parser = await createParser("c");
  * const tree = parser.parse("int main(void) { return 0; }\n")!;
- * collectDefinitions(query, tree.rootNode).map((d) => d.name); // ["main"]
+ * assert.deepEqual(collectDefinitions(query, tree.rootNode).map((d) => d.name), ["main"]);
  * tree.delete();
+ * parser.delete();
  * ```
  */
 export function collectDefinitions(
@@ -130,15 +133,18 @@ export function collectDefinitions(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { definitionsOf } from "./definitions.ts";
  * import { compileQuery } from "../../grammars/query.ts";
  * import { createParser, loadLanguage } from "../../grammars/loader.ts";
  * const language = await loadLanguage("c");
- * const query = compileQuery("c", language, "(function_definition declarator: (_) @name) @definition.function\n(call_expression) @call");
+ * const source = "(function_definition declarator: (_) @name) @definition.function\n(call_expression) @call";
+ * const query = compileQuery("c", language, source);
  * const parser = await createParser("c");
  * const tree = parser.parse("int main(void) { return f(); }\n")!;
- * definitionsOf(query.matches(tree.rootNode)).map((d) => d.name); // ["main"]
+ * assert.deepEqual(definitionsOf(query.matches(tree.rootNode)).map((d) => d.name), ["main"]);
  * tree.delete();
+ * parser.delete();
  * ```
  */
 export function definitionsOf(matches: QueryMatch[]): Definition[] {
@@ -266,9 +272,11 @@ function withParents(candidates: Candidate[]): Definition[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { enclosingDefinition } from "./definitions.ts";
  * const outer = { kind: "function", name: "f", patternIndex: 0, start: 0, end: 50, nameStart: 4, nameEnd: 5 };
- * enclosingDefinition([outer], 10, 20)?.name; // "f"
+ * assert.equal(enclosingDefinition([outer], 10, 20)?.name, "f");
+ * assert.equal(enclosingDefinition([outer], 40, 60), undefined);
  * ```
  */
 export function enclosingDefinition(

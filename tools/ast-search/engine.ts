@@ -572,9 +572,13 @@ function skippedBinary(task: Task): Diagnostic {
  *
  * @example List the functions whose name starts with "ast"
  * ```ts
+ * import assert from "node:assert/strict";
  * import { astSearch } from "@llm/search/ast-search";
- * const { data } = await astSearch({ cwd: Deno.cwd(), kinds: ["function"], name: "^ast" });
- * console.log(data.matches.map((match) => match.name));
+ * const cwd = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${cwd}/a.ts`, "function astWalk() {}\nfunction walk() {}\n");
+ * const { data } = await astSearch({ cwd, kinds: ["function"], name: "^ast" });
+ * assert.deepEqual(data.matches.map((match) => match.name), ["astWalk"]);
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export async function astSearch(options: AstSearchOptions): Promise<AstSearchResult> {

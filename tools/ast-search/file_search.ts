@@ -203,9 +203,10 @@ function contextLines(file: FileContext, first: number, last: number, max: numbe
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { namePrefilter } from "./file_search.ts";
- * namePrefilter("^parse_")?.source; // "parse_"
- * namePrefilter("(?<=x)y"); // undefined
+ * assert.equal(namePrefilter("^parse_")?.source, "parse_");
+ * assert.equal(namePrefilter("(?<=x)y"), undefined);
  * ```
  */
 export function namePrefilter(name: string): RegExp | undefined {
@@ -318,6 +319,7 @@ function stoppedIn(file: FileContext): RunStoppedError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FileSearcher } from "./file_search.ts";
  * const searcher = new FileSearcher({
  *   mode: "kind", query: "", kinds: ["function"], semantics: false, contextLines: 0,
@@ -325,7 +327,7 @@ function stoppedIn(file: FileContext): RunStoppedError {
  * });
  * const task = { absPath: "/tmp/a.py", filePath: "a.py", language: "python" };
  * const outcome = await searcher.searchBytes(task, new TextEncoder().encode("def f():\n  pass\n"));
- * outcome.matches[0].name; // "f"
+ * assert.equal(outcome.matches[0].name, "f");
  * ```
  */
 export class FileSearcher {

@@ -49,10 +49,11 @@ export type WorkerReply =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { claimNext } from "./job.ts";
  * const counter = new Int32Array(new SharedArrayBuffer(4));
- * claimNext(counter); // 0
- * claimNext(counter); // 1
+ * assert.equal(claimNext(counter), 0);
+ * assert.equal(claimNext(counter), 1);
  * ```
  */
 export function claimNext(counter: Int32Array): number {
@@ -68,10 +69,11 @@ const STOPPED = 0x3fffffff;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { claimNext, stopClaims } from "./job.ts";
  * const counter = new Int32Array(new SharedArrayBuffer(4));
  * stopClaims(counter);
- * claimNext(counter) > 1_000_000; // true
+ * assert.ok(claimNext(counter) > 1_000_000);
  * ```
  */
 export function stopClaims(counter: Int32Array): void {
@@ -85,11 +87,12 @@ export function stopClaims(counter: Int32Array): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { claimsStopped, stopClaims } from "./job.ts";
  * const counter = new Int32Array(new SharedArrayBuffer(4));
- * claimsStopped(counter); // false
+ * assert.equal(claimsStopped(counter), false);
  * stopClaims(counter);
- * claimsStopped(counter); // true
+ * assert.equal(claimsStopped(counter), true);
  * ```
  */
 export function claimsStopped(counter: Int32Array): boolean {

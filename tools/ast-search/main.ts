@@ -9,9 +9,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { astSearch } from "@llm/search/ast-search";
  * const { data } = await astSearch({ cwd: Deno.cwd(), kinds: ["class"], language: "ts" });
- * console.log(data.matches.map((match) => `${match.span.file_path}: ${match.name}`));
+ * for (const match of data.matches) assert.equal(match.kind, "class", match.span.file_path);
  * ```
  *
  * @module

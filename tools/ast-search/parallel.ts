@@ -113,14 +113,21 @@ async function untilAborted<T>(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseAll } from "./parallel.ts";
  * import { FileSearcher } from "./file_search.ts";
+ * const cwd = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${cwd}/a.py`, "def f():\n  pass\n");
+ * const task = { absPath: `${cwd}/a.py`, filePath: "a.py", language: "python", size: 17, explicit: true };
  * const searcher = new FileSearcher({
- *   mode: "kind", query: "", kinds: [], semantics: false, contextLines: 0, checksums: false,
- *   maxColumns: 500,
+ *   mode: "kind", query: "", kinds: ["function"], semantics: false, contextLines: 0,
+ *   checksums: false, maxColumns: 500,
  * });
- * const { results } = await parseAll([], searcher, { cwd: "." });
- * results.size; // 0
+ * const { results } = await parseAll([task], searcher, { cwd });
+ * const result = results.get(task);
+ * assert.ok(result && "outcome" in result);
+ * assert.equal(result.outcome.matches[0].name, "f");
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export async function parseAll(

@@ -36,8 +36,10 @@ const RESTARTS_PER_JOB = 8;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ParsePool } from "./pool.ts";
  * const pool = new ParsePool(1);
+ * assert.equal(pool.size, 1);
  * pool.close();
  * ```
  */
@@ -170,8 +172,10 @@ let shared: ParsePool | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { closeSharedPool, sharedPool } from "./pool.ts";
- * sharedPool(1).size; // 1
+ * assert.equal(sharedPool(1).size, 1);
+ * assert.equal(sharedPool(1), sharedPool(1)); // the same pool while its size holds
  * closeSharedPool();
  * ```
  */
@@ -189,8 +193,12 @@ export function sharedPool(size: number): ParsePool {
  *
  * @example End the workers kept between runs
  * ```ts
+ * import assert from "node:assert/strict";
  * import { astSearch, closeSharedPool } from "@llm/search/ast-search";
- * await astSearch({ cwd: Deno.cwd(), kinds: ["class"], language: "ts", keepWorkers: true });
+ * const options = { cwd: Deno.cwd(), kinds: ["class"], language: "ts", keepWorkers: true };
+ * const first = await astSearch(options);
+ * const again = await astSearch(options); // the same workers, if the first run started any
+ * assert.equal(again.data.match_count, first.data.match_count);
  * closeSharedPool();
  * ```
  */

@@ -24,8 +24,9 @@ import { AST_SEARCH_DEFAULTS } from "./defaults.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { definitionLanguages } from "./request.ts";
- * definitionLanguages().includes("rust"); // true
+ * assert.ok(definitionLanguages().includes("rust"));
  * ```
  */
 export function definitionLanguages(): string[] {
@@ -37,8 +38,9 @@ export function definitionLanguages(): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unknownLanguage } from "./request.ts";
- * unknownLanguage("cobol").code; // "LMA-ARG-010"
+ * assert.equal(unknownLanguage("cobol").code, "LMA-ARG-010");
  * ```
  */
 export function unknownLanguage(name: string): ToolError {
@@ -52,9 +54,10 @@ export function unknownLanguage(name: string): ToolError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unsupported } from "./request.ts";
  * import { languageByName } from "../../grammars/languages.ts";
- * unsupported(languageByName("yaml")!).code; // "LMA-AST-002"
+ * assert.equal(unsupported(languageByName("yaml")!).code, "LMA-AST-002");
  * ```
  */
 export function unsupported(info: LanguageInfo): ToolError {
@@ -73,8 +76,10 @@ export function unsupported(info: LanguageInfo): ToolError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { queryError } from "./request.ts";
- * queryError({ language: "c", message: "syntax error", expected: "a pattern" }).code; // "LMA-QRY-001"
+ * const error = queryError({ language: "c", message: "syntax error", expected: "a pattern" });
+ * assert.equal(error.code, "LMA-QRY-001");
  * ```
  */
 export function queryError(
@@ -101,9 +106,10 @@ export function queryError(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { grammarError } from "./request.ts";
  * import { GrammarLoadError } from "../../grammars/loader.ts";
- * grammarError(new GrammarLoadError("c", "damaged")).code; // "LMA-AST-003"
+ * assert.equal(grammarError(new GrammarLoadError("c", "damaged")).code, "LMA-AST-003");
  * ```
  */
 export function grammarError(error: { message: string; language: string }): ToolError {
@@ -124,9 +130,10 @@ export const MAX_QUERY_NESTING = 256;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tooDeep } from "./request.ts";
- * tooDeep("((a))", 1); // 1
- * tooDeep('("((((" @x)', 1); // -1
+ * assert.equal(tooDeep("((a))", 1), 1);
+ * assert.equal(tooDeep('("((((" @x)', 1), -1);
  * ```
  */
 export function tooDeep(query: string, limit: number): number {
@@ -251,8 +258,9 @@ function checkName(name: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildSpec } from "./request.ts";
- * buildSpec({ cwd: ".", kinds: ["function"], language: "go" }).forced?.name; // "go"
+ * assert.equal(buildSpec({ cwd: ".", kinds: ["function"], language: "go" }).forced?.name, "go");
  * ```
  */
 export function buildSpec(options: AstSearchOptions): { spec: SearchSpec; forced?: LanguageInfo } {

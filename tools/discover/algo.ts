@@ -43,13 +43,14 @@ export interface Haystack {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MatchText } from "./text.ts";
  * import { exactMatch, Slab } from "./algo.ts";
  * const text = new MatchText();
  * text.load("lib/core.ts");
  * const slab = new Slab();
  * exactMatch(text, text.lower, 0, Int32Array.from("core", (c) => c.charCodeAt(0)), false, slab);
- * [slab.start, slab.end]; // [4, 8]
+ * assert.deepEqual([slab.start, slab.end], [4, 8]);
  * ```
  */
 export class Slab {
@@ -120,13 +121,14 @@ function calculateScore(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MatchText } from "./text.ts";
  * import { fuzzyMatch, Slab } from "./algo.ts";
  * const text = new MatchText();
  * text.load("src/fooBar.ts");
  * const positions: number[] = [];
  * fuzzyMatch(text, text.variant(false, false), 0, Int32Array.from([102, 98]), new Slab(), positions);
- * positions; // [4, 7]: "f" at the word start, "b" at the camelCase hump
+ * assert.deepEqual(positions, [4, 7]); // "f" at the word start, "b" at the camelCase hump
  * ```
  */
 export function fuzzyMatch(
@@ -299,6 +301,7 @@ function markRange(slab: Slab, positions: number[] | undefined, start: number, e
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MatchText } from "./text.ts";
  * import { exactMatch, Slab } from "./algo.ts";
  * const text = new MatchText();
@@ -306,7 +309,7 @@ function markRange(slab: Slab, positions: number[] | undefined, start: number, e
  * const core = Int32Array.from("core", (c) => c.charCodeAt(0));
  * const positions: number[] = [];
  * exactMatch(text, text.lower, 0, core, true, new Slab(), positions);
- * positions; // [11, 12, 13, 14]: "score" is not a word match, "/core." is
+ * assert.deepEqual(positions, [11, 12, 13, 14]); // "score" is not a word match, "/core." is
  * ```
  */
 export function exactMatch(
@@ -375,11 +378,12 @@ function isWhite(code: number): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MatchText } from "./text.ts";
  * import { prefixMatch, Slab } from "./algo.ts";
  * const text = new MatchText();
  * text.load("src/main.ts");
- * prefixMatch(text, text.lower, Int32Array.from("src", (c) => c.charCodeAt(0)), new Slab()) > 0; // true
+ * assert.ok(prefixMatch(text, text.lower, Int32Array.from("src", (c) => c.charCodeAt(0)), new Slab()) > 0);
  * ```
  */
 export function prefixMatch(
@@ -402,11 +406,12 @@ export function prefixMatch(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MatchText } from "./text.ts";
  * import { Slab, suffixMatch } from "./algo.ts";
  * const text = new MatchText();
  * text.load("src/main.ts");
- * suffixMatch(text, text.lower, Int32Array.from(".js", (c) => c.charCodeAt(0)), new Slab()); // -1
+ * assert.equal(suffixMatch(text, text.lower, Int32Array.from(".js", (c) => c.charCodeAt(0)), new Slab()), -1);
  * ```
  */
 export function suffixMatch(
@@ -430,11 +435,13 @@ export function suffixMatch(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MatchText } from "./text.ts";
  * import { equalMatch, Slab } from "./algo.ts";
  * const text = new MatchText();
  * text.load("Makefile");
- * equalMatch(text, text.lower, Int32Array.from("makefile", (c) => c.charCodeAt(0)), new Slab()); // 200
+ * const makefile = Int32Array.from("makefile", (c) => c.charCodeAt(0));
+ * assert.equal(equalMatch(text, text.lower, makefile, new Slab()), 200);
  * ```
  */
 export function equalMatch(
@@ -460,8 +467,9 @@ export function equalMatch(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rangeEquals } from "./algo.ts";
- * rangeEquals(Int32Array.from([1, 2, 3]), 1, 3, Int32Array.from([2, 3])); // true
+ * assert.ok(rangeEquals(Int32Array.from([1, 2, 3]), 1, 3, Int32Array.from([2, 3])));
  * ```
  */
 export function rangeEquals(T: Int32Array, from: number, to: number, P: Int32Array): boolean {
@@ -473,8 +481,9 @@ export function rangeEquals(T: Int32Array, from: number, to: number, P: Int32Arr
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isSubsequence } from "./algo.ts";
- * isSubsequence(Int32Array.from([1, 2, 3, 4]), 4, Int32Array.from([1, 4])); // true
+ * assert.ok(isSubsequence(Int32Array.from([1, 2, 3, 4]), 4, Int32Array.from([1, 4])));
  * ```
  */
 export function isSubsequence(T: Int32Array, length: number, P: Int32Array): boolean {

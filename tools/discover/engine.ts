@@ -90,9 +90,11 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { extensionFilter } from "./engine.ts";
  * const keep = extensionFilter(["ts", ".MD"])!;
- * [keep("Walker.TS"), keep("README.md"), keep("walker.ts.bak"), keep(".ts")]; // [true, true, false, false]
+ * const names = ["Walker.TS", "README.md", "walker.ts.bak", ".ts"];
+ * assert.deepEqual(names.map(keep), [true, true, false, false]);
  * ```
  */
 export function extensionFilter(
@@ -237,9 +239,16 @@ function explain(
  *
  * @example Find the files named like "walker"
  * ```ts
+ * import assert from "node:assert/strict";
  * import { discover } from "@llm/search/discover";
- * const { data } = await discover({ query: "walker", cwd: Deno.cwd(), limit: 5 });
- * data.results[0]?.reason; // e.g. "exact basename"
+ * const cwd = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${cwd}/core/walk`, { recursive: true });
+ * Deno.writeTextFileSync(`${cwd}/core/walk/walker.ts`, "");
+ * Deno.writeTextFileSync(`${cwd}/core/walk/other_walker.ts`, "");
+ * const { data } = await discover({ query: "walker", cwd, limit: 5 });
+ * assert.deepEqual(data.results.map((r) => r.path), ["core/walk/walker.ts", "core/walk/other_walker.ts"]);
+ * assert.equal(data.results[0].reason, "exact basename");
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export async function discover(options: DiscoverOptions): Promise<DiscoverOutcome> {

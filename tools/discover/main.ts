@@ -8,9 +8,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { discover } from "@llm/search/discover";
- * const { data } = await discover({ query: "schedcore", cwd: Deno.cwd(), limit: 3 });
- * for (const result of data.results) console.log(result.score, result.path, result.reason);
+ * const { data } = await discover({ query: "walker", cwd: Deno.cwd(), limit: 3 });
+ * assert.ok(data.results.length <= 3);
+ * for (const result of data.results) assert.ok(result.score > 0 && result.score <= 1, result.path);
  * ```
  *
  * @module
@@ -35,8 +37,9 @@ export type { CaseMode } from "./query.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runDiscoverCli } from "@llm/search/discover";
- * typeof runDiscoverCli; // "function"
+ * assert.equal(await runDiscoverCli(["--version"]), 0); // prints "llm-discover <version>"
  * ```
  */
 export async function runDiscoverCli(args: string[]): Promise<number> {

@@ -64,9 +64,10 @@ export const MAX_QUERY_TERMS = 128;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkQuery } from "./query.ts";
  * checkQuery("walker .ts$"); // no error
- * try { checkQuery("a\0b"); } catch (error) { (error as { code: string }).code; } // "LMD-QRY-002"
+ * assert.throws(() => checkQuery("a\0b"), { code: "LMD-QRY-002" });
  * ```
  */
 export function checkQuery(query: string): void {
@@ -102,9 +103,14 @@ export function checkQuery(query: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseQuery } from "./query.ts";
  * const query = parseQuery("^src .ts$ !test | spec");
- * query.sets.map((set) => set.map((term) => term.kind)); // [["prefix"], ["suffix"], ["exact", "fuzzy"]]
+ * assert.deepEqual(query.sets.map((set) => set.map((term) => term.kind)), [
+ *   ["prefix"],
+ *   ["suffix"],
+ *   ["exact", "fuzzy"],
+ * ]);
  * ```
  */
 export function parseQuery(query: string, caseMode: CaseMode = "smart"): ParsedQuery {

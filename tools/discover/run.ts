@@ -18,8 +18,12 @@ import type { DiscoverInput } from "./input.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { queryEnvelope } from "@llm/search/schema";
  * import { renderDiscoverText } from "./run.ts";
- * typeof renderDiscoverText; // "function"
+ * const results = [{ path: "src", kind: "dir", score: 0.5 }];
+ * const answer = queryEnvelope("llm-discover", { count: 1, results }, []);
+ * assert.equal(renderDiscoverText(answer), "0.5000  src/\n");
  * ```
  */
 export function renderDiscoverText(answer: Envelope): string {
@@ -35,8 +39,9 @@ export function renderDiscoverText(answer: Envelope): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { discoverPositionals } from "./run.ts";
- * discoverPositionals(["walker", "src"], {}); // { query: "walker", paths: ["src"] }
+ * assert.deepEqual(discoverPositionals(["walker", "src"], {}), { query: "walker", paths: ["src"] });
  * ```
  */
 export const discoverPositionals: PositionalMapper = (positionals, flags) => {
@@ -50,8 +55,13 @@ export const discoverPositionals: PositionalMapper = (positionals, flags) => {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { DiscoverInput } from "./input.ts";
  * import { runDiscover } from "./run.ts";
- * typeof runDiscover; // "function"
+ * const input = DiscoverInput.parse({ query: "walker", limit: 0 }); // 0: list every result
+ * const context = { executionId: crypto.randomUUID(), cwd: Deno.cwd() };
+ * const { envelope } = await runDiscover(input, context);
+ * assert.equal(envelope.status, "ok");
  * ```
  */
 export async function runDiscover(input: DiscoverInput, context: RunContext): Promise<ToolOutcome> {

@@ -138,11 +138,12 @@ interface TermOutcome {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseQuery } from "./query.ts";
  * import { PathScorer } from "./scorer.ts";
  * const scorer = new PathScorer(parseQuery("walker"));
- * scorer.score("core/walk/walker.ts") > scorer.score("core/walk/other_walker.ts"); // true
- * scorer.explain("core/walk/walker.ts")?.reason; // "exact basename"
+ * assert.ok(scorer.score("core/walk/walker.ts") > scorer.score("core/walk/other_walker.ts"));
+ * assert.equal(scorer.explain("core/walk/walker.ts")?.reason, "exact basename");
  * ```
  */
 export class PathScorer {

@@ -89,8 +89,9 @@ const normalCache = new Map<number, number>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CLASS_UPPER, classOf } from "./text.ts";
- * classOf("É".codePointAt(0)!) === CLASS_UPPER; // true
+ * assert.equal(classOf("É".codePointAt(0)!), CLASS_UPPER);
  * ```
  */
 export function classOf(code: number): number {
@@ -119,8 +120,9 @@ export function classOf(code: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lowerOf } from "./text.ts";
- * String.fromCodePoint(lowerOf("Ä".codePointAt(0)!)); // "ä"
+ * assert.equal(String.fromCodePoint(lowerOf("Ä".codePointAt(0)!)), "ä");
  * ```
  */
 export function lowerOf(code: number): number {
@@ -141,8 +143,9 @@ export function lowerOf(code: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeOf } from "./text.ts";
- * String.fromCodePoint(normalizeOf("é".codePointAt(0)!)); // "e"
+ * assert.equal(String.fromCodePoint(normalizeOf("é".codePointAt(0)!)), "e");
  * ```
  */
 export function normalizeOf(code: number): number {
@@ -163,8 +166,9 @@ export function normalizeOf(code: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fold } from "./text.ts";
- * fold("É".codePointAt(0)!, false, true) === "e".codePointAt(0); // true
+ * assert.equal(fold("É".codePointAt(0)!, false, true), "e".codePointAt(0));
  * ```
  */
 export function fold(code: number, caseSensitive: boolean, normalize: boolean): number {
@@ -180,8 +184,9 @@ export function fold(code: number, caseSensitive: boolean, normalize: boolean): 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { utf8Length } from "./text.ts";
- * utf8Length("é".codePointAt(0)!); // 2
+ * assert.equal(utf8Length("é".codePointAt(0)!), 2);
  * ```
  */
 export function utf8Length(code: number): number {
@@ -194,12 +199,13 @@ export function utf8Length(code: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MatchText } from "./text.ts";
  * const text = new MatchText();
  * text.load("src/fooBar.ts");
- * text.basenameStart; // 4
- * text.bonus[4]; // 9: a word start right after "/"
- * text.bonus[7]; // 7: the camelCase "B"
+ * assert.equal(text.basenameStart, 4);
+ * assert.equal(text.bonus[4], 9); // a word start right after "/"
+ * assert.equal(text.bonus[7], 7); // the camelCase "B"
  * ```
  */
 export class MatchText {

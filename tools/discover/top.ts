@@ -25,12 +25,13 @@ function worse<T>(a: Ranked<T>, b: Ranked<T>): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TopN } from "./top.ts";
  * const top = new TopN<null>(2);
  * for (const [score, path] of [[1, "b"], [3, "a"], [1, "a"]] as const) {
  *   top.offer(score, path, null);
  * }
- * top.sorted().map((entry) => entry.path); // ["a", "a"]: scores 3 and 1
+ * assert.deepEqual(top.sorted().map((entry) => entry.path), ["a", "a"]); // scores 3 and 1
  * ```
  */
 export class TopN<T> {

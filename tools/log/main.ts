@@ -10,8 +10,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { listExecutions, storeDirectory } from "@llm/search/log";
- * listExecutions(storeDirectory(Deno.cwd()), { tool: "llm-transform", limit: 5 }).count >= 0; // true
+ * const listing = listExecutions(storeDirectory(Deno.cwd()), { tool: "llm-transform", limit: 5 });
+ * assert.ok(listing.count <= 5 && listing.count <= listing.total);
+ * for (const execution of listing.executions) assert.equal(execution.tool, "transform"); // MCP names
  * ```
  *
  * @module

@@ -47,10 +47,11 @@ export interface ToolResultParts {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toolResult } from "./budget.ts";
  * import { queryEnvelope } from "@llm/search/schema";
  * const result = toolResult({ envelope: queryEnvelope("llm-x", { count: 0 }, []), isError: false });
- * result.content[0].type; // "text"
+ * assert.equal(result.content[0].type, "text");
  * ```
  */
 export function toolResult(parts: ToolResultParts): {
@@ -76,9 +77,10 @@ export function toolResult(parts: ToolResultParts): {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { responseBytes } from "./budget.ts";
  * import { queryEnvelope } from "@llm/search/schema";
- * responseBytes(queryEnvelope("llm-x", { count: 0 }, []), false) > 0; // true
+ * assert.ok(responseBytes(queryEnvelope("llm-x", { count: 0 }, []), false) > 0);
  * ```
  */
 export function responseBytes(envelope: Answer, isError: boolean): number {
@@ -150,11 +152,13 @@ const KEPT_PER_CODE = 3;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { boundDiagnostics } from "./budget.ts";
  * import { makeDiagnostic, queryEnvelope } from "@llm/search/schema";
  * const many = Array.from({ length: 500 }, (_, i) =>
  *   makeDiagnostic("llm-x", "LMA-AST-005", `not parsed: f${i}.c`, { level: "warning" }));
- * boundDiagnostics(queryEnvelope("llm-x", { count: 0 }, many), 2000).diagnostics.length; // 4
+ * const bounded = boundDiagnostics(queryEnvelope("llm-x", { count: 0 }, many), 2000);
+ * assert.equal(bounded.diagnostics.length, 4); // three of the code, then a note of the 497 left out
  * ```
  */
 export function boundDiagnostics(envelope: Envelope, maxBytes: number): Envelope {
@@ -188,6 +192,7 @@ export function boundDiagnostics(envelope: Envelope, maxBytes: number): Envelope
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fitPage } from "./budget.ts";
  * import { queryEnvelope } from "@llm/search/schema";
  * const items = Array.from({ length: 1000 }, (_, i) => ({ n: i }));
@@ -197,7 +202,7 @@ export function boundDiagnostics(envelope: Envelope, maxBytes: number): Envelope
  *     queryEnvelope("llm-x", { count, items: items.slice(start, start + count) }, []),
  * };
  * const request = { executionId: crypto.randomUUID() };
- * fitPage(pageable, "items", 0, 4000, request, false).nextOffset! > 0; // true
+ * assert.ok(fitPage(pageable, "items", 0, 4000, request, false).nextOffset! > 0);
  * ```
  */
 export function fitPage(
@@ -304,10 +309,11 @@ function halve(target: Candidate): "string" | "list" {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { responseBytes, shrinkToFit } from "./budget.ts";
  * import { mutationEnvelope } from "@llm/search/schema";
  * const big = mutationEnvelope("llm-x", { operation_type: "edit", status: "ok", message: "x".repeat(50_000) });
- * responseBytes(shrinkToFit(big, 8000, false), false) <= 8000; // true
+ * assert.ok(responseBytes(shrinkToFit(big, 8000, false), false) <= 8000);
  * ```
  */
 export function shrinkToFit<A extends Answer>(envelope: A, maxBytes: number, isError: boolean): A {

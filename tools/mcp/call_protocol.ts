@@ -22,8 +22,9 @@ export const RACY_WINDOW_MS = 1_000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { warmCache } from "./call_protocol.ts";
- * warmCache().get("n", "/a", { size: 1, mtimeMs: 1 }); // undefined
+ * assert.equal(warmCache().get("n", "/a", { size: 1, mtimeMs: 1 }), undefined);
  * ```
  */
 export function warmCache(): MemoryCache {
@@ -39,11 +40,13 @@ const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborte
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { flagSignal } from "./call_protocol.ts";
  * const flag = new Int32Array(new SharedArrayBuffer(4));
  * const signal = flagSignal(flag);
+ * assert.equal(signal.aborted, false);
  * Atomics.store(flag, 0, 1);
- * signal.aborted; // true
+ * assert.equal(signal.aborted, true);
  * ```
  */
 export function flagSignal(flag: Int32Array): AbortSignal {

@@ -52,8 +52,15 @@ function aborted(signal: AbortSignal): Promise<never> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { TOOLS } from "@llm/search";
  * import { InProcessRunner } from "./calls.ts";
- * new InProcessRunner(Deno.cwd()).invalidate([]);
+ * const runner = new InProcessRunner(Deno.cwd());
+ * const discover = TOOLS.find((tool) => tool.mcpName === "discover")!;
+ * const call = { executionId: crypto.randomUUID(), signal: new AbortController().signal };
+ * const envelope = await runner.run(discover, { query: "walker", limit: 1 }, call);
+ * assert.equal(envelope.tool, "llm-discover");
+ * runner.close();
  * ```
  */
 export class InProcessRunner implements ToolRunner {
@@ -126,8 +133,14 @@ const WORKER_URL = new URL("./call_worker.ts", import.meta.url);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { TOOLS } from "@llm/search";
  * import { WorkerRunner } from "./calls.ts";
- * const runner = new WorkerRunner(Deno.cwd());
+ * const runner = new WorkerRunner(Deno.cwd()); // one call worker starts loading at once
+ * const discover = TOOLS.find((tool) => tool.mcpName === "discover")!;
+ * const call = { executionId: crypto.randomUUID(), signal: new AbortController().signal };
+ * const envelope = await runner.run(discover, { query: "walker", limit: 1 }, call);
+ * assert.equal(envelope.tool, "llm-discover");
  * runner.close();
  * ```
  */

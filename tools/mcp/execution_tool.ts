@@ -50,10 +50,11 @@ const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ExecutionLog } from "../../core/execution_log.ts";
  * import { getExecutionTool } from "./execution_tool.ts";
  * const log = new ExecutionLog();
- * getExecutionTool((id) => log.get(id)).mcpName; // "get_execution"
+ * assert.equal(getExecutionTool((id) => log.get(id)).mcpName, "get_execution");
  * ```
  */
 export function getExecutionTool(lookup: (id: string) => ExecutionRecord | undefined): Tool {

@@ -11,11 +11,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ExecutionLog, queryScope, ToolServer } from "@llm/search/mcp";
  * import { TOOLS } from "@llm/search";
  * const server = new ToolServer({ tools: TOOLS, scope: queryScope("."), log: new ExecutionLog() });
  * const result = await server.callTool("get_execution", { execution_id: "nope" });
- * result.isError; // true (MCP-REF-001)
+ * assert.equal(result.isError, true);
+ * assert.match(result.content[0].text, /MCP-REF-001/);
+ * server.close();
  * ```
  *
  * @module
@@ -137,8 +140,10 @@ const MCP_COMMAND: CommandSpec & { input: typeof McpServerInput } = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseServerArgs } from "@llm/search/mcp";
- * parseServerArgs(["--root", "/repo", "--max-output-bytes", "40000"])?.maxOutputBytes; // 40000
+ * const options = parseServerArgs(["--root", "/repo", "--max-output-bytes", "40000"]);
+ * assert.equal(options?.maxOutputBytes, 40000);
  * ```
  */
 export function parseServerArgs(args: string[]): McpServerOptions | undefined {
@@ -173,10 +178,12 @@ function warn(message: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createServer } from "@llm/search/mcp";
  * const options = { root: ".", maxOutputBytes: 80_000, logMaxBytes: 1 << 24 };
  * const server = createServer({ ...options, callTimeoutMs: 60_000, debug: false });
- * server.tools.length > 0; // true
+ * assert.ok(server.tools.length > 0);
+ * server.close(); // its call workers
  * ```
  */
 export function createServer(options: McpServerOptions): ToolServer {
@@ -227,8 +234,10 @@ function callRunner(root: string, debug: boolean): ToolRunner {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runMcpCommand } from "@llm/search/mcp";
- * // Exit explicitly: a long-lived host's tools may keep worker threads for the next call.
+ * assert.equal(await runMcpCommand(["--version"]), 0); // prints the version, serves nothing
+ * // An entrypoint exits explicitly: a long-lived host's tools may keep worker threads.
  * if (import.meta.main) Deno.exit(await runMcpCommand(Deno.args));
  * ```
  */

@@ -29,9 +29,11 @@ function granted(name: ToolPermission, path: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { queryScope } from "@llm/search/mcp";
  * const scope = queryScope(Deno.cwd());
- * scope.granted.has("read"); // true when run with --allow-read
+ * const read = Deno.permissions.querySync({ name: "read", path: scope.root }).state === "granted";
+ * assert.equal(scope.granted.has("read"), read); // true when run with --allow-read
  * ```
  */
 export function queryScope(root: string): Scope {
@@ -63,8 +65,11 @@ export function queryScope(root: string): Scope {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allows } from "./scope.ts";
- * allows({ root: "/repo", granted: new Set(["read"]) }, { permissions: ["read", "write"] }); // false
+ * const scope = { root: "/repo", granted: new Set(["read"] as const) };
+ * assert.equal(allows(scope, { permissions: ["read"] }), true);
+ * assert.equal(allows(scope, { permissions: ["read", "write"] }), false);
  * ```
  */
 export function allows(scope: Scope, tool: Pick<Tool, "permissions">): boolean {
@@ -111,10 +116,12 @@ function realPathOrGiven(path: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pathsOutsideRoot } from "./scope.ts";
  * import { zodSchemas } from "../../core/tool.ts";
  * import { searchTool } from "../search/tool.ts";
- * pathsOutsideRoot("/repo", zodSchemas(searchTool).input, { paths: ["src", "/etc"] }); // ["/etc"]
+ * const input = zodSchemas(searchTool).input;
+ * assert.deepEqual(pathsOutsideRoot("/repo", input, { paths: ["src", "/etc"] }), ["/etc"]);
  * ```
  */
 export function pathsOutsideRoot(root: string, input: z.ZodType, args: unknown): string[] {
@@ -131,10 +138,13 @@ export function pathsOutsideRoot(root: string, input: z.ZodType, args: unknown):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { confineToRoot } from "./scope.ts";
  * import { zodSchemas } from "../../core/tool.ts";
  * import { searchTool } from "../search/tool.ts";
- * confineToRoot("/repo", zodSchemas(searchTool).input, { paths: ["src"] }); // no error
+ * const input = zodSchemas(searchTool).input;
+ * confineToRoot("/repo", input, { paths: ["src"] }); // no error
+ * assert.throws(() => confineToRoot("/repo", input, { paths: ["/etc"] }), { code: "MCP-PERM-010" });
  * ```
  */
 export function confineToRoot(root: string, input: z.ZodType, args: unknown): void {
@@ -157,8 +167,9 @@ export function confineToRoot(root: string, input: z.ZodType, args: unknown): vo
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { changedPaths } from "./scope.ts";
- * changedPaths("/repo", { files: [{ file_path: "a.ts" }] }); // ["/repo/a.ts"]
+ * assert.deepEqual(changedPaths("/repo", { files: [{ file_path: "a.ts" }] }), ["/repo/a.ts"]);
  * ```
  */
 export function changedPaths(root: string, result: unknown): string[] {

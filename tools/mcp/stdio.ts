@@ -86,8 +86,13 @@ function idOf(value: Record<string, unknown>): string | number | null {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkLine } from "./stdio.ts";
- * checkLine("[]"); // { error: { jsonrpc: "2.0", id: null, error: { code: -32600, … } } }
+ * const request = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+ * assert.deepEqual(checkLine(JSON.stringify(request)), { message: request });
+ * const refused = checkLine("[]"); // a batch: answered with JSON-RPC's Invalid Request
+ * assert.ok("error" in refused);
+ * assert.equal((refused.error.error as { code: number }).code, -32600);
  * ```
  */
 export function checkLine(line: string): Checked {
@@ -210,12 +215,13 @@ function heartbeat(
 /**
  * Serves `server` on stdin/stdout until stdin closes; resolves once every call was answered.
  *
- * @example
- * ```ts
+ * @example Serve the tools to an MCP client on stdin and stdout
+ * ```ts ignore
  * import { ExecutionLog, queryScope, serveStdio, ToolServer } from "@llm/search/mcp";
  * import { TOOLS } from "@llm/search";
- * const scope = queryScope(Deno.cwd());
- * await serveStdio(new ToolServer({ tools: TOOLS, scope, log: new ExecutionLog() }));
+ * const server = new ToolServer({ tools: TOOLS, scope: queryScope(Deno.cwd()), log: new ExecutionLog() });
+ * await serveStdio(server); // until stdin closes
+ * server.close();
  * ```
  */
 export async function serveStdio(server: ToolServer): Promise<void> {

@@ -17,6 +17,7 @@ const CLI_UNDO = /--undo ([0-9a-f-]{36})/g;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mcpUndoHint } from "./undo_hint.ts";
  * import { writeTool } from "../write/tool.ts";
  * import { mutationEnvelope } from "../../schema/envelope.ts";
@@ -24,8 +25,10 @@ const CLI_UNDO = /--undo ([0-9a-f-]{36})/g;
  * const envelope = mutationEnvelope("llm-write", {
  *   operation_type: "write", status: "approved", message: `wrote 1 file(s); undo with --undo ${id}`,
  * });
- * (mcpUndoHint(envelope, writeTool) as { message: string }).message;
- * // 'wrote 1 file(s); undo with write {"undo": "0b7c6a1e-5f0e-4c3e-9a57-2b8f2f0d7c11"}'
+ * assert.equal(
+ *   (mcpUndoHint(envelope, writeTool) as { message: string }).message,
+ *   'wrote 1 file(s); undo with write {"undo": "0b7c6a1e-5f0e-4c3e-9a57-2b8f2f0d7c11"}',
+ * );
  * ```
  */
 export function mcpUndoHint(envelope: Envelope, tool: Tool): Envelope {

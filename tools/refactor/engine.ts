@@ -123,6 +123,7 @@ export interface RefactorReport {
  *
  * @example Preview a rename
  * ```ts
+ * import assert from "node:assert/strict";
  * import { refactor } from "./engine.ts";
  * const root = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${root}/a.py`, "def f():\n    return 1\n\nprint(f())\n");
@@ -130,7 +131,9 @@ export interface RefactorReport {
  *   { kind: "edit", operation: "rename", steps: [{ op: "rename", target: { symbol: "f" }, to: "g" }] },
  *   { root, cwd: root, executionId: crypto.randomUUID(), dryRun: true, gates: "syntax", refresh: "all" },
  * );
- * report.exitCode; // 1 (changes pending)
+ * assert.equal(report.exitCode, 1); // changes pending
+ * assert.equal(await Deno.readTextFile(`${root}/a.py`), "def f():\n    return 1\n\nprint(f())\n");
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export async function refactor(

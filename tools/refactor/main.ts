@@ -5,6 +5,7 @@
  *
  * @example Preview a rename from a program
  * ```ts
+ * import assert from "node:assert/strict";
  * import { refactor } from "@llm/search/refactor";
  * const root = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${root}/a.py`, "def f():\n    return 1\n\nprint(f())\n");
@@ -12,7 +13,8 @@
  *   { kind: "edit", operation: "rename", steps: [{ op: "rename", target: { symbol: "f" }, to: "g" }] },
  *   { root, cwd: root, executionId: crypto.randomUUID(), dryRun: true, gates: "syntax", refresh: "all" },
  * );
- * report.exitCode; // 1
+ * assert.equal(report.exitCode, 1); // a dry run: the rename is pending, no file changed
+ * await Deno.remove(root, { recursive: true });
  * ```
  *
  * @module

@@ -82,12 +82,20 @@ export class BatchSearcher {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { BatchSearcher } from "./batch.ts";
    * import { buildMatcher } from "./matcher.ts";
+   * const dir = Deno.makeTempDirSync();
+   * Deno.writeTextFileSync(`${dir}/a.txt`, "name\nnone\nname = name\n");
    * const searcher = new BatchSearcher(buildMatcher({ patterns: ["name"] }), {
    *   mode: "counts", before: 0, after: 0, maxColumns: 500, withChecksums: false,
    * });
-   * searcher.search([{ absPath: Deno.cwd() + "/deno.json", filePath: "deno.json", explicit: true }]);
+   * const outcome = searcher.search([{ absPath: `${dir}/a.txt`, filePath: "a.txt", explicit: true }]);
+   * const found = outcome.notable[0];
+   * assert.ok(found.status === "searched" && found.result);
+   * assert.equal(found.result.matchCount, 3);
+   * assert.equal(found.result.lineCount, 2);
+   * Deno.removeSync(dir, { recursive: true });
    * ```
    */
   search(

@@ -82,10 +82,11 @@ function decodeEscaping(bytes: Uint8Array): DecodedText {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeForMatching } from "./decode.ts";
  * const decoded = decodeForMatching(new Uint8Array([0x61, 0xff, 0x62]));
- * decoded.text; // "a\udcffb"
- * decoded.byteOffset(2); // 2
+ * assert.equal(decoded.text, "a\udcffb");
+ * assert.equal(decoded.byteOffset(2), 2);
  * ```
  */
 export function decodeForMatching(bytes: Uint8Array): DecodedText {

@@ -488,9 +488,13 @@ function searchInlineFor(
  *
  * @example Count the matches of a pattern
  * ```ts
+ * import assert from "node:assert/strict";
  * import { search } from "@llm/search/search";
- * const result = await search({ patterns: ["export"], cwd: Deno.cwd(), paths: ["mod.ts"] });
- * result.data.match_count > 0; // true
+ * const cwd = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${cwd}/mod.ts`, "export const a = 1;\nexport function f() {}\n");
+ * const result = await search({ patterns: ["export"], cwd, paths: ["mod.ts"] });
+ * assert.equal(result.data.match_count, 2);
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export async function search(options: SearchOptions): Promise<SearchResult> {

@@ -149,9 +149,10 @@ export function fixedStringLiteral(text: string, ignoreCase: boolean): string | 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requiredLiteral } from "./literal.ts";
- * requiredLiteral("[A-Z]+_SUSPEND"); // "_SUSPEND"
- * requiredLiteral("foo|bar"); // undefined
+ * assert.equal(requiredLiteral("[A-Z]+_SUSPEND"), "_SUSPEND");
+ * assert.equal(requiredLiteral("foo|bar"), undefined);
  * ```
  */
 export function requiredLiteral(pattern: string): string | undefined {

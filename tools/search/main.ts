@@ -7,9 +7,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { search } from "@llm/search/search";
  * const { data } = await search({ patterns: ["TODO"], cwd: Deno.cwd() });
- * console.log(data.match_count);
+ * assert.ok(data.match_count >= data.matches.length); // a limit lists the first matches
+ * for (const match of data.matches) assert.equal(match.matched_text, "TODO");
  * ```
  *
  * @module
@@ -30,8 +32,9 @@ export type { SearchMode } from "./collector.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runSearchCli } from "@llm/search/search";
- * typeof runSearchCli; // "function"
+ * assert.equal(await runSearchCli(["--version"]), 0); // prints "llm-search <version>"
  * ```
  */
 export async function runSearchCli(args: string[]): Promise<number> {

@@ -178,12 +178,13 @@ function prefilterLiterals(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildMatcher } from "./matcher.ts";
  * const spec = buildMatcher({ patterns: ["fn\\s+main"], smartCase: true });
- * spec.flags; // "gvi"
- * spec.literals; // ["fn"]
- * spec.linear; // false (a quantifier)
- * buildMatcher({ patterns: ["PM_RESUME|PM_SUSPEND"] }).linear; // true
+ * assert.equal(spec.flags, "gvi");
+ * assert.deepEqual(spec.literals, ["main"]); // the longer of the two required literals
+ * assert.equal(spec.linear, false); // a quantifier
+ * assert.equal(buildMatcher({ patterns: ["PM_RESUME|PM_SUSPEND"] }).linear, true);
  * ```
  */
 export function buildMatcher(options: MatcherOptions): MatcherSpec {

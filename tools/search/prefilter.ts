@@ -85,10 +85,11 @@ const PAGE = 65536;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LiteralPrefilter } from "./prefilter.ts";
  * const prefilter = new LiteralPrefilter(["PM_RESUME"], false);
- * prefilter.contains(new TextEncoder().encode("x PM_RESUME y")); // true
- * prefilter.contains(new TextEncoder().encode("x PM_SUSPEND y")); // false
+ * assert.equal(prefilter.contains(new TextEncoder().encode("x PM_RESUME y")), true);
+ * assert.equal(prefilter.contains(new TextEncoder().encode("x PM_SUSPEND y")), false);
  * ```
  */
 export class LiteralPrefilter {
@@ -122,11 +123,12 @@ export class LiteralPrefilter {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { LiteralPrefilter } from "./prefilter.ts";
    * const prefilter = new LiteralPrefilter(["x"], false);
    * const view = prefilter.buffer(3);
    * view.set([0x61, 0x00, 0x62]);
-   * prefilter.isBinary(view.subarray(0, 3)); // true
+   * assert.equal(prefilter.isBinary(view.subarray(0, 3)), true);
    * ```
    */
   isBinary(bytes: Uint8Array): boolean {
@@ -172,9 +174,10 @@ export class LiteralPrefilter {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { LiteralPrefilter } from "./prefilter.ts";
    * const prefilter = new LiteralPrefilter(["b"], false);
-   * prefilter.candidateLines(new TextEncoder().encode("a\nab\nc\nb")); // [[2, 4], [7, 8]]
+   * assert.deepEqual(prefilter.candidateLines(new TextEncoder().encode("a\nab\nc\nb")), [[2, 4], [7, 8]]);
    * ```
    */
   candidateLines(bytes: Uint8Array): [number, number][] {

@@ -36,9 +36,13 @@ export class ReusableReader {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ReusableReader } from "./reader.ts";
-   * const bytes = new ReusableReader().read("deno.json");
-   * bytes.length > 0; // true
+   * const dir = Deno.makeTempDirSync();
+   * Deno.writeTextFileSync(`${dir}/a.txt`, "hello\n");
+   * const bytes = new ReusableReader().read(`${dir}/a.txt`);
+   * assert.equal(new TextDecoder().decode(bytes), "hello\n");
+   * Deno.removeSync(dir, { recursive: true });
    * ```
    */
   read(path: string): Uint8Array {

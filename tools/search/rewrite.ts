@@ -149,9 +149,10 @@ export function translateWithOrigins(pattern: string): TranslatedPattern {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { translateRipgrepSyntax } from "./rewrite.ts";
- * translateRipgrepSyntax("[[:digit:]]+"); // "[0-9]+"
- * translateRipgrepSyntax("(?i)todo"); // "(?i:todo)"
+ * assert.equal(translateRipgrepSyntax("[[:digit:]]+"), "[0-9]+");
+ * assert.equal(translateRipgrepSyntax("(?i)todo"), "(?i:todo)");
  * ```
  */
 export function translateRipgrepSyntax(pattern: string): string {

@@ -20,8 +20,11 @@ import type { SearchInput } from "./input.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { queryEnvelope } from "@llm/search/schema";
  * import { renderSearchText } from "./run.ts";
- * typeof renderSearchText; // "function"
+ * const answer = queryEnvelope("llm-search", { count: 2, files: ["a.ts", "b.ts"] }, []);
+ * assert.equal(renderSearchText(answer), "a.ts\nb.ts\n"); // as `rg --files-with-matches`
  * ```
  */
 export function renderSearchText(answer: Envelope): string {
@@ -44,8 +47,9 @@ export function renderSearchText(answer: Envelope): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { searchPositionals } from "./run.ts";
- * searchPositionals(["TODO", "src"], {}); // { patterns: ["TODO"], paths: ["src"] }
+ * assert.deepEqual(searchPositionals(["TODO", "src"], {}), { patterns: ["TODO"], paths: ["src"] });
  * ```
  */
 export const searchPositionals: PositionalMapper = (positionals, flags) => {
@@ -60,8 +64,15 @@ export const searchPositionals: PositionalMapper = (positionals, flags) => {
  *
  * @example
  * ```ts
- * import { runSearch } from "./run.ts";
- * typeof runSearch; // "function"
+ * import assert from "node:assert/strict";
+ * import { SearchInput } from "./input.ts";
+ * import { renderSearchText, runSearch } from "./run.ts";
+ * const cwd = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${cwd}/a.txt`, "one\n// TODO: two\n");
+ * const input = SearchInput.parse({ patterns: ["TODO"] });
+ * const { envelope } = await runSearch(input, { executionId: crypto.randomUUID(), cwd });
+ * assert.equal(renderSearchText(envelope), "a.txt:2:4:// TODO: two\n");
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export async function runSearch(input: SearchInput, context: RunContext): Promise<ToolOutcome> {

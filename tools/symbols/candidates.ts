@@ -45,10 +45,14 @@ export interface Candidate {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { walkCandidates } from "./candidates.ts";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/a.py`, "x = 1\n");
- * walkCandidates({ root }, ".llm/index.db", []).map((file) => file.language); // ["python"]
+ * Deno.writeTextFileSync(`${root}/notes.txt`, "not a language the index reads\n");
+ * const files = walkCandidates({ root }, ".llm/index.db", []);
+ * assert.deepEqual(files.map((file) => file.language), ["python"]);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function walkCandidates(
@@ -101,8 +105,11 @@ export interface RecordedWalk {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { recordedWalk } from "./candidates.ts";
- * await recordedWalk(Deno.makeTempDirSync()); // undefined
+ * const root = Deno.makeTempDirSync();
+ * assert.equal(await recordedWalk(root), undefined); // no repository index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function recordedWalk(root: string): Promise<RecordedWalk | undefined> {

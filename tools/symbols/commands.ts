@@ -48,8 +48,9 @@ export interface QueryInput {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { queryOptions } from "./commands.ts";
- * queryOptions({ limit: 5 }, { cwd: "/repo" }).root; // "/repo"
+ * assert.equal(queryOptions({ limit: 5 }, { cwd: "/repo" }).root, "/repo");
  * ```
  */
 export function queryOptions(
@@ -73,9 +74,10 @@ export function queryOptions(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { envelopeOf } from "./commands.ts";
  * const outcome = { data: { count: 0 }, diagnostics: [], partial: false };
- * envelopeOf("llm-symbols cycles", outcome, crypto.randomUUID()).envelope.status; // "ok"
+ * assert.equal(envelopeOf("llm-symbols cycles", outcome, crypto.randomUUID()).envelope.status, "ok");
  * ```
  */
 export function envelopeOf<D extends QueryData>(
@@ -96,8 +98,9 @@ export function envelopeOf<D extends QueryData>(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { where } from "./commands.ts";
- * where({ file_path: "a.c", start_line: 3, start_col: 0 }); // "a.c:3:1"
+ * assert.equal(where({ file_path: "a.c", start_line: 3, start_col: 0 }), "a.c:3:1");
  * ```
  */
 export function where(span: { file_path: string; start_line: number; start_col: number }): string {
@@ -138,8 +141,9 @@ export function importLines(envelope: Envelope): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { firstAs } from "./commands.ts";
- * firstAs("name")(["main", "src"], {}); // { name: "main", paths: ["src"] }
+ * assert.deepEqual(firstAs("name")(["main", "src"], {}), { name: "main", paths: ["src"] });
  * ```
  */
 export const firstAs = (key: string): PositionalMapper => (positionals, flags) => {

@@ -19,8 +19,9 @@ import { SYMBOLS_SUBCOMMANDS } from "./tool.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsHelp } from "./dispatch.ts";
- * symbolsHelp().includes("callers"); // true
+ * assert.match(symbolsHelp(), /callers/);
  * ```
  */
 export function symbolsHelp(): string {
@@ -48,8 +49,9 @@ export function symbolsHelp(): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runSymbolsCommand } from "./dispatch.ts";
- * await runSymbolsCommand(["--version"]); // 0
+ * assert.equal(await runSymbolsCommand(["--version"]), 0); // prints "llm-symbols <version>"
  * ```
  */
 export async function runSymbolsCommand(args: string[]): Promise<number> {

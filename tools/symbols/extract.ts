@@ -170,9 +170,10 @@ function qualifierOf(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { extractFacts } from "./extract.ts";
  * const facts = await extractFacts("python", "class A:\n    def f(self):\n        g()\n");
- * facts.symbols.map((s) => s.qualified_name); // ["A", "A.f"]
+ * assert.deepEqual(facts.symbols.map((s) => s.qualified_name), ["A", "A.f"]);
  * ```
  */
 export async function extractFacts(

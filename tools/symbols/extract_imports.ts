@@ -33,9 +33,10 @@ function unquoted(target: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { extractFacts } from "./extract.ts";
  * const facts = await extractFacts("python", "from os import path, sep\n");
- * facts.imports.map((i) => `${i.target}: ${i.names}`); // ["os: path,sep"]
+ * assert.deepEqual(facts.imports.map((i) => `${i.target}: ${i.names}`), ["os: path,sep"]);
  * ```
  */
 export function collectImports(matches: QueryMatch[], mapper: ExtentMapper): ImportFact[] {

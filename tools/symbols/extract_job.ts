@@ -47,10 +47,12 @@ export const RUNTIME_SPENT = "RuntimeSpentError";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runExtractTask } from "./extract_job.ts";
  * const bytes = new TextEncoder().encode("def f():\n    pass\n");
  * const reply = await runExtractTask({ id: 1, path: "a.py", language: "python", bytes });
- * "rows" in reply && reply.rows.symbols[1]; // "f"
+ * assert.ok("rows" in reply);
+ * assert.equal(reply.rows.symbols[1], "f");
  * ```
  */
 export async function runExtractTask(

@@ -379,12 +379,15 @@ export interface FactMatches {
  *
  * @example
  * ```ts
- * import { loadLanguage } from "../../grammars/loader.ts";
- * import { createParser } from "../../grammars/loader.ts";
+ * import assert from "node:assert/strict";
+ * import { createParser, loadLanguage } from "../../grammars/loader.ts";
  * import { factsQuery, splitMatches } from "./extract_queries.ts";
  * const facts = factsQuery("c", await loadLanguage("c"))!;
- * const tree = (await createParser("c")).parse('#include "a.h"\nint f(void) { return g(); }\n')!;
- * splitMatches(facts, facts.query.matches(tree.rootNode)).imports.length; // 1
+ * const parser = await createParser("c");
+ * const tree = parser.parse('#include "a.h"\nint f(void) { return g(); }\n')!;
+ * assert.equal(splitMatches(facts, facts.query.matches(tree.rootNode)).imports.length, 1);
+ * tree.delete();
+ * parser.delete();
  * ```
  */
 export function splitMatches(facts: FactsQuery, matches: QueryMatch[]): FactMatches {
@@ -420,10 +423,11 @@ const compiled = new Map<string, FactsQuery | undefined>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadLanguage } from "../../grammars/loader.ts";
  * import { factsQuery } from "./extract_queries.ts";
  * const names = factsQuery("c", await loadLanguage("c"))?.query.captureNames ?? [];
- * names.includes("functions") && names.includes("call") && names.includes("include"); // true
+ * assert.ok(names.includes("functions") && names.includes("call") && names.includes("include"));
  * ```
  */
 export function factsQuery(language: string, grammar: Language): FactsQuery | undefined {

@@ -129,9 +129,10 @@ function ordered(uses: Use[]): Use[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { extractFacts } from "./extract.ts";
  * const facts = await extractFacts("c", "int f(void) { return g(1); }\n");
- * facts.references.map((r) => `${r.kind} ${r.name} in ${r.enclosing}`); // ["call g in f"]
+ * assert.deepEqual(facts.references.map((r) => `${r.kind} ${r.name} in ${r.enclosing}`), ["call g in f"]);
  * ```
  */
 export function collectReferences(

@@ -83,6 +83,7 @@ function pushExtent(values: RowValue[], extent: Extent): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { factRows, SYMBOL_ROW_COLUMNS } from "./fact_rows.ts";
  * const extent = { byte_start: 0, byte_end: 1, start_line: 1, start_col: 0, end_line: 1, end_col: 1 };
  * const rows = factRows("a.py", {
@@ -92,7 +93,7 @@ function pushExtent(values: RowValue[], extent: Extent): void {
  *   imports: [],
  *   parse_errors: 0,
  * });
- * rows.symbols.length === SYMBOL_ROW_COLUMNS.length; // true
+ * assert.equal(rows.symbols.length, SYMBOL_ROW_COLUMNS.length); // one symbol: one value per column
  * ```
  */
 export function factRows(path: string, facts: FileFacts): FactRows {

@@ -12,8 +12,10 @@ import { racyStamp } from "../../core/racy_stamp.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { statIfPresent } from "./file_stat.ts";
- * statIfPresent(Deno.cwd() + "/no such file"); // undefined
+ * assert.equal(statIfPresent(Deno.cwd() + "/no such file"), undefined);
+ * assert.ok(statIfPresent(Deno.cwd())?.isDirectory);
  * ```
  */
 export function statIfPresent(path: string): Deno.FileInfo | undefined {
@@ -39,9 +41,10 @@ export const SMUDGED_SIZE = -1;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { recordedSize } from "./file_stat.ts";
- * recordedSize(120, Date.now(), Date.now()); // -1
- * recordedSize(120, Date.now() - 60_000, Date.now()); // 120
+ * assert.equal(recordedSize(120, Date.now(), Date.now()), -1);
+ * assert.equal(recordedSize(120, Date.now() - 60_000, Date.now()), 120);
  * ```
  */
 export function recordedSize(size: number, mtime: number, statsFrom: number): number {
@@ -59,8 +62,9 @@ export interface Stamp {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stampOf } from "./file_stat.ts";
- * stampOf(Deno.statSync(Deno.cwd())).mtime > 0; // true
+ * assert.ok(stampOf(Deno.statSync(Deno.cwd())).mtime > 0);
  * ```
  */
 export function stampOf(info: Deno.FileInfo): Stamp {
@@ -74,9 +78,10 @@ export function stampOf(info: Deno.FileInfo): Stamp {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stampAgainst, stampOf } from "./file_stat.ts";
  * const info = Deno.statSync(Deno.cwd());
- * stampAgainst({ ...stampOf(info), size: -1 }, info); // "unsure"
+ * assert.equal(stampAgainst({ ...stampOf(info), size: -1 }, info), "unsure");
  * ```
  */
 export function stampAgainst(recorded: Stamp, info: Deno.FileInfo): "same" | "moved" | "unsure" {

@@ -98,12 +98,11 @@ function indexedFileStat(root: string, absPath: string): Deno.FileInfo | undefin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexStatus } from "./freshness.ts";
- * try {
- *   indexStatus({ root: Deno.makeTempDirSync() });
- * } catch (error) {
- *   (error as { code?: string }).code; // "MAG-IO-013"
- * }
+ * const root = Deno.makeTempDirSync();
+ * assert.throws(() => indexStatus({ root }), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatusData> {
@@ -150,8 +149,11 @@ const CANDIDATES = new URL("./candidates.ts", import.meta.url).href;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { verifyIndex } from "./freshness.ts";
- * await verifyIndex({ root: Deno.makeTempDirSync() }).catch((error) => error.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(verifyIndex({ root }), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function verifyIndex(options: FreshnessOptions): Promise<QueryOutcome<VerifyData>> {

@@ -46,9 +46,10 @@ const LINEAR_LOOKUPS = 8;
  *
  * @example Build a graph and look a node up
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildGraph } from "./graph.ts";
  * const graph = buildGraph([{ from: "a", to: "b" }, { from: "a", to: "b" }]);
- * [graph.size, graph.edgeCount, graph.indexOf("b")]; // [2, 1, 1]
+ * assert.deepEqual([graph.size, graph.edgeCount, graph.indexOf("b")], [2, 1, 1]);
  * ```
  */
 export class SymbolGraph {
@@ -107,8 +108,10 @@ export class SymbolGraph {
  *
  * @example Graph of two calls
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildGraph } from "./graph.ts";
- * buildGraph([{ from: "main", to: "parse" }, { from: "parse", to: "lex" }], ["unused"]).size; // 4
+ * const graph = buildGraph([{ from: "main", to: "parse" }, { from: "parse", to: "lex" }], ["unused"]);
+ * assert.equal(graph.size, 4);
  * ```
  */
 export function buildGraph(edges: Iterable<GraphEdge>, nodes: Iterable<string> = []): SymbolGraph {
@@ -150,9 +153,10 @@ export function buildGraph(edges: Iterable<GraphEdge>, nodes: Iterable<string> =
  *
  * @example Numbered edges
  * ```ts
+ * import assert from "node:assert/strict";
  * import { graphFromIndexed } from "./graph.ts";
  * const graph = graphFromIndexed(["a", "b", "c"], Int32Array.of(0, 1), Int32Array.of(1, 2));
- * graph.edgeCount; // 2
+ * assert.equal(graph.edgeCount, 2);
  * ```
  */
 export function graphFromIndexed(
@@ -313,10 +317,11 @@ export interface ReachableOptions {
  *
  * @example Transitive callees and callers
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildGraph, reachable } from "./graph.ts";
  * const graph = buildGraph([{ from: "main", to: "parse" }, { from: "parse", to: "lex" }]);
- * reachable(graph, "main", { direction: "forward" }).nodes.map((n) => n.id); // ["parse", "lex"]
- * reachable(graph, "lex", { direction: "reverse", maxDepth: 1 }).partial; // true
+ * assert.deepEqual(reachable(graph, "main", { direction: "forward" }).nodes.map((n) => n.id), ["parse", "lex"]);
+ * assert.equal(reachable(graph, "lex", { direction: "reverse", maxDepth: 1 }).partial, true);
  * ```
  */
 export function reachable(
@@ -344,9 +349,10 @@ export function reachable(
  *
  * @example Dead code from `main`
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildGraph, deadCode } from "./graph.ts";
  * const graph = buildGraph([{ from: "main", to: "parse" }, { from: "old", to: "parse" }]);
- * deadCode(graph, ["main"], ["main", "parse", "old", "lonely"]); // ["old", "lonely"]
+ * assert.deepEqual(deadCode(graph, ["main"], ["main", "parse", "old", "lonely"]), ["old", "lonely"]);
  * ```
  */
 export function deadCode(
@@ -378,12 +384,13 @@ export function deadCode(
  *
  * @example Mutual and direct recursion
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildGraph, stronglyConnected } from "./graph.ts";
  * const graph = buildGraph([
  *   { from: "even", to: "odd" }, { from: "odd", to: "even" },
  *   { from: "fact", to: "fact" }, { from: "main", to: "even" },
  * ]);
- * stronglyConnected(graph); // [["even", "odd"], ["fact"]]
+ * assert.deepEqual(stronglyConnected(graph), [["even", "odd"], ["fact"]]);
  * ```
  */
 export function stronglyConnected(graph: SymbolGraph): string[][] {
@@ -495,13 +502,17 @@ export interface PathsFound {
  *
  * @example Two routes
  * ```ts
+ * import assert from "node:assert/strict";
  * import { boundedPaths, buildGraph } from "./graph.ts";
  * const graph = buildGraph([
  *   { from: "a", to: "b" }, { from: "b", to: "d" }, { from: "a", to: "c" },
  *   { from: "c", to: "b" }, { from: "a", to: "d" },
  * ]);
- * boundedPaths(graph, "a", "d", { maxDepth: 3, maxPaths: 10 }).paths;
- * // [["a", "d"], ["a", "b", "d"], ["a", "c", "b", "d"]]
+ * assert.deepEqual(boundedPaths(graph, "a", "d", { maxDepth: 3, maxPaths: 10 }).paths, [
+ *   ["a", "d"],
+ *   ["a", "b", "d"],
+ *   ["a", "c", "b", "d"],
+ * ]);
  * ```
  */
 export function boundedPaths(
@@ -644,13 +655,14 @@ export interface ImpactOptions {
  *
  * @example Blast radius of `lex`
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildGraph, impact } from "./graph.ts";
  * const graph = buildGraph([
  *   { from: "parse", to: "lex" }, { from: "main", to: "parse" }, { from: "test", to: "parse" },
  * ]);
  * const files = new Map([["parse", "parse.c"], ["main", "main.c"], ["test", "main.c"]]);
  * const result = impact(graph, "lex", { fileOf: (id) => files.get(id) });
- * [result.callers, result.files, result.score]; // [3, ["main.c", "parse.c"], 2]
+ * assert.deepEqual([result.callers, result.files, result.score], [3, ["main.c", "parse.c"], 2]);
  * ```
  */
 export function impact(graph: SymbolGraph, id: string, options: ImpactOptions = {}): Impact {
@@ -727,12 +739,13 @@ export interface PageRanks {
  *
  * @example Most-used symbol first
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildGraph, pageRank } from "./graph.ts";
  * const graph = buildGraph([
  *   { from: "a", to: "log" }, { from: "b", to: "log" }, { from: "c", to: "log" },
  * ]);
  * const { ranks } = pageRank(graph);
- * ranks[graph.indexOf("log")] > ranks[graph.indexOf("a")]; // true
+ * assert.ok(ranks[graph.indexOf("log")] > ranks[graph.indexOf("a")]);
  * ```
  */
 export function pageRank(graph: SymbolGraph, options: PageRankOptions = {}): PageRanks {
@@ -831,9 +844,10 @@ function dotString(text: string): string {
  *
  * @example DOT of one call
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildGraph, toDot } from "./graph.ts";
  * const dot = toDot(buildGraph([{ from: "a", to: "b" }]), (id) => `fn ${id}`);
- * dot.includes('"a" -> "b";'); // true
+ * assert.ok(dot.includes('"a" -> "b";'));
  * ```
  */
 export function toDot(graph: SymbolGraph, label?: (id: string) => string | undefined): string {

@@ -178,11 +178,14 @@ class Definitions {
  *
  * @example The call graph of an empty index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadCodeGraph } from "./graph_load.ts";
  * import { IndexStore, locateDb } from "./store.ts";
- * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
- * loadCodeGraph(store, "calls").graph.size; // 0
+ * const root = Deno.makeTempDirSync();
+ * const store = IndexStore.open(locateDb(root, undefined, true), "write");
+ * assert.equal(loadCodeGraph(store, "calls").graph.size, 0);
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function loadCodeGraph(store: IndexStore, kind: EdgeKind): CodeGraph {

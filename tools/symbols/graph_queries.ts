@@ -81,11 +81,14 @@ function distinctIds(rows: SymbolRow[]): SymbolRow[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { denotedSymbol } from "./graph_queries.ts";
  * import { IndexStore, locateDb } from "./store.ts";
- * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
- * await denotedSymbol(store, "main").catch((error) => error.code); // "MAG-REF-001"
+ * const root = Deno.makeTempDirSync();
+ * const store = IndexStore.open(locateDb(root, undefined, true), "write");
+ * await assert.rejects(denotedSymbol(store, "main"), { code: "MAG-REF-001" }); // an empty index
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function denotedSymbol(
@@ -138,8 +141,11 @@ function bound(depth: number | undefined): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reachableSymbols } from "./graph_queries.ts";
- * await reachableSymbols({ root: Deno.makeTempDirSync() }, "main", "forward", 0).catch((e) => e.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(reachableSymbols({ root }, "main", "forward", 0), { code: "MAG-IO-013" }); // no index
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function reachableSymbols(
@@ -275,8 +281,11 @@ function defaultEntries(store: IndexStore, code: CodeGraph, root: string): strin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { deadCodeSymbols } from "./graph_queries.ts";
- * await deadCodeSymbols({ root: Deno.makeTempDirSync() }, []).catch((e) => e.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(deadCodeSymbols({ root }, []), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function deadCodeSymbols(
@@ -327,8 +336,11 @@ export function deadCodeSymbols(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { cycleList } from "./graph_queries.ts";
- * await cycleList({ root: Deno.makeTempDirSync() }).catch((e) => e.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(cycleList({ root }), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function cycleList(options: QueryOptions): Promise<QueryOutcome<CyclesData>> {
@@ -355,8 +367,11 @@ export function cycleList(options: QueryOptions): Promise<QueryOutcome<CyclesDat
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pathList } from "./graph_queries.ts";
- * await pathList({ root: Deno.makeTempDirSync() }, "main", "exit", 8).catch((e) => e.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(pathList({ root }, "main", "exit", 8), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function pathList(
@@ -392,8 +407,11 @@ export function pathList(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { impactOf } from "./graph_queries.ts";
- * await impactOf({ root: Deno.makeTempDirSync() }, "main", 0).catch((e) => e.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(impactOf({ root }, "main", 0), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function impactOf(
@@ -487,8 +505,11 @@ function exportText(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { exportGraph } from "./graph_queries.ts";
- * await exportGraph({ root: Deno.makeTempDirSync() }, "dot").catch((e) => e.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(exportGraph({ root }, "dot"), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function exportGraph(
@@ -550,8 +571,11 @@ function bestRanked(symbols: GraphSymbol[], ranks: Float64Array, limit: number):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { repoMap } from "./graph_queries.ts";
- * await repoMap({ root: Deno.makeTempDirSync() }, [], 2000).catch((e) => e.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(repoMap({ root }, [], 2000), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function repoMap(

@@ -85,9 +85,12 @@ const REACHABLE = base("reachable");
  *
  * @example Ask in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsReachableTool } from "./graph_tool.ts";
- * await symbolsReachableTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsReachableTool.execute({ name: "main" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsReachableTool: Tool = defineTool({
@@ -139,9 +142,12 @@ const DEAD_CODE = base("dead_code", "dead-code");
  *
  * @example Ask in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsDeadCodeTool } from "./graph_tool.ts";
- * await symbolsDeadCodeTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsDeadCodeTool.execute({}, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsDeadCodeTool: Tool = defineTool({
@@ -190,9 +196,12 @@ const CYCLES = base("cycles");
  *
  * @example Ask in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsCyclesTool } from "./graph_tool.ts";
- * await symbolsCyclesTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsCyclesTool.execute({}, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsCyclesTool: Tool = defineTool({
@@ -225,9 +234,12 @@ const PATHS = base("paths");
  *
  * @example Ask in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsPathsTool } from "./graph_tool.ts";
- * await symbolsPathsTool.execute({ from: "main", to: "exit" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsPathsTool.execute({ from: "main", to: "exit" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsPathsTool: Tool = defineTool({
@@ -280,9 +292,12 @@ const IMPACT = base("impact");
  *
  * @example Ask in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsImpactTool } from "./graph_tool.ts";
- * await symbolsImpactTool.execute({ name: "parse" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsImpactTool.execute({ name: "parse" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsImpactTool: Tool = defineTool({
@@ -330,9 +345,12 @@ const EXPORT = base("export");
  *
  * @example Ask in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { symbolsExportTool } from "./graph_tool.ts";
- * await symbolsExportTool.execute({ graph_format: "dot" }, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = symbolsExportTool.execute({ graph_format: "dot" }, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const symbolsExportTool: Tool = defineTool({
@@ -384,9 +402,12 @@ const MAP = base("map");
  *
  * @example Ask in a folder without an index
  * ```ts
+ * import assert from "node:assert/strict";
  * import { repoMapTool } from "./graph_tool.ts";
- * await repoMapTool.execute({}, { executionId: crypto.randomUUID(), cwd: Deno.makeTempDirSync() })
- *   .catch((error) => error.code); // "MAG-IO-013"
+ * const cwd = Deno.makeTempDirSync();
+ * const answer = repoMapTool.execute({}, { executionId: crypto.randomUUID(), cwd });
+ * await assert.rejects(answer, { code: "MAG-IO-013" });
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export const repoMapTool: Tool = defineTool({

@@ -69,9 +69,10 @@ function dottedPatterns(target: string, extensions: readonly string[]): PathPatt
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { importPatterns } from "./import_paths.ts";
- * importPatterns("c", "src/main.c", "util.h", "include")[0]; // { exact: "src/util.h" }
- * importPatterns("python", "pkg/a.py", ".b", "import")[0]; // { exact: "pkg/b.py" }
+ * assert.deepEqual(importPatterns("c", "src/main.c", "util.h", "include")[0], { exact: "src/util.h" });
+ * assert.deepEqual(importPatterns("python", "pkg/a.py", ".b", "import")[0], { exact: "pkg/b.py" });
  * ```
  */
 export function importPatterns(
@@ -105,9 +106,10 @@ export function importPatterns(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { patternMatches } from "./import_paths.ts";
- * patternMatches({ suffix: "/sys/types.h" }, "include/sys/types.h"); // true
- * patternMatches({ suffix: "/types.h" }, "include/mytypes.h"); // false
+ * assert.equal(patternMatches({ suffix: "/sys/types.h" }, "include/sys/types.h"), true);
+ * assert.equal(patternMatches({ suffix: "/types.h" }, "include/mytypes.h"), false);
  * ```
  */
 export function patternMatches(pattern: PathPattern, path: string): boolean {

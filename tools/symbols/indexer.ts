@@ -141,13 +141,15 @@ function coverageOf(walk: EngineWalkOptions | undefined): EngineWalkOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexRoot, storedWalkOptions } from "./indexer.ts";
  * import { IndexStore, locateDb } from "./store.ts";
  * const root = Deno.makeTempDirSync();
  * await indexRoot({ root, threads: 0, walk: { globs: ["!vendor/"] } });
  * const store = IndexStore.open(locateDb(root, undefined, false), "read");
- * storedWalkOptions(store).globs; // ["!vendor/"]
+ * assert.deepEqual(storedWalkOptions(store).globs, ["!vendor/"]);
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function storedWalkOptions(store: IndexStore): EngineWalkOptions {
@@ -407,11 +409,13 @@ async function processCandidates(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexRoot } from "./indexer.ts";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
  * const { result } = await indexRoot({ root, threads: 0 });
- * result.symbols; // 1
+ * assert.equal(result.symbols, 1);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
@@ -621,13 +625,15 @@ async function repositoryIndexReadable(root: string): Promise<boolean> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { refreshIndex } from "./indexer.ts";
  * import { IndexStore, locateDb } from "./store.ts";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
  * const store = IndexStore.open(locateDb(root, undefined, true), "write");
- * (await refreshIndex(store, { root, threads: 0 })).result.parsed; // 1
+ * assert.equal((await refreshIndex(store, { root, threads: 0 })).result.parsed, 1);
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function refreshIndex(
@@ -780,11 +786,14 @@ export interface ReindexOutcome {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reindexFiles } from "./indexer.ts";
  * import { IndexStore, locateDb } from "./store.ts";
- * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
- * (await reindexFiles(store, [], ["gone.py"], Date.now())).removed; // 0 (it was not indexed)
+ * const root = Deno.makeTempDirSync();
+ * const store = IndexStore.open(locateDb(root, undefined, true), "write");
+ * assert.equal((await reindexFiles(store, [], ["gone.py"], Date.now())).removed, 0); // not indexed
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function reindexFiles(

@@ -92,14 +92,18 @@ function indexedLanguage(name: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LiveIndex } from "./live.ts";
  * import { indexRoot } from "./indexer.ts";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
  * await indexRoot({ root, threads: 0 });
- * using live = LiveIndex.open(root, undefined);
- * await live.fresh();
- * live.store.counts().symbols; // 1
+ * {
+ *   using live = LiveIndex.open(root, undefined);
+ *   await live.fresh();
+ *   assert.equal(live.store.counts().symbols, 1);
+ * }
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export class LiveIndex implements Disposable {
@@ -419,13 +423,12 @@ function fileIdentity(location: DbLocation): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MemoryCache } from "../../core/cache.ts";
  * import { liveIndex } from "./live.ts";
- * try {
- *   liveIndex(new MemoryCache(), Deno.makeTempDirSync(), undefined);
- * } catch (error) {
- *   (error as { code?: string }).code; // "MAG-IO-013"
- * }
+ * const root = Deno.makeTempDirSync();
+ * assert.throws(() => liveIndex(new MemoryCache(), root, undefined), { code: "MAG-IO-013" }); // no index
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function liveIndex(cache: RunCache, root: string, db: string | undefined): LiveIndex {

@@ -12,12 +12,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findSymbols, indexRoot } from "@llm/search/symbols";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/a.py`, "def greet():\n    pass\n");
  * await indexRoot({ root, threads: 0 });
  * const { data } = await findSymbols({ root }, "greet", "exact");
- * data.results[0].span.file_path; // "a.py"
+ * assert.equal(data.results[0].span.file_path, "a.py");
+ * Deno.removeSync(root, { recursive: true });
  * ```
  *
  * @module
@@ -65,10 +67,12 @@ export {
  *
  * @example Index a folder
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexRoot } from "@llm/search/symbols";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
- * (await indexRoot({ root, threads: 0 })).result.symbols; // 1
+ * assert.equal((await indexRoot({ root, threads: 0 })).result.symbols, 1);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
@@ -83,8 +87,9 @@ export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runSymbols } from "@llm/search/symbols";
- * typeof runSymbols; // "function"
+ * assert.equal(await runSymbols(["--version"]), 0); // prints "llm-symbols <version>"
  * ```
  */
 export async function runSymbols(args: string[]): Promise<number> {

@@ -54,8 +54,9 @@ export interface RepoMapOptions {
  *
  * @example Eight characters
  * ```ts
+ * import assert from "node:assert/strict";
  * import { estimateTokens } from "./map.ts";
- * estimateTokens("a.ts:\n1│"); // 2
+ * assert.equal(estimateTokens("a.ts:\n1│"), 2);
  * ```
  */
 export function estimateTokens(text: string): number {
@@ -131,12 +132,13 @@ function render(files: readonly MapFile[]): string {
  *
  * @example A map of two files
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderRepoMap } from "./map.ts";
  * const map = renderRepoMap([
  *   { symbol_id: "1", path: "a.ts", name: "f", kind: "function", line: 3, signature: "function f()", rank: 0.5 },
  *   { symbol_id: "2", path: "b.ts", name: "g", kind: "function", line: 9, signature: "function g()", rank: 0.3 },
  * ], { tokens: 100 });
- * map.text; // "a.ts:\n3│function f()\nb.ts:\n9│function g()\n"
+ * assert.equal(map.text, "a.ts:\n3│function f()\nb.ts:\n9│function g()\n");
  * ```
  */
 export function renderRepoMap(entries: readonly MapEntry[], options: RepoMapOptions = {}): RepoMap {

@@ -35,12 +35,14 @@ interface Slot {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ExtractPool } from "./pool.ts";
  * const pool = new ExtractPool(1);
  * const bytes = new TextEncoder().encode("int f(void) { return 0; }\n");
  * const reply = await pool.extract({ id: 1, path: "a.c", language: "c", bytes });
  * pool.close();
- * "facts" in reply; // true
+ * assert.ok("rows" in reply);
+ * assert.equal(reply.rows.symbols[1], "f"); // the symbol's row: its id, then its name
  * ```
  */
 export class ExtractPool {

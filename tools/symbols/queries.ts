@@ -84,8 +84,11 @@ const LIVE_INDEX = new URL("./live.ts", import.meta.url).href;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withIndex } from "./queries.ts";
- * await withIndex({ root: Deno.makeTempDirSync() }, () => 0).catch((error) => error.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(withIndex({ root }, () => 0), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function withIndex<T>(
@@ -125,8 +128,11 @@ function scopes(options: QueryOptions): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RowFilter } from "./queries.ts";
- * new RowFilter({ root: Deno.cwd(), paths: ["src"] }).inScope("src/a.c"); // true
+ * const filter = new RowFilter({ root: Deno.cwd(), paths: ["src"] });
+ * assert.equal(filter.inScope("src/a.c"), true);
+ * assert.equal(filter.inScope("test/a.c"), false);
  * ```
  */
 export class RowFilter {
@@ -158,8 +164,9 @@ export class RowFilter {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { cut } from "./queries.ts";
- * cut([1, 2, 3], 2); // [1, 2]
+ * assert.deepEqual(cut([1, 2, 3], 2), [1, 2]);
  * ```
  */
 export function cut<T>(items: T[], limit: number): T[] {
@@ -172,11 +179,14 @@ export function cut<T>(items: T[], limit: number): T[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unknownSymbol } from "./queries.ts";
  * import { IndexStore, locateDb } from "./store.ts";
- * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
- * (await unknownSymbol(store, "mian")).code; // "MAG-REF-001"
+ * const root = Deno.makeTempDirSync();
+ * const store = IndexStore.open(locateDb(root, undefined, true), "write");
+ * assert.equal((await unknownSymbol(store, "mian")).code, "MAG-REF-001");
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function unknownSymbol(store: IndexStore, name: string): Promise<ToolError> {
@@ -237,15 +247,14 @@ function candidateList(rows: SymbolRow[]): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { askedDefinitions } from "./queries.ts";
  * import { IndexStore, locateDb } from "./store.ts";
- * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
- * try {
- *   askedDefinitions(store, { symbol_id: "0123456789abcdef" });
- * } catch (error) {
- *   (error as { code: string }).code; // "MAG-REF-004"
- * }
+ * const root = Deno.makeTempDirSync();
+ * const store = IndexStore.open(locateDb(root, undefined, true), "write");
+ * assert.throws(() => askedDefinitions(store, { symbol_id: "0123456789abcdef" }), { code: "MAG-REF-004" });
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function askedDefinitions(store: IndexStore, ask: SymbolAsk): SymbolRow[] {
@@ -302,8 +311,11 @@ async function fuzzyNames(store: IndexStore, query: string): Promise<Map<string,
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findSymbols } from "./queries.ts";
- * await findSymbols({ root: Deno.makeTempDirSync() }, "main", "exact").catch((e) => e.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(findSymbols({ root }, "main", "exact"), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export async function findSymbols(
@@ -443,8 +455,11 @@ function definitionsOf(store: IndexStore, ask: SymbolAsk, options: QueryOptions)
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findUses } from "./queries.ts";
- * await findUses({ root: Deno.makeTempDirSync() }, "main", { callsOnly: true }).catch((error) => error.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(findUses({ root }, "main", { callsOnly: true }), { code: "MAG-IO-013" }); // no index
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function findUses(
@@ -548,8 +563,11 @@ function transitiveUses(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findCallees } from "./queries.ts";
- * await findCallees({ root: Deno.makeTempDirSync() }, "main").catch((error) => error.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(findCallees({ root }, "main"), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function findCallees(
@@ -610,8 +628,11 @@ function indexedFile(store: IndexStore, options: QueryOptions, file: string): Fi
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { outlineFile } from "./queries.ts";
- * await outlineFile({ root: Deno.makeTempDirSync() }, "a.c").catch((error) => error.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(outlineFile({ root }, "a.c"), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function outlineFile(
@@ -669,8 +690,11 @@ function importList(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fileImports } from "./queries.ts";
- * await fileImports({ root: Deno.makeTempDirSync() }, "a.c").catch((error) => error.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(fileImports({ root }, "a.c"), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function fileImports(
@@ -691,8 +715,11 @@ export function fileImports(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fileImporters } from "./queries.ts";
- * await fileImporters({ root: Deno.makeTempDirSync() }, "a.h").catch((error) => error.code); // "MAG-IO-013"
+ * const root = Deno.makeTempDirSync();
+ * await assert.rejects(fileImporters({ root }, "a.h"), { code: "MAG-IO-013" }); // no index there
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function fileImporters(

@@ -15,10 +15,11 @@ import type { ExtentRow, ImportRow, RefRow, SymbolRow } from "./store.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { spanOf } from "./records.ts";
  * const row = { file_id: 1, path: "src/main.rs", language: "rust", byte_start: 3, byte_end: 7,
  *   start_line: 1, start_col: 3, end_line: 1, end_col: 7 };
- * spanOf(row).span_id; // "ef8007a25c15a56d"
+ * assert.equal(spanOf(row).span_id, "ef8007a25c15a56d");
  * ```
  */
 export function spanOf(row: ExtentRow): Span {

@@ -20,12 +20,16 @@ import { CLAIM_SUFFIX, type DbLocation } from "./store.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RefreshClaim } from "./refresh_claim.ts";
  * import { locateDb } from "./store.ts";
- * const location = locateDb(Deno.makeTempDirSync(), undefined, true);
+ * const root = Deno.makeTempDirSync();
+ * const location = locateDb(root, undefined, true);
  * const claim = await RefreshClaim.take(location);
- * RefreshClaim.tryTake(location); // "busy"
- * claim?.[Symbol.dispose]();
+ * assert.ok(claim);
+ * assert.equal(RefreshClaim.tryTake(location), "busy");
+ * claim[Symbol.dispose]();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export class RefreshClaim implements Disposable {

@@ -27,10 +27,11 @@ export interface RelationshipInput {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { relationshipKinds } from "./relationship_run.ts";
  * const none = { with_callers: false, with_callees: false, with_imports: false, with_exports: false };
- * relationshipKinds({ ...none, with_all_relationships: false }); // undefined
- * relationshipKinds({ ...none, with_callers: true, with_all_relationships: false })?.callers; // true
+ * assert.equal(relationshipKinds({ ...none, with_all_relationships: false }), undefined);
+ * assert.equal(relationshipKinds({ ...none, with_callers: true, with_all_relationships: false })?.callers, true);
  * ```
  */
 export function relationshipKinds(input: RelationshipInput): RelationshipKinds | undefined {
@@ -59,9 +60,11 @@ export interface RelatableResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withRelations } from "./relationship_run.ts";
  * const result = { data: { matches: [] }, diagnostics: [] };
- * (await withRelations("llm-search", Deno.cwd(), undefined, undefined, () => Promise.resolve(result))) === result; // true
+ * const run = () => Promise.resolve(result);
+ * assert.equal(await withRelations("llm-search", Deno.cwd(), undefined, undefined, run), result); // none asked
  * ```
  */
 export async function withRelations<R extends RelatableResult>(

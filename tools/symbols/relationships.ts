@@ -68,11 +68,14 @@ function addUnique(list: SymbolRef[], seen: Set<string>, ref: SymbolRef): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SpanRelations } from "./relationships.ts";
+ * const root = Deno.makeTempDirSync();
  * const kinds = { callers: true, callees: false, imports: false, exports: false };
- * const relations = SpanRelations.open("llm-search", Deno.makeTempDirSync(), kinds);
- * relations.diagnostics().map((diagnostic) => diagnostic.code); // ["MAG-IO-018"]
+ * const relations = SpanRelations.open("llm-search", root, kinds);
+ * assert.deepEqual(relations.diagnostics().map((diagnostic) => diagnostic.code), ["MAG-IO-018"]);
  * relations.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export class SpanRelations {
@@ -295,9 +298,10 @@ export class SpanRelations {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { enclosing } from "./relationships.ts";
  * const outer = { byte_start: 0, byte_end: 100 }, inner = { byte_start: 10, byte_end: 50 };
- * enclosing([outer, inner], 20, 25) === inner; // true
+ * assert.equal(enclosing([outer, inner], 20, 25), inner);
  * ```
  */
 export function enclosing<T extends { byte_start: number; byte_end: number }>(

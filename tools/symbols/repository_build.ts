@@ -105,11 +105,13 @@ export class RepositoryWorker {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { startRepositoryBuild } from "./repository_build.ts";
  * const root = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${root}/a.txt`, "hello\n");
  * const outcome = await startRepositoryBuild(root, {}).outcome();
- * outcome.result?.indexed_files; // 1
+ * assert.equal(outcome.result?.indexed_files, 1);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function startRepositoryBuild(
@@ -126,9 +128,11 @@ export function startRepositoryBuild(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { deferredRepositoryBuild } from "./repository_build.ts";
  * const root = Deno.makeTempDirSync();
- * (await deferredRepositoryBuild(root, {}).outcome()).result?.files; // 0
+ * assert.equal((await deferredRepositoryBuild(root, {}).outcome()).result?.files, 0);
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function deferredRepositoryBuild(

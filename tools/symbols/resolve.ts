@@ -76,11 +76,14 @@ function companions(pattern: PathPattern): PathPattern[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { storedDefinitions } from "./resolve.ts";
  * import { IndexStore, locateDb } from "./store.ts";
- * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
- * storedDefinitions(store)("main"); // []
+ * const root = Deno.makeTempDirSync();
+ * const store = IndexStore.open(locateDb(root, undefined, true), "write");
+ * assert.deepEqual(storedDefinitions(store)("main"), []); // an empty index
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function storedDefinitions(store: IndexStore): (name: string) => SymbolRow[] {
@@ -94,12 +97,15 @@ export function storedDefinitions(store: IndexStore): (name: string) => SymbolRo
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Resolver, storedDefinitions } from "./resolve.ts";
  * import { IndexStore, locateDb } from "./store.ts";
- * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
+ * const root = Deno.makeTempDirSync();
+ * const store = IndexStore.open(locateDb(root, undefined, true), "write");
  * const use = { name: "f", is_call: 1, enclosing: null, file_id: 1, path: "a.c", language: "c" };
- * new Resolver(store, storedDefinitions(store)).resolve(use).resolution; // "unresolved"
+ * assert.equal(new Resolver(store, storedDefinitions(store)).resolve(use).resolution, "unresolved");
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export class Resolver<D extends Definition = SymbolRow> {

@@ -32,9 +32,10 @@ export type HeaderVerdict =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readHeader } from "./schema_sql.ts";
- * readHeader(new Uint8Array(0)).kind; // "empty"
- * readHeader(new TextEncoder().encode("hello")).kind; // "not-sqlite"
+ * assert.equal(readHeader(new Uint8Array(0)).kind, "empty");
+ * assert.equal(readHeader(new TextEncoder().encode("hello")).kind, "not-sqlite");
  * ```
  */
 export function readHeader(bytes: Uint8Array): HeaderVerdict {

@@ -249,9 +249,11 @@ function refusal(code: string, message: string, file: string, remediation?: stri
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { locateDb } from "./store.ts";
  * const root = Deno.makeTempDirSync();
- * locateDb(root, undefined, true).displayPath; // ".llm/index.db"
+ * assert.equal(locateDb(root, undefined, true).displayPath, ".llm/index.db");
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export function locateDb(root: string, db: string | undefined, create: boolean): DbLocation {
@@ -470,9 +472,10 @@ const NOT_RELATIVE = /(?:^|\/)\.{0,2}(?:\/|$)/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { storedPathFault } from "./store.ts";
- * storedPathFault("src/util.c"); // undefined
- * storedPathFault("../../outside/util.c"); // "it climbs out of the root with '..'"
+ * assert.equal(storedPathFault("src/util.c"), undefined);
+ * assert.equal(storedPathFault("../../outside/util.c"), "it climbs out of the root with '..'");
  * ```
  */
 export function storedPathFault(path: string): string | undefined {
@@ -495,11 +498,13 @@ type Row = Record<string, unknown>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { IndexStore, locateDb } from "./store.ts";
  * const root = Deno.makeTempDirSync();
  * const store = IndexStore.open(locateDb(root, undefined, true), "write");
- * store.counts().files; // 0
+ * assert.equal(store.counts().files, 0);
  * store.close();
+ * Deno.removeSync(root, { recursive: true });
  * ```
  */
 export class IndexStore {
@@ -769,11 +774,14 @@ export class IndexStore {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { IndexStore, locateDb } from "./store.ts";
-   * const store = IndexStore.open(locateDb(Deno.makeTempDirSync(), undefined, true), "write");
-   * store.derived("answer", () => 42); // 42
-   * store.derived("answer", () => 0); // 42
+   * const root = Deno.makeTempDirSync();
+   * const store = IndexStore.open(locateDb(root, undefined, true), "write");
+   * assert.equal(store.derived("answer", () => 42), 42);
+   * assert.equal(store.derived("answer", () => 0), 42); // kept until the index changes
    * store.close();
+   * Deno.removeSync(root, { recursive: true });
    * ```
    */
   derived<T>(key: string, compute: () => T): T {

@@ -31,9 +31,11 @@ export interface ChangedRegion {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unifiedDiff } from "./diff.ts";
  * const encode = (text: string) => new TextEncoder().encode(text);
- * unifiedDiff("a.txt", encode("one\n"), encode("two\n")).includes("-one"); // true
+ * const diff = unifiedDiff("a.txt", encode("one\n"), encode("two\n"));
+ * assert.equal(diff, "--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-one\n+two\n");
  * ```
  */
 export function unifiedDiff(

@@ -70,6 +70,7 @@ interface PlannedEdit {
  *
  * @example Replace a word in a file
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildRequest, transform } from "@llm/search/transform";
  * const root = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${root}/a.txt`, "hello world\n");
@@ -80,7 +81,9 @@ interface PlannedEdit {
  * const report = await transform(request, {
  *   root, cwd: root, executionId: crypto.randomUUID(), dryRun: false,
  * });
- * report.status; // "ok"
+ * assert.equal(report.status, "ok");
+ * assert.equal(await Deno.readTextFile(`${root}/a.txt`), "hello there\n");
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export async function transform(

@@ -9,6 +9,7 @@
  *
  * @example Replace a statement in a file, all or nothing
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildRequest, transform } from "@llm/search/transform";
  * const root = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${root}/main.ts`, "let x = 1;\n");
@@ -19,7 +20,9 @@
  * const report = await transform(request, {
  *   root, cwd: root, executionId: crypto.randomUUID(), dryRun: false,
  * });
- * report.status; // "ok"
+ * assert.equal(report.status, "ok");
+ * assert.equal(await Deno.readTextFile(`${root}/main.ts`), "const x = 1;\n");
+ * await Deno.remove(root, { recursive: true });
  * ```
  *
  * @module
@@ -48,8 +51,9 @@ export type { ValidationMode } from "./report.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runTransformCli } from "@llm/search/transform";
- * typeof runTransformCli; // "function"
+ * assert.equal(await runTransformCli(["--version"]), 0); // prints "llm-transform <version>"
  * ```
  */
 export async function runTransformCli(args: string[]): Promise<number> {

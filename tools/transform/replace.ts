@@ -12,9 +12,10 @@ import { decodeText } from "../../core/utf8.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findOccurrences } from "./replace.ts";
  * const encode = (text: string) => new TextEncoder().encode(text);
- * findOccurrences(encode("aaaa"), encode("aa")); // [0, 2]
+ * assert.deepEqual(findOccurrences(encode("aaaa"), encode("aa")), [0, 2]);
  * ```
  */
 export function findOccurrences(haystack: Uint8Array, needle: Uint8Array): number[] {
@@ -114,8 +115,9 @@ const MAX_SCANNED_LINE = 1000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { closestLine } from "./replace.ts";
- * closestLine("fn main() {\n    println!(\"hi\");\n}\n", "println!(\"hello\");")?.line; // 2
+ * assert.equal(closestLine("fn main() {\n    println!(\"hi\");\n}\n", "println!(\"hello\");")?.line, 2);
  * ```
  */
 export function closestLine(text: string, wanted: string): ClosestLine | undefined {
@@ -142,8 +144,9 @@ export function closestLine(text: string, wanted: string): ClosestLine | undefin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { missNote } from "./replace.ts";
- * missNote(new TextEncoder().encode("a\r\nb\r\n"), "a\nb").note.includes("CRLF"); // true
+ * assert.match(missNote(new TextEncoder().encode("a\r\nb\r\n"), "a\nb").note, /CRLF/);
  * ```
  */
 export function missNote(bytes: Uint8Array, old: string): { note: string; line?: number } {
@@ -175,9 +178,13 @@ export function missNote(bytes: Uint8Array, old: string): { note: string; line?:
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeOccurrences } from "./replace.ts";
  * import { LineIndex } from "@llm/search/schema";
- * describeOccurrences(LineIndex.fromText("x\nx\n"), [0, 2], 1); // "line 1 col 0 (bytes 0..1)" …
+ * assert.equal(
+ *   describeOccurrences(LineIndex.fromText("x\nx\n"), [0, 2], 1),
+ *   "line 1 col 0 (bytes 0..1)\nline 2 col 0 (bytes 2..3)",
+ * );
  * ```
  */
 export function describeOccurrences(

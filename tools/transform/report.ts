@@ -87,8 +87,9 @@ export interface TransformReport {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { transformDiagnostic } from "./report.ts";
- * transformDiagnostic("LMT-V-001", "stale").tool; // "llm-transform"
+ * assert.equal(transformDiagnostic("LMT-V-001", "stale").tool, "llm-transform");
  * ```
  */
 export function transformDiagnostic(
@@ -104,8 +105,9 @@ export function transformDiagnostic(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { exitOf } from "./report.ts";
- * exitOf("LMT-V-001"); // 3
+ * assert.equal(exitOf("LMT-V-001"), 3);
  * ```
  */
 export function exitOf(code: string): number {

@@ -93,8 +93,9 @@ function argError(message: string, remediation?: string): ToolError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonPath } from "./request.ts";
- * jsonPath(["edits", 0, "byte_start"]); // "$.edits[0].byte_start"
+ * assert.equal(jsonPath(["edits", 0, "byte_start"]), "$.edits[0].byte_start");
  * ```
  */
 export function jsonPath(path: readonly PropertyKey[]): string {
@@ -128,8 +129,9 @@ function schemaError(source: string, error: z.ZodError): ToolError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseJsonText } from "./request.ts";
- * parseJsonText('{"edits": []}', "the plan"); // { edits: [] }
+ * assert.deepEqual(parseJsonText('{"edits": []}', "the plan"), { edits: [] });
  * ```
  */
 export function parseJsonText(text: string, source: string, code = "LMT-ARG-010"): unknown {
@@ -265,12 +267,13 @@ function inlineValue(value: unknown, field: string): unknown {
  *
  * @example Build a replace request
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildRequest } from "@llm/search/transform";
  * const request = await buildRequest(
  *   { file: "a.txt", old: "x", new: "y", all: false, recover: false },
  *   { cwd: Deno.cwd() },
  * );
- * request.kind; // "replace"
+ * assert.deepEqual(request, { kind: "replace", file: "a.txt", old: "x", new: "y", all: false, count: 1 });
  * ```
  */
 export async function buildRequest(

@@ -33,8 +33,13 @@ function operationOf(input: TransformInput): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { mutationEnvelope } from "@llm/search/schema";
  * import { renderText } from "./run.ts";
- * typeof renderText; // "function"
+ * const answer = mutationEnvelope("llm-transform", {
+ *   operation_type: "replace", status: "ok", message: "nothing to do",
+ * });
+ * assert.equal(renderText(answer), "ok: nothing to do\n");
  * ```
  */
 export function renderText(answer: Envelope): string {
@@ -83,8 +88,16 @@ function undoLines(result: UndoResult): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { TransformInput } from "./input.ts";
  * import { runTransform } from "./run.ts";
- * typeof runTransform; // "function"
+ * const cwd = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${cwd}/a.txt`, "hello world\n");
+ * const input = TransformInput.parse({ file: "a.txt", old: "world", new: "there" });
+ * const { envelope } = await runTransform(input, { executionId: crypto.randomUUID(), cwd });
+ * assert.equal(envelope.status, "ok");
+ * assert.equal(Deno.readTextFileSync(`${cwd}/a.txt`), "hello there\n");
+ * Deno.removeSync(cwd, { recursive: true });
  * ```
  */
 export async function runTransform(

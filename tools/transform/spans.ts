@@ -132,11 +132,12 @@ function checkEdit(bytes: Uint8Array, edit: SpanEdit): EditProblem | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applySpanEdits } from "./spans.ts";
  * const bytes = new TextEncoder().encode("hello world");
  * const result = applySpanEdits(bytes, [{ index: 0, byte_start: 6, byte_end: 11, new_text: "there" }]);
- * new TextDecoder().decode(result.bytes); // "hello there"
- * result.placed[0].new_end; // 11
+ * assert.equal(new TextDecoder().decode(result.bytes), "hello there");
+ * assert.equal(result.placed[0].new_end, 11);
  * ```
  */
 export function applySpanEdits(bytes: Uint8Array, edits: readonly SpanEdit[]): SpanEditResult {
@@ -203,8 +204,10 @@ export function applySpanEdits(bytes: Uint8Array, edits: readonly SpanEdit[]): S
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sameBytes } from "./spans.ts";
- * sameBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2])); // true
+ * assert.ok(sameBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2])));
+ * assert.ok(!sameBytes(new Uint8Array([1, 2]), new Uint8Array([1, 3])));
  * ```
  */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

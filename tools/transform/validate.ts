@@ -56,12 +56,14 @@ async function gate(run: GateRun, filePath: string, bytes: Uint8Array) {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { gateChanges } from "./validate.ts";
  * const findings = await gateChanges([{
  *   file_path: "a.c", path: "/tmp/a.c",
  *   before: new TextEncoder().encode("int x;\n"), after: new TextEncoder().encode("int x\n"),
  * }], { root: "/tmp", mode: "syntax" });
- * findings.refused.size; // 1
+ * assert.equal(findings.refused.size, 1);
+ * assert.equal(findings.diagnostics[0].message, "missing ;");
  * ```
  */
 export async function gateChanges(

@@ -70,9 +70,10 @@ export class Workspace {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Workspace } from "./workspace.ts";
    * const workspace = await Workspace.open(".", Deno.cwd());
-   * workspace.resolve("README.md").display; // "README.md"
+   * assert.equal(workspace.resolve("README.md").display, "README.md");
    * ```
    */
   static async open(
@@ -128,13 +129,10 @@ export class Workspace {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Workspace } from "./workspace.ts";
    * const workspace = await Workspace.open(".", Deno.cwd(), "LFW");
-   * try {
-   *   workspace.resolveTarget(".llm/journal/x.json");
-   * } catch (error) {
-   *   (error as { code: string }).code; // "LFW-PERM-013"
-   * }
+   * assert.throws(() => workspace.resolveTarget(".llm/journal/x.json"), { code: "LFW-PERM-013" });
    * ```
    */
   resolveTarget(path: string): ResolvedPath {
@@ -148,9 +146,10 @@ export class Workspace {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Workspace } from "./workspace.ts";
    * const workspace = await Workspace.open(".", Deno.cwd());
-   * workspace.display(`${workspace.real}/.llm/journal`); // ".llm/journal"
+   * assert.equal(workspace.display(`${workspace.real}/.llm/journal`), ".llm/journal");
    * ```
    */
   display(path: string): string {

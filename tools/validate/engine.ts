@@ -66,11 +66,12 @@ function rootRelative(cwd: string, path: string): { root: string; filePath: stri
  *
  * @example Check a snippet of Python before writing it
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validate } from "./engine.ts";
  * const { data } = await validate({
  *   cwd: Deno.cwd(), path: "snippet.py", content: "def f(:\n  pass\n", gates: "syntax",
  * });
- * data.status; // "rejected"
+ * assert.equal(data.status, "rejected");
  * ```
  */
 export async function validate(options: ValidateOptions): Promise<ValidateOutcome> {

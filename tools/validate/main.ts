@@ -9,11 +9,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validate } from "@llm/search/validate";
  * const { data, diagnostics } = await validate({
  *   cwd: Deno.cwd(), path: "snippet.py", content: "def f(:\n  pass\n",
  * });
- * console.log(data.status, diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`));
+ * assert.equal(data.status, "rejected");
+ * assert.deepEqual(diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`), [
+ *   "1:6 invalid syntax",
+ *   "1:6 missing )",
+ * ]);
  * ```
  *
  * @module

@@ -122,13 +122,16 @@ function writeDiagnostic(
  *
  * @example Create a file, validated first
  * ```ts
+ * import assert from "node:assert/strict";
  * import { write } from "./engine.ts";
  * const root = await Deno.makeTempDir();
  * const report = await write(
  *   { kind: "write", plan: { files: [{ file_path: "a.py", content: "x = 1\n" }] } },
  *   { root, cwd: root, executionId: crypto.randomUUID(), validateOnly: false },
  * );
- * report.status; // "approved"
+ * assert.equal(report.status, "approved");
+ * assert.equal(await Deno.readTextFile(`${root}/a.py`), "x = 1\n");
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export async function write(request: WriteRequest, options: WriteOptions): Promise<WriteReport> {

@@ -9,6 +9,7 @@
  *
  * @example Create a file, validated before it lands
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildWriteRequest, write } from "@llm/search/write";
  * const root = await Deno.makeTempDir();
  * const request = await buildWriteRequest(
@@ -18,7 +19,9 @@
  * const report = await write(request, {
  *   root, cwd: root, executionId: crypto.randomUUID(), validateOnly: false,
  * });
- * report.status; // "approved"
+ * assert.equal(report.status, "approved");
+ * assert.equal(await Deno.readTextFile(`${root}/hello.py`), 'print("hello")\n');
+ * await Deno.remove(root, { recursive: true });
  * ```
  *
  * @module

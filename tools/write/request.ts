@@ -152,12 +152,16 @@ async function planOf(input: WriteRequestInput, source: WriteSource): Promise<Wr
  *
  * @example Build the request of one file
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildWriteRequest } from "./request.ts";
  * const request = await buildWriteRequest(
  *   { path: "a.py", content: "x = 1\n", overwrite: false, validate_only: false },
  *   { cwd: Deno.cwd() },
  * );
- * request.kind; // "write"
+ * assert.deepEqual(request, {
+ *   kind: "write",
+ *   plan: { files: [{ file_path: "a.py", content: "x = 1\n" }] },
+ * });
  * ```
  */
 export async function buildWriteRequest(

@@ -67,7 +67,7 @@ export {
   type DiscoverOutcome,
   type DiscoverWalkOptions,
 } from "./tools/discover/engine.ts";
-export type { CaseMode } from "./tools/discover/query.ts";
+export type { CaseMode } from "./core/fuzzy/query.ts";
 export { transform } from "./tools/transform/engine.ts";
 export {
   buildRequest,
@@ -125,7 +125,7 @@ export {
 } from "./core/tool.ts";
 export { runCli } from "./core/cli.ts";
 export { classifyError, describeCauses } from "./core/failure.ts";
-export { type FileStamp, MemoryCache, type RunCache } from "./core/cache.ts";
+export { type FileVersion, MemoryCache, type RunCache } from "./core/cache.ts";
 export { VERSION } from "./core/version.ts";
 
 // The contract: every type of the output, the coded error and the error-code registry.

@@ -42,7 +42,7 @@ import { parseArgs } from "node:util";
 import { LINUX, prepare } from "./prepare.ts";
 import { type Command, CONFIG, median, REPO, runOnce, runsOption, type Sample } from "./measure.ts";
 import { MemoryCache } from "../core/cache.ts";
-import { liveIndex } from "../tools/symbols/live.ts";
+import { liveIndex } from "../core/symbol_index/live.ts";
 import { findSymbols, findUses, type QueryOptions } from "../tools/symbols/queries.ts";
 
 /** Index database of every run, relative to the indexed root. */

@@ -1,5 +1,5 @@
 /**
- * How far the call sites `llm-symbols` extracts (`tools/symbols/extract.ts`) agree with
+ * How far the call sites `llm-symbols` extracts (`core/symbol_index/extract.ts`) agree with
  * cscope's on the Linux 6.1 `kernel/` directory (`.c` and `.h` files, read as C): for a fixed
  * sample of 200 functions (seeded, among the functions we find in `.c` files), the direct
  * callers (`cscope -L -3 NAME`) and callees (`cscope -L -2 NAME`), compared as call sites
@@ -15,7 +15,7 @@
  */
 import { join, relative } from "node:path";
 import { LINUX, prepare } from "./prepare.ts";
-import { extractFacts } from "../tools/symbols/extract.ts";
+import { extractFacts } from "../core/symbol_index/extract.ts";
 
 /** One call site: the file, the line of the call, the calling function and the called name. */
 interface CallSite {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { LINUX, prepare } from "./prepare.ts";
 import { median, ms, runsOption } from "./measure.ts";
 import { createParser } from "../grammars/loader.ts";
-import { extractFacts } from "../tools/symbols/extract.ts";
+import { extractFacts } from "../core/symbol_index/extract.ts";
 
 /** The text of every `.c` and `.h` file under `dir`, in path order. */
 function sources(dir: string): string[] {

@@ -10,7 +10,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { walkCandidates } from "../tools/symbols/candidates.ts";
+import { walkCandidates } from "../core/symbol_index/candidates.ts";
 import { threadCount } from "../core/workers.ts";
 import type { FloorTask } from "./symbols_floor_worker.ts";
 

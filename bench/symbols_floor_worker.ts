@@ -7,7 +7,7 @@
 /// <reference lib="deno.worker" />
 import type { Parser } from "web-tree-sitter";
 import { createParser } from "../grammars/loader.ts";
-import { type ExtractTask, runExtractTask } from "../tools/symbols/extract_job.ts";
+import { type ExtractTask, runExtractTask } from "../core/symbol_index/extract_job.ts";
 
 /** A file to handle, and how far. */
 export interface FloorTask extends ExtractTask {

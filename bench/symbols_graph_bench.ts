@@ -1,5 +1,5 @@
 /**
- * The graph algorithms of `llm-symbols` (`tools/symbols/graph.ts`) and its repository map
+ * The graph algorithms of `llm-symbols` (`core/graph.ts`) and its repository map
  * (`tools/symbols/map.ts`) at the Linux tree's scale: a generated call graph of 1,000,000
  * symbols and 4,000,000 uses, with the skew of real code (most calls go to a few popular
  * functions, the rest stay near their caller). Medians of in-process wall and CPU times (CPU
@@ -22,7 +22,7 @@ import {
   reachable,
   stronglyConnected,
   type SymbolGraph,
-} from "../tools/symbols/graph.ts";
+} from "../core/graph.ts";
 import { type MapEntry, renderRepoMap } from "../tools/symbols/map.ts";
 import { median, ms, runsOption } from "./measure.ts";
 

@@ -14,7 +14,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MemoryCache } from "../core/cache.ts";
-import { liveIndex } from "../tools/symbols/live.ts";
+import { liveIndex } from "../core/symbol_index/live.ts";
 import { findSymbols, findUses, type QueryOptions } from "../tools/symbols/queries.ts";
 import { type Command, CONFIG, median, REPO, runOnce, runsOption } from "./measure.ts";
 import { LINUX } from "./prepare.ts";

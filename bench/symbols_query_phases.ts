@@ -14,7 +14,7 @@ import { FIRST_MODULE_MS } from "./symbols_phase_start.ts";
 import "../tools/symbols/main.ts";
 import { QUERY_CODE } from "../tools/symbols/commands.ts";
 import { SYMBOLS_DEFAULTS } from "../tools/symbols/defaults.ts";
-import { IndexStore, locateDb } from "../tools/symbols/store.ts";
+import { IndexStore, locateDb } from "../core/symbol_index/store.ts";
 
 /** The phases of one run, in milliseconds. */
 export interface QueryPhases {

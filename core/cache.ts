@@ -1,16 +1,18 @@
 /**
  * A cache that long-lived hosts (the MCP server) hand to runs so repeated work on unchanged
- * files is skipped. Entries are stamped with the file's size and mtime (and, where the caller
- * has it, a checksum) and are dropped when the stamp no longer matches or a mutating tool
- * reports the path as changed. One-shot CLI runs pass no cache. Besides stamped values, a cache
+ * files is skipped. Entries are kept with the version of the file they are valid for (its size
+ * and mtime and, where the caller has it, a checksum) and are dropped when the version no longer
+ * matches or a mutating tool reports the path as changed. One-shot CLI runs pass no cache.
+ * Besides such values, a cache
  * holds resources that keep themselves fresh (an open index database with its file watcher):
  * opened on first use, kept across invalidations, disposed when the host closes the cache.
  *
  * @module
  */
+import { racyStamp } from "./racy_stamp.ts";
 
-/** What identifies a file's state without reading it. */
-export interface FileStamp {
+/** What identifies a version of a file without reading it: what a cached value is valid for. */
+export interface FileVersion {
   /** Size in bytes. */
   size: number;
   /** Modification time in ms since the epoch. */
@@ -21,10 +23,10 @@ export interface FileStamp {
 
 /** The cache interface engines use. */
 export interface RunCache {
-  /** The value stored under `(namespace, key)` if it was stored with an equal stamp. */
-  get<T>(namespace: string, key: string, stamp: FileStamp): T | undefined;
-  /** Stores a value with the stamp it is valid for. */
-  set<T>(namespace: string, key: string, stamp: FileStamp, value: T): void;
+  /** The value stored under `(namespace, key)` if it was stored with an equal version. */
+  get<T>(namespace: string, key: string, version: FileVersion): T | undefined;
+  /** Stores a value with the version of the file it is valid for. */
+  set<T>(namespace: string, key: string, version: FileVersion, value: T): void;
   /** Drops every entry whose key is `absPath` (or everything when no path is given). */
   invalidate(absPath?: string): void;
   /**
@@ -37,12 +39,12 @@ export interface RunCache {
 }
 
 interface Stored {
-  stamp: FileStamp;
+  version: FileVersion;
   value: unknown;
   storedAt: number;
 }
 
-function sameStamp(a: FileStamp, b: FileStamp): boolean {
+function sameVersion(a: FileVersion, b: FileVersion): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs &&
     (a.checksum === undefined || b.checksum === undefined || a.checksum === b.checksum);
 }
@@ -55,7 +57,7 @@ function sameStamp(a: FileStamp, b: FileStamp): boolean {
  * edit that keeps the size and lands in the same mtime tick as the read would otherwise go
  * unseen. Such an entry is recomputed once more; later entries of an unchanged file are kept.
  *
- * @example Cache per-file results by stamp
+ * @example Cache per-file results by file version
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoryCache } from "@llm/search";
@@ -74,22 +76,22 @@ export class MemoryCache implements RunCache {
 
   /**
    * A cache holding at most `maxEntries` values; entries of files modified within
-   * `racyWindowMs` before they were stored are not trusted (no checksum in the stamp).
+   * `racyWindowMs` before they were stored are not trusted (no checksum in the version).
    */
   constructor(maxEntries = 200_000, racyWindowMs = 0) {
     this.#maxEntries = maxEntries;
     this.#racyWindowMs = racyWindowMs;
   }
 
-  get<T>(namespace: string, key: string, stamp: FileStamp): T | undefined {
+  get<T>(namespace: string, key: string, version: FileVersion): T | undefined {
     const stored = this.#entries.get(key)?.get(namespace);
-    if (!stored || !sameStamp(stored.stamp, stamp)) return undefined;
-    const racy = this.#racyWindowMs > 0 && stored.stamp.checksum === undefined &&
-      stored.stamp.mtimeMs > stored.storedAt - this.#racyWindowMs;
+    if (!stored || !sameVersion(stored.version, version)) return undefined;
+    const racy = this.#racyWindowMs > 0 && stored.version.checksum === undefined &&
+      racyStamp(stored.version.mtimeMs, stored.storedAt, this.#racyWindowMs);
     return racy ? undefined : stored.value as T;
   }
 
-  set<T>(namespace: string, key: string, stamp: FileStamp, value: T): void {
+  set<T>(namespace: string, key: string, version: FileVersion, value: T): void {
     let byNamespace = this.#entries.get(key);
     if (!byNamespace) {
       if (this.#size >= this.#maxEntries) this.#evictOldest();
@@ -97,7 +99,7 @@ export class MemoryCache implements RunCache {
       this.#entries.set(key, byNamespace);
     }
     if (!byNamespace.has(namespace)) this.#size++;
-    byNamespace.set(namespace, { stamp, value, storedAt: Date.now() });
+    byNamespace.set(namespace, { version, value, storedAt: Date.now() });
   }
 
   invalidate(absPath?: string): void {

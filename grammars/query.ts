@@ -13,8 +13,6 @@ import { type Language, Query } from "web-tree-sitter";
 import { DEFINITION_QUERIES } from "./wasm/queries.ts";
 import { closestNames } from "./closest_names.ts";
 
-export { closestNames } from "./closest_names.ts";
-
 /** Predicates web-tree-sitter 0.25 evaluates; any other `#…` would be silently ignored. */
 export const SUPPORTED_PREDICATES: readonly string[] = [
   "eq?",

@@ -38,11 +38,11 @@ const WORKERS = {
   search: "tools/search/worker.ts",
   astSearch: "tools/ast-search/worker.ts",
   mcpCall: "tools/mcp/call_worker.ts",
-  symbols: "tools/symbols/worker.ts",
-  /** The repository index's stamp reader (`core/trigram/stamps.ts`). */
+  symbolIndex: "core/symbol_index/worker.ts",
+  /** The repository index's stat reader (`core/trigram/entry_stats.ts`). */
   stamps: "core/trigram/stat_worker.ts",
-  /** The repository index's builder during `index` (`tools/symbols/repository_build.ts`). */
-  repository: "tools/symbols/repository_worker.ts",
+  /** The repository index's builder during `index` (`core/trigram/repository_build.ts`). */
+  repository: "core/trigram/repository_worker.ts",
 } as const;
 
 /** How one executable is built. */
@@ -97,12 +97,12 @@ export function compileTargets(): CompileTarget[] {
     tool(LLM_TRANSFORM, "transform"),
     tool(LLM_WRITE, "write"),
     tool(LLM_SYMBOLS, "symbols", [
-      WORKERS.symbols,
+      WORKERS.symbolIndex,
       WORKERS.stamps,
       WORKERS.repository,
       "tools/symbols/dispatch.ts",
     ]),
-    tool(LLM_REFACTOR, "refactor", [WORKERS.symbols, WORKERS.stamps, WORKERS.repository]),
+    tool(LLM_REFACTOR, "refactor", [WORKERS.symbolIndex, WORKERS.stamps, WORKERS.repository]),
     tool(LLM_VALIDATE, "validate"),
     {
       name: LLM_MCP,
@@ -113,7 +113,7 @@ export function compileTargets(): CompileTarget[] {
         WORKERS.search,
         WORKERS.astSearch,
         WORKERS.mcpCall,
-        WORKERS.symbols,
+        WORKERS.symbolIndex,
         WORKERS.stamps,
         WORKERS.repository,
       ],

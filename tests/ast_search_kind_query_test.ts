@@ -14,11 +14,7 @@ import { languageForFile } from "../grammars/languages.ts";
 import { definitionQuery } from "../grammars/query.ts";
 import { DEFINITION_QUERIES } from "../grammars/wasm/queries.ts";
 import { SYMBOL_KINDS } from "../schema/ast_search.ts";
-import {
-  collectDefinitions,
-  CONTAINER_KINDS,
-  type Definition,
-} from "../tools/ast-search/definitions.ts";
+import { collectDefinitions, CONTAINER_KINDS, type Definition } from "../grammars/definitions.ts";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/ast/", import.meta.url));
 

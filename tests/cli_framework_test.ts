@@ -84,3 +84,19 @@ Deno.test("jsonl and text formats, and --version, from the same definition", asy
   const version = await runEntry(PROBE, ["--version"]);
   assert.match(version.stdout, /^llm-probe \d+\.\d+\.\d+\n$/);
 });
+
+Deno.test("a subcommand named like an Object property (constructor, toString) is unknown, exit 2", async () => {
+  for (
+    const [entry, code] of [["tools/refactor/main.ts", "SPL-ARG-001"], [
+      "tools/symbols/main.ts",
+      "MAG-ARG-001",
+    ]]
+  ) {
+    for (const name of ["constructor", "toString", "__proto__"]) {
+      const result = await runEntry(entry, [name]);
+      assert.equal(result.code, 2, `${entry} ${name}: ${result.stdout}`);
+      const envelope = JSON.parse(result.stdout);
+      assert.equal(envelope.error?.code ?? envelope.diagnostics[0].code, code);
+    }
+  }
+});

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { discover } from "../tools/discover/engine.ts";
-import { MAX_QUERY_BYTES, MAX_QUERY_TERMS } from "../tools/discover/query.ts";
+import { MAX_QUERY_BYTES, MAX_QUERY_TERMS } from "../core/fuzzy/query.ts";
 import { discoverTool } from "../tools/discover/tool.ts";
 import { fuzzTool, refusal } from "./fuzz_helpers.ts";
 import { makeTree, runEntry } from "./helpers.ts";

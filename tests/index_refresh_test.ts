@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { indexRoot, TRIGRAM_REBUILD_DRIFT } from "../tools/symbols/indexer.ts";
+import { indexRoot, TRIGRAM_REBUILD_DRIFT } from "../core/symbol_index/indexer.ts";
 import { search } from "../tools/search/engine.ts";
 import { makeTree } from "./helpers.ts";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildTrigramIndex } from "../core/trigram/build.ts";
 import { openIndex } from "../core/trigram/reader.ts";
-import { FileStamps } from "../core/trigram/stamps.ts";
+import { EntryStats } from "../core/trigram/entry_stats.ts";
 import { makeTree } from "./helpers.ts";
 
 Deno.test("stamps from the worker equal stats on the calling thread", async () => {
@@ -19,7 +19,7 @@ Deno.test("stamps from the worker equal stats on the calling thread", async () =
     const index = openIndex(join(root, ".llm", "trigram.idx"))!;
     Deno.removeSync(join(root, "d3/f39.txt"));
     Deno.writeTextFileSync(join(root, "d3/f35.txt"), "changed after indexing");
-    const stamps = new FileStamps(index, root, true, 0);
+    const stamps = new EntryStats(index, root, true, 0);
     // Give the worker time to claim the (single) chunk, so its stamps are the ones compared.
     await new Promise((resolve) => setTimeout(resolve, 500));
     try {
@@ -51,7 +51,7 @@ Deno.test("the worker stats only the files asked for; the others are stat'ed whe
   try {
     buildTrigramIndex({ root });
     const index = openIndex(join(root, ".llm", "trigram.idx"))!;
-    const stamps = new FileStamps(index, root, true, 0, (path) => path.endsWith(".c"));
+    const stamps = new EntryStats(index, root, true, 0, (path) => path.endsWith(".c"));
     await stamps.workerDone;
     try {
       // Grown after the worker ran: a wanted file keeps the worker's stamp, another is new.

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { REPO } from "./helpers.ts";
-import { indexRoot } from "../tools/symbols/indexer.ts";
+import { indexRoot } from "../core/symbol_index/indexer.ts";
 
 /** How to start a server. */
 export interface ServerSpec {

@@ -18,7 +18,7 @@ const OWN_DECODERS: Record<string, string> = {
   "core/utf8.ts": "the one decoding itself",
   "core/gates/spawn.ts": "the checkers' stdout and stderr",
   "tools/mcp/stdio.ts": "the JSON-RPC stream on standard input",
-  "tools/symbols/schema_sql.ts": "the SQLite header's magic string",
+  "core/symbol_index/schema_sql.ts": "the SQLite header's magic string",
 };
 
 /** Where the package may read a file as text: its own files and configuration, never code. */

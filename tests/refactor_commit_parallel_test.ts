@@ -9,9 +9,11 @@ import { join } from "node:path";
 import { sha256, ToolError } from "../schema/mod.ts";
 import { commitChanges, type FileChange, tempPathFor } from "../core/transaction/mod.ts";
 import { eachLimited, NewFileError, writeNewFiles } from "../core/transaction/parallel.ts";
-import { REFACTOR_TRANSACTION_CODES } from "../tools/refactor/engine.ts";
+import { transactionCodes } from "../core/transaction/codes.ts";
 import { makeTree } from "./helpers.ts";
 import { manifestOf, snapshot, temporaries } from "./transform_helpers.ts";
+
+const REFACTOR_TRANSACTION_CODES = transactionCodes("SPL");
 
 const encoder = new TextEncoder();
 

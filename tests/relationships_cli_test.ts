@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Relationships } from "../schema/extensions.ts";
-import { indexRoot } from "../tools/symbols/indexer.ts";
+import { indexRoot } from "../core/symbol_index/indexer.ts";
 import { makeTree, parseJson, REPO, runEntry, withoutRunFields } from "./helpers.ts";
 
 const FILES: Record<string, string> = {

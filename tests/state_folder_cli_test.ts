@@ -12,9 +12,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sha256 } from "../schema/mod.ts";
 import { commitChanges } from "../core/transaction/mod.ts";
-import { TRANSACTION_CODES } from "../tools/transform/report.ts";
+import { transactionCodes } from "../core/transaction/codes.ts";
 import { makeTree, parseJson, runEntry } from "./helpers.ts";
 import { connect } from "./mcp_helpers.ts";
+
+const TRANSACTION_CODES = transactionCodes("LMT");
 
 interface Envelope {
   status: string;

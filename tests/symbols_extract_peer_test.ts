@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { extractFacts } from "../tools/symbols/extract.ts";
+import { extractFacts } from "../core/symbol_index/extract.ts";
 import { hasCommand } from "./helpers.ts";
 
 const hasCscope = hasCommand("cscope");

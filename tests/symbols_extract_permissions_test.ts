@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { REPO } from "./helpers.ts";
 
 Deno.test("extractFacts: runs with no permission at all, on the main thread", async () => {
-  const extract = join(REPO, "tools/symbols/extract.ts");
+  const extract = join(REPO, "core/symbol_index/extract.ts");
   const script = `import { extractFacts } from ${JSON.stringify(`file://${extract}`)};
 const facts = await extractFacts("rust", "use std::fs;\\nfn main() { helper(); }\\n");
 console.log(JSON.stringify([facts.symbols[0].name, facts.references.at(-1).name, facts.imports[0].target]));`;

@@ -6,14 +6,14 @@
  */
 import { join, relative } from "node:path";
 import { languageForFile } from "../grammars/languages.ts";
-import { extractFacts } from "../tools/symbols/extract.ts";
+import { extractFacts } from "../core/symbol_index/extract.ts";
 import {
   type FactRows,
   factRows,
   IMPORT_ROW_COLUMNS,
   REF_ROW_COLUMNS,
   SYMBOL_ROW_COLUMNS,
-} from "../tools/symbols/fact_rows.ts";
+} from "../core/symbol_index/fact_rows.ts";
 import { REPO } from "./helpers.ts";
 
 const FIXTURES = join(REPO, "tests", "fixtures", "ast");

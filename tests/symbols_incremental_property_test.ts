@@ -13,8 +13,8 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { indexRoot } from "../tools/symbols/indexer.ts";
-import { recordedWalk, walkCandidates } from "../tools/symbols/candidates.ts";
+import { indexRoot } from "../core/symbol_index/indexer.ts";
+import { recordedWalk, walkCandidates } from "../core/symbol_index/candidates.ts";
 import type { IndexWalkSource } from "../core/trigram/walk_source.ts";
 import { seededRandom } from "./helpers.ts";
 

@@ -13,11 +13,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { indexRoot } from "../tools/symbols/indexer.ts";
+import { indexRoot } from "../core/symbol_index/indexer.ts";
 import { verifyIndex } from "../tools/symbols/freshness.ts";
-import { extractFacts } from "../tools/symbols/extract.ts";
+import { extractFacts } from "../core/symbol_index/extract.ts";
 import { SYMBOLS_DEFAULTS } from "../tools/symbols/defaults.ts";
-import { recordedWalk, walkCandidates } from "../tools/symbols/candidates.ts";
+import { recordedWalk, walkCandidates } from "../core/symbol_index/candidates.ts";
 import type { IndexWalkSource } from "../core/trigram/walk_source.ts";
 import { parseJson, runEntry } from "./helpers.ts";
 

@@ -1,13 +1,13 @@
 /**
- * The live index a long-lived host keeps in its cache (`tools/symbols/live.ts`), in process: one
+ * The live index a long-lived host keeps in its cache (`core/symbol_index/live.ts`), in process: one
  * open database and one watcher per index, fresh before each query, and nothing left open once
  * the host closes its cache (counted by the process's inotify watches, on Linux).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryCache } from "../core/cache.ts";
-import { indexRoot } from "../tools/symbols/indexer.ts";
-import { liveIndex } from "../tools/symbols/live.ts";
+import { indexRoot } from "../core/symbol_index/indexer.ts";
+import { liveIndex } from "../core/symbol_index/live.ts";
 import { findSymbols, findUses } from "../tools/symbols/queries.ts";
 import { makeTree } from "./helpers.ts";
 

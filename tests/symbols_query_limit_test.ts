@@ -4,7 +4,7 @@
  * where some uses denote another definition of the same name and some lie outside the scope.
  */
 import assert from "node:assert/strict";
-import { indexRoot } from "../tools/symbols/indexer.ts";
+import { indexRoot } from "../core/symbol_index/indexer.ts";
 import { findUses } from "../tools/symbols/queries.ts";
 import { makeTree, seededRandom } from "./helpers.ts";
 

@@ -7,12 +7,12 @@
 import assert from "node:assert/strict";
 import { MemoryCache } from "../core/cache.ts";
 import { changedPaths } from "../tools/mcp/scope.ts";
-import { liveIndex } from "../tools/symbols/live.ts";
+import { liveIndex } from "../core/symbol_index/live.ts";
 import { findSymbols } from "../tools/symbols/queries.ts";
 import { symbolsIndexTool } from "../tools/symbols/tool.ts";
-import { extractFacts } from "../tools/symbols/extract.ts";
+import { extractFacts } from "../core/symbol_index/extract.ts";
 import { indexStatus, verifyIndex } from "../tools/symbols/freshness.ts";
-import { indexRoot } from "../tools/symbols/indexer.ts";
+import { indexRoot } from "../core/symbol_index/indexer.ts";
 import { makeTree } from "./helpers.ts";
 
 /** A bash script with a `case` statement: its scanner calls `isalpha`. */

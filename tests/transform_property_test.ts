@@ -12,7 +12,7 @@ import { LineIndex, sha256 } from "../schema/mod.ts";
 import { buildRequest, transform } from "../tools/transform/main.ts";
 import { applySpanEdits, type SpanEdit } from "../tools/transform/spans.ts";
 import { findOccurrences } from "../tools/transform/replace.ts";
-import { unifiedDiff } from "../tools/transform/diff.ts";
+import { unifiedDiff } from "../core/transaction/diff.ts";
 import { makeTree, seededRandom as random } from "./helpers.ts";
 
 const PIECES = [

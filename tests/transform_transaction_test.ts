@@ -16,7 +16,7 @@ import {
   type TransactionOptions,
   undoOperation,
 } from "../core/transaction/mod.ts";
-import { TRANSACTION_CODES } from "../tools/transform/report.ts";
+import { transactionCodes } from "../core/transaction/codes.ts";
 import { makeTree } from "./helpers.ts";
 import {
   exists,
@@ -28,6 +28,8 @@ import {
   temporaries,
   until,
 } from "./transform_helpers.ts";
+
+const TRANSACTION_CODES = transactionCodes("LMT");
 
 const encoder = new TextEncoder();
 

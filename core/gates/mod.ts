@@ -112,11 +112,11 @@ async function cachedSyntaxGate(
   if (!options.cache) return syntaxGate(check);
   const checksum = sha256(options.bytes);
   const namespace = `gate:syntax:${language}:${prefix}:${options.filePath}`;
-  const stamp = { size: options.bytes.length, mtimeMs: 0, checksum };
-  const hit = options.cache.get<SyntaxOutcome>(namespace, checksum, stamp);
+  const version = { size: options.bytes.length, mtimeMs: 0, checksum };
+  const hit = options.cache.get<SyntaxOutcome>(namespace, checksum, version);
   if (hit) return hit;
   const outcome = await syntaxGate(check);
-  options.cache.set(namespace, checksum, stamp, outcome);
+  options.cache.set(namespace, checksum, version, outcome);
   return outcome;
 }
 
@@ -245,7 +245,7 @@ function compilerSkipped(
 
 /**
  * The compiler gate of the language, cached by content hash: a verdict that depends on other
- * files is kept with their stamps and holds while they are unchanged.
+ * files is kept with their identities and holds while they are unchanged.
  */
 async function compilerResult(
   options: ValidateOptions,
@@ -285,23 +285,25 @@ async function compilerResult(
   // A verdict reached by running build scripts is not the answer of a run that may not.
   const allowed = check.allowBuildScripts ? ":build-scripts" : "";
   const namespace = `gate:${checker.name}${allowed}:${prefix}:${options.filePath}`;
-  const stamp = { size: options.bytes.length, mtimeMs: 0, checksum };
-  const hit = options.cache.get<StoredVerdict>(namespace, checksum, stamp);
-  if (hit && hit.stamps.every(([path, stamp]) => stampOf(path) === stamp)) return hit.result;
+  const version = { size: options.bytes.length, mtimeMs: 0, checksum };
+  const hit = options.cache.get<StoredVerdict>(namespace, checksum, version);
+  if (hit && hit.identities.every(([path, known]) => identityOf(path) === known)) {
+    return hit.result;
+  }
   const result = await runChecker(checker, check);
-  const stamps = verdictStamps(root, dir, checker, result);
-  if (stamps) options.cache.set(namespace, checksum, stamp, { result, stamps });
+  const identities = verdictIdentities(root, dir, checker, result);
+  if (identities) options.cache.set(namespace, checksum, version, { result, identities });
   return result;
 }
 
-/** A compiler gate's verdict as cached: the result and the stamps of what it rests on. */
+/** A compiler gate's verdict as cached: the result and the identities of what it rests on. */
 interface StoredVerdict {
   result: GateResult;
-  stamps: [string, string][];
+  identities: [string, string][];
 }
 
-/** `mtime:size` of `path`, or `absent`: a changed stamp means the entry may have changed. */
-function stampOf(path: string): string {
+/** `mtime:size` of `path`, or `absent`: a changed identity means the entry may have changed. */
+function identityOf(path: string): string {
   try {
     const info = Deno.statSync(path);
     return `${info.mtime?.getTime()}:${info.size}`;
@@ -312,14 +314,14 @@ function stampOf(path: string): string {
 }
 
 /**
- * The stamps a verdict rests on, or `undefined` when it may not be kept: a skipped gate (no
- * permission, a timeout) may run next time, and a context-dependent checker that could not say
+ * The identities of what a verdict rests on, or `undefined` when it may not be kept: a skipped
+ * gate (no permission, a timeout) may run next time, and a context-dependent checker that could not say
  * what it read cannot be trusted later. A verdict rests on the inputs inside the root and the
  * folders that hold them or the target (a file added there may be read next time: a header
  * that shadows another, a module an import now finds); files outside the root (system headers,
  * Deno's cache) change with the toolchain only.
  */
-function verdictStamps(
+function verdictIdentities(
   root: string,
   dir: string,
   checker: Checker,
@@ -341,7 +343,7 @@ function verdictStamps(
     paths.add(input);
     addFolders(dirname(input));
   }
-  return [...paths].map((path) => [path, stampOf(path)]);
+  return [...paths].map((path) => [path, identityOf(path)]);
 }
 
 /**

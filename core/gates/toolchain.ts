@@ -11,6 +11,7 @@
  * @module
  */
 import { basename, isAbsolute, join } from "../path_syntax.ts";
+import { racyStamp } from "../racy_stamp.ts";
 
 /**
  * The folder Deno puts first on its PATH when `node` is not on it, holding a `node` that runs
@@ -18,26 +19,19 @@ import { basename, isAbsolute, join } from "../path_syntax.ts";
  */
 const DENO_NODE_SHIM = "node_compat_bin";
 
-/**
- * A folder or file changed this recently is not trusted to stay as seen: a change in the same
- * tick would go unnoticed (git's "racily clean" rule; Deno gives `ctime` in whole seconds), so
- * it is looked at again next time.
- */
-const RACY_MS = 2_000;
-
 /** What a cached answer rests on: paths and the identity `stat` gave each of them. */
-type Stamps = [path: string, stamp: string][];
+type Identities = [path: string, identity: string][];
 
-/** A PATH resolution kept with the stamps of the folders it searched. */
+/** A PATH resolution kept with the identities of the folders it searched. */
 interface Resolution {
   found: string | null;
-  stamps: Stamps;
+  identities: Identities;
 }
 
 /** An answer of a program about itself (asked or being asked), kept with its identity. */
 interface KnownFact {
   answer: Promise<unknown>;
-  stamp: string;
+  identity: string;
 }
 
 const resolutions = new Map<string, Resolution>();
@@ -62,13 +56,15 @@ function identity(path: string): string | undefined {
   }
   const [mtime, ctime] = [info.mtime?.getTime(), info.ctime?.getTime()];
   if (mtime === undefined || ctime === undefined) return undefined;
-  if (Date.now() - Math.max(mtime, ctime) < RACY_MS) return undefined;
+  // An entry changed this recently is not trusted to stay as seen: a change in the same tick
+  // would go unnoticed (Deno gives `ctime` in whole seconds), so it is looked at again next time.
+  if (racyStamp(Math.max(mtime, ctime), Date.now())) return undefined;
   return `${info.dev}:${info.ino}:${mtime}:${ctime}:${info.size}`;
 }
 
-/** Whether every stamp still holds. */
-function unchanged(stamps: Stamps): boolean {
-  return stamps.every(([path, stamp]) => identity(path) === stamp);
+/** Whether every identity still holds. */
+function unchanged(identities: Identities): boolean {
+  return identities.every(([path, known]) => identity(path) === known);
 }
 
 /**
@@ -114,8 +110,8 @@ export function lookUp(program: string): string | null | undefined {
   const path = Deno.env.get("PATH") ?? "";
   const key = `${program}\0${path}`;
   const known = resolutions.get(key);
-  if (known && unchanged(known.stamps)) return known.found;
-  const stamps: Stamps = [];
+  if (known && unchanged(known.identities)) return known.found;
+  const identities: Identities = [];
   let trusted = true;
   let found: string | null = null;
   for (const folder of path.split(":")) {
@@ -124,15 +120,15 @@ export function lookUp(program: string): string | null | undefined {
     if (Deno.permissions.querySync({ name: "read", path: candidate }).state !== "granted") {
       return undefined;
     }
-    const stamp = identity(folder);
-    if (stamp === undefined) trusted = false;
-    else stamps.push([folder, stamp]);
-    if (stamp !== "absent" && isFile(candidate)) {
+    const seen = identity(folder);
+    if (seen === undefined) trusted = false;
+    else identities.push([folder, seen]);
+    if (seen !== "absent" && isFile(candidate)) {
       found = candidate;
       break;
     }
   }
-  if (trusted) resolutions.set(key, { found, stamps });
+  if (trusted) resolutions.set(key, { found, identities });
   else resolutions.delete(key);
   return found;
 }
@@ -180,12 +176,12 @@ export function toolVersion(
  * ```
  */
 export function toolFact<T>(kind: string, path: string, probe: () => Promise<T>): Promise<T> {
-  const stamp = isAbsolute(path) ? identity(path) : "unknown";
-  if (stamp === undefined) return probe();
+  const seen = isAbsolute(path) ? identity(path) : "unknown";
+  if (seen === undefined) return probe();
   const key = `${kind}\0${path}`;
   const known = facts.get(key);
-  if (known && known.stamp === stamp) return known.answer as Promise<T>;
+  if (known && known.identity === seen) return known.answer as Promise<T>;
   const answer = probe();
-  facts.set(key, { answer, stamp });
+  facts.set(key, { answer, identity: seen });
   return answer;
 }

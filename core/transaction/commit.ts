@@ -60,7 +60,8 @@ function messageOf(error: unknown): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { commitChanges } from "./commit.ts";
- * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
+ * import { transactionCodes } from "./codes.ts";
+ * const codes = transactionCodes("LMT");
  * const root = Deno.realPathSync(await Deno.makeTempDir());
  * await Deno.writeTextFile(`${root}/a.txt`, "old\n");
  * const report = await commitChanges([{
@@ -68,7 +69,7 @@ function messageOf(error: unknown): string {
  *   before: new TextEncoder().encode("old\n"), after: new TextEncoder().encode("new\n"),
  * }], {
  *   root, executionId: crypto.randomUUID(), tool: "llm-transform", operationType: "edit",
- *   prefix: "LMT", codes: TRANSACTION_CODES,
+ *   prefix: "LMT", codes,
  * });
  * assert.equal(await Deno.readTextFile(`${root}/a.txt`), "new\n");
  * assert.ok(report.journal.startsWith(`${root}/.llm/journal/`)); // kept for an undo

@@ -108,10 +108,11 @@ export function stateFolder(
  * ```ts
  * import assert from "node:assert/strict";
  * import { stateDirectory } from "./confine.ts";
- * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
+ * import { transactionCodes } from "./codes.ts";
+ * const codes = transactionCodes("LMT");
  * const root = await Deno.makeTempDir();
- * assert.equal(await stateDirectory(root, TRANSACTION_CODES, false), null); // not there yet
- * assert.equal(await stateDirectory(root, TRANSACTION_CODES, true), `${root}/.llm/journal`);
+ * assert.equal(await stateDirectory(root, codes, false), null); // not there yet
+ * assert.equal(await stateDirectory(root, codes, true), `${root}/.llm/journal`);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
@@ -201,8 +202,9 @@ export function requireOutsideStateFolder(
  * ```ts
  * import assert from "node:assert/strict";
  * import { requireInsideRoot } from "./confine.ts";
- * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
- * assert.throws(() => requireInsideRoot("/repo", "/etc/passwd", TRANSACTION_CODES), {
+ * import { transactionCodes } from "./codes.ts";
+ * const codes = transactionCodes("LMT");
+ * assert.throws(() => requireInsideRoot("/repo", "/etc/passwd", codes), {
  *   code: "LMT-PERM-012",
  * });
  * ```

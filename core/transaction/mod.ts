@@ -6,7 +6,8 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { commitChanges, undoOperation } from "./mod.ts";
- * import { TRANSACTION_CODES as codes } from "../../tools/transform/report.ts";
+ * import { transactionCodes } from "./codes.ts";
+ * const codes = transactionCodes("LMT");
  * const root = Deno.realPathSync(Deno.makeTempDirSync());
  * Deno.writeTextFileSync(`${root}/a.txt`, "old\n");
  * const [before, after] = [new TextEncoder().encode("old\n"), new TextEncoder().encode("new\n")];
@@ -23,11 +24,15 @@
  *
  * @module
  */
+export * from "./codes.ts";
 export * from "./commit.ts";
 export * from "./confine.ts";
 export * from "./fs.ts";
 export * from "./journal.ts";
+export * from "./journal_runs.ts";
+export * from "./plan_json.ts";
 export * from "./recover.ts";
 export * from "./restore.ts";
 export * from "./types.ts";
 export * from "./undo.ts";
+export * from "./workspace.ts";

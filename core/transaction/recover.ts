@@ -60,9 +60,10 @@ export interface RecoveryReport {
  * ```ts
  * import assert from "node:assert/strict";
  * import { recoverJournals } from "./recover.ts";
- * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
+ * import { transactionCodes } from "./codes.ts";
+ * const codes = transactionCodes("LMT");
  * const root = Deno.makeTempDirSync();
- * const report = await recoverJournals(root, { dryRun: true, codes: TRANSACTION_CODES });
+ * const report = await recoverJournals(root, { dryRun: true, codes });
  * assert.equal(report.result.count, 0); // no interrupted operation
  * Deno.removeSync(root, { recursive: true });
  * ```
@@ -105,9 +106,10 @@ export async function recoverJournals(
  * ```ts
  * import assert from "node:assert/strict";
  * import { findInterrupted } from "./recover.ts";
- * import { TRANSACTION_CODES } from "../../tools/transform/report.ts";
+ * import { transactionCodes } from "./codes.ts";
+ * const codes = transactionCodes("LMT");
  * const root = Deno.makeTempDirSync();
- * assert.deepEqual(await findInterrupted(root, TRANSACTION_CODES), []); // a healthy workspace
+ * assert.deepEqual(await findInterrupted(root, codes), []); // a healthy workspace
  * Deno.removeSync(root, { recursive: true });
  * ```
  */

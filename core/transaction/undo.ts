@@ -70,7 +70,8 @@ const STATE_REASONS: Record<string, string> = {
  * import assert from "node:assert/strict";
  * import { commitChanges } from "./commit.ts";
  * import { planUndo } from "./undo.ts";
- * import { TRANSACTION_CODES as codes } from "../../tools/transform/report.ts";
+ * import { transactionCodes } from "./codes.ts";
+ * const codes = transactionCodes("LMT");
  * const root = Deno.realPathSync(Deno.makeTempDirSync());
  * Deno.writeTextFileSync(`${root}/a.txt`, "old\n");
  * const [before, after] = [new TextEncoder().encode("old\n"), new TextEncoder().encode("new\n")];
@@ -146,7 +147,8 @@ export async function planUndo(
  * import assert from "node:assert/strict";
  * import { commitChanges } from "./commit.ts";
  * import { undoOperation } from "./undo.ts";
- * import { TRANSACTION_CODES as codes } from "../../tools/transform/report.ts";
+ * import { transactionCodes } from "./codes.ts";
+ * const codes = transactionCodes("LMT");
  * const root = Deno.realPathSync(Deno.makeTempDirSync());
  * Deno.writeTextFileSync(`${root}/a.txt`, "old\n");
  * const [before, after] = [new TextEncoder().encode("old\n"), new TextEncoder().encode("new\n")];

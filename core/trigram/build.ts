@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { join, resolve } from "../path_syntax.ts";
 import { checksum32 } from "./checksum.ts";
-import type { FileStamp, RunCache } from "../cache.ts";
+import type { FileVersion, RunCache } from "../cache.ts";
 import type { EngineWalkOptions } from "../walk/walker.ts";
 import { Walker } from "../walk/walker.ts";
 import type { WalkRecord } from "../walk/walk_cache.ts";
@@ -74,7 +74,7 @@ class WalkRecorder implements RunCache {
   get<T>(): T | undefined {
     return undefined;
   }
-  set<T>(_namespace: string, _key: string, _stamp: FileStamp, value: T): void {
+  set<T>(_namespace: string, _key: string, _version: FileVersion, value: T): void {
     this.record = value as WalkRecord;
   }
   invalidate(): void {}

@@ -41,14 +41,14 @@
  * @module
  */
 import { basename, join } from "../path_syntax.ts";
-import type { FileStamp, RunCache } from "../cache.ts";
+import type { FileVersion, RunCache } from "../cache.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
 import { IGNORE_FILES } from "../walk/ignore_rules.ts";
 import { cachedWalk, mtimeOf, type WalkRecord } from "../walk/walk_cache.ts";
 import { workersAvailable } from "../workers.ts";
 import { ENTRY_FLAGS } from "./format.ts";
 import type { TrigramIndex } from "./reader.ts";
-import { FileStamps, type Stamp, statNow } from "./stamps.ts";
+import { type EntryStat, EntryStats, statNow } from "./entry_stats.ts";
 import { IndexWalkSource } from "./walk_source.ts";
 
 /** Name prefix of the fence files written in `<root>/.llm` (each removed once its event came). */
@@ -312,14 +312,14 @@ export class LiveTrigramIndex implements Disposable {
     this.#generation++;
     this.#walks.clear();
     const states = new Uint8Array(index.paths.length);
-    const stamps = new FileStamps(index, this.#root, workersAvailable());
+    const stats = new EntryStats(index, this.#root, workersAvailable());
     try {
       for (let id = 0; id < states.length; id++) {
         if (index.arrays.flags[id] & ENTRY_FLAGS.dir) continue;
-        states[id] = stateOf(index, id, stamps.of(id, `${this.#root}/${index.paths[id]}`));
+        states[id] = stateOf(index, id, stats.of(id, `${this.#root}/${index.paths[id]}`));
       }
     } finally {
-      stamps.close();
+      stats.close();
     }
     if (index !== this.#index) this.#ids = undefined;
     this.#index = index;
@@ -442,9 +442,9 @@ function subtreeEnd(index: TrigramIndex, id: number): number {
   return end;
 }
 
-function stateOf(index: TrigramIndex, id: number, stamp: Stamp): number {
-  if (stamp === undefined) return ENTRY_STATE.unreadable;
-  return index.trusted(id, stamp[0], stamp[1]) ? ENTRY_STATE.fresh : ENTRY_STATE.changed;
+function stateOf(index: TrigramIndex, id: number, stat: EntryStat): number {
+  if (stat === undefined) return ENTRY_STATE.unreadable;
+  return index.trusted(id, stat[0], stat[1]) ? ENTRY_STATE.fresh : ENTRY_STATE.changed;
 }
 
 /** Cache namespace of walk records (the walker's). */
@@ -480,9 +480,9 @@ class LiveWalkCache implements RunCache {
     this.#prefix = prefix;
   }
 
-  get<T>(namespace: string, key: string, stamp: FileStamp): T | undefined {
+  get<T>(namespace: string, key: string, version: FileVersion): T | undefined {
     if (namespace !== WALK || !key.startsWith(KEY_PREFIX) || !watchedWalk(key)) {
-      return this.#host?.get<T>(namespace, key, stamp);
+      return this.#host?.get<T>(namespace, key, version);
     }
     const generation = this.#live.generation;
     const record = this.#live.trustedWalk(key) ?? this.#checked(key);
@@ -496,8 +496,8 @@ class LiveWalkCache implements RunCache {
     return { ...record, stamps: new Map() } as T;
   }
 
-  set<T>(namespace: string, key: string, stamp: FileStamp, value: T): void {
-    this.#host?.set(namespace, key, stamp, value);
+  set<T>(namespace: string, key: string, version: FileVersion, value: T): void {
+    this.#host?.set(namespace, key, version, value);
     const generation = this.#missed.get(key);
     if (namespace === WALK && generation !== undefined) {
       this.#live.keepWalk(key, value as WalkRecord, generation);

@@ -4,7 +4,7 @@
  * body checksums; posting lists are read on demand and their blocks checked. Any failed check
  * is an {@linkcode IndexRefusal}: the caller ignores the index and says so.
  *
- * An opened index is kept per path while the file's stamp (size, mtime, inode) is unchanged,
+ * An opened index is kept per path while the file's identity (size, mtime, inode) is unchanged,
  * so a long-lived host (the MCP server) reads it once.
  *
  * @module
@@ -35,7 +35,7 @@ export class IndexRefusal extends Error {}
 /**
  * A listed path (in the "\n"-joined list) that is neither the root (".") nor a plain relative
  * path below it: absolute, empty, with an empty, "." or ".." component, or holding a NUL. The
- * stamp workers stat listed paths before the walk names them, so a forged list must not reach
+ * stat workers stat listed paths before the walk names them, so a forged list must not reach
  * outside. Each alternative starts at a separator (or the start), which keeps the check of the
  * Linux tree's 3 MB list at 4 ms.
  */
@@ -507,9 +507,9 @@ function foldKey(key: number): number {
   return folded;
 }
 
-/** An opened index or listing and the stamp of its file when it was opened. */
+/** An opened index or listing and the identity of its file when it was opened. */
 interface Kept<T> {
-  stamp: string;
+  identity: string;
   opened: T;
 }
 
@@ -522,11 +522,11 @@ export function indexPathOf(root: string): string {
 }
 
 /**
- * The stamp (size, mtime, inode) of the index file at `path` when `.llm` is a real folder and
+ * The identity (size, mtime, inode) of the index file at `path` when `.llm` is a real folder and
  * the index a regular file; undefined when there is none. Throws {@linkcode IndexRefusal} for
  * an index that is not a regular file.
  */
-function indexStamp(path: string): string | undefined {
+function indexIdentity(path: string): string | undefined {
   let info: Deno.FileInfo;
   try {
     const folder = Deno.lstatSync(join(path, ".."));
@@ -548,14 +548,14 @@ function indexStamp(path: string): string | undefined {
  * {@linkcode IndexRefusal} for a file that fails a check.
  */
 export function openIndex(path: string): TrigramIndex | undefined {
-  const stamp = indexStamp(path);
-  if (stamp === undefined) return undefined;
+  const identity = indexIdentity(path);
+  if (identity === undefined) return undefined;
   const previous = keptIndexes.get(path);
-  if (previous?.stamp === stamp) return previous.opened;
+  if (previous?.identity === identity) return previous.opened;
   previous?.opened.close();
   keptIndexes.delete(path);
   const index = TrigramIndex.open(path);
-  keptIndexes.set(path, { stamp, opened: index });
+  keptIndexes.set(path, { identity, opened: index });
   return index;
 }
 
@@ -565,14 +565,14 @@ export function openIndex(path: string): TrigramIndex | undefined {
  * no index. Throws {@linkcode IndexRefusal} for a file that fails a check.
  */
 export function openIndexListing(path: string): IndexListing | undefined {
-  const stamp = indexStamp(path);
-  if (stamp === undefined) return undefined;
+  const identity = indexIdentity(path);
+  if (identity === undefined) return undefined;
   const index = keptIndexes.get(path);
-  if (index?.stamp === stamp) return index.opened;
+  if (index?.identity === identity) return index.opened;
   const previous = keptListings.get(path);
-  if (previous?.stamp === stamp) return previous.opened;
+  if (previous?.identity === identity) return previous.opened;
   keptListings.delete(path);
   const listing = readListing(path);
-  keptListings.set(path, { stamp, opened: listing });
+  keptListings.set(path, { identity, opened: listing });
   return listing;
 }

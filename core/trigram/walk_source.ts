@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { FileStamp, RunCache } from "../cache.ts";
+import type { FileVersion, RunCache } from "../cache.ts";
 import type { WalkRecord } from "../walk/walk_cache.ts";
 import type { WalkEntry } from "../walk/walk_entry.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
@@ -125,7 +125,7 @@ export class IndexWalkSource implements RunCache {
     this.#oneShot = oneShot;
   }
 
-  get<T>(namespace: string, key: string, _stamp: FileStamp): T | undefined {
+  get<T>(namespace: string, key: string, _version: FileVersion): T | undefined {
     const index = this.#index;
     const walk = index.meta.walk;
     if (namespace !== "walk" || !walk.trusted || !key.startsWith(KEY_PREFIX)) return undefined;

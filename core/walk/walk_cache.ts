@@ -10,6 +10,7 @@
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import type { RunCache } from "../cache.ts";
 import { dirname, sep } from "../path_syntax.ts";
+import { racyStamp } from "../racy_stamp.ts";
 import type { WalkEntry } from "./walk_entry.ts";
 import { ANCESTOR_STAMPS } from "./ignore_rules.ts";
 
@@ -34,13 +35,8 @@ export interface WalkRecord {
 
 /** Cache namespace of walk records. */
 const NAMESPACE = "walk";
-/** The cache's own file stamp is unused: a record carries its stamps. */
-const UNSTAMPED = { size: 0, mtimeMs: 0 };
-/**
- * A path changed this recently may change again within the clock's resolution unnoticed; a
- * walk that saw one is not stored.
- */
-const RACY_MS = 2000;
+/** The cache's own file version is unused: a record carries its stamps. */
+const NO_VERSION = { size: 0, mtimeMs: 0 };
 
 /** Modification time of `path` in ms, or -1 when it does not exist. */
 export function mtimeOf(path: string): number {
@@ -120,7 +116,7 @@ function stampHolds(path: string, mtime: number): boolean {
  * ```
  */
 export function cachedWalk(cache: RunCache, key: string): WalkRecord | undefined {
-  const record = cache.get<WalkRecord>(NAMESPACE, key, UNSTAMPED);
+  const record = cache.get<WalkRecord>(NAMESPACE, key, NO_VERSION);
   if (!record) return undefined;
   if (!treeStampsHold(record.stamps) || !ancestorStampsHold(record.ancestorStamps)) {
     cache.invalidate(key);
@@ -149,8 +145,9 @@ export function storeWalk(
   record: WalkRecord,
   startedMs: number,
 ): void {
+  // A path changed this recently may change again unnoticed: a walk that saw one is not stored.
   for (const mtime of record.stamps.values()) {
-    if (mtime > startedMs - RACY_MS) return;
+    if (racyStamp(mtime, startedMs)) return;
   }
-  cache.set(NAMESPACE, key, UNSTAMPED, record);
+  cache.set(NAMESPACE, key, NO_VERSION, record);
 }

@@ -1,4 +1,4 @@
-; Definitions in Bash: functions. See tools/ast-search/definitions.ts for the conventions.
+; Definitions in Bash: functions. See grammars/definitions.ts for the conventions.
 
 (function_definition
   name: (word) @name) @definition.function

@@ -1,11 +1,11 @@
-; Definitions in C. See tools/ast-search/definitions.ts for the capture conventions:
+; Definitions in C. See grammars/definitions.ts for the capture conventions:
 ; @definition.<kind> is the definition's node, @name its name (a declarator is unwrapped to
 ; the identifier it declares). When several patterns capture the same name, the first wins.
 
 ; Functions are read from the tokens of the translation unit, not from function_definition
 ; nodes: without a preprocessor, tree-sitter misreads kernel-style macros
 ; (`int __init f(void)`, `SYSCALL_DEFINE3(read, …)`, `for_each_cpu(cpu) {…}` in a body).
-; See tools/ast-search/c_functions.ts.
+; See grammars/c_functions.ts.
 (translation_unit) @functions
 
 (struct_specifier

@@ -1,4 +1,4 @@
-; Definitions in C#. See tools/ast-search/definitions.ts for the capture conventions. Records
+; Definitions in C#. See grammars/definitions.ts for the capture conventions. Records
 ; are classes, delegates types, constructors methods, `const` fields and enum members constants.
 
 (class_declaration

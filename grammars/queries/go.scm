@@ -1,4 +1,4 @@
-; Definitions in Go. See tools/ast-search/definitions.ts for the capture conventions. A
+; Definitions in Go. See grammars/definitions.ts for the capture conventions. A
 ; method's parent is its receiver's type.
 
 (function_declaration

@@ -1,4 +1,4 @@
-; Definitions in Java. See tools/ast-search/definitions.ts for the capture conventions.
+; Definitions in Java. See grammars/definitions.ts for the capture conventions.
 ; Constructors are methods; `static final` fields, enum constants and interface constants
 ; are constants.
 

@@ -1,5 +1,5 @@
 ; Definitions in JavaScript (also the base of typescript.scm and tsx.scm). See
-; tools/ast-search/definitions.ts for the capture conventions; the first pattern that captures
+; grammars/definitions.ts for the capture conventions; the first pattern that captures
 ; a name wins, so the specific patterns come first.
 
 ; Methods of classes (constructors, accessors and private methods included).

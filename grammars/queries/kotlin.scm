@@ -1,5 +1,5 @@
 ; Definitions in Kotlin (its grammar has no fields: names are the first identifier child). See
-; tools/ast-search/definitions.ts for the capture conventions. A function in a class, object
+; grammars/definitions.ts for the capture conventions. A function in a class, object
 ; or companion body is a method; `const val` at file level is a constant, other top-level
 ; properties variables.
 

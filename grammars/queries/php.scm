@@ -1,4 +1,4 @@
-; Definitions in PHP. See tools/ast-search/definitions.ts for the capture conventions.
+; Definitions in PHP. See grammars/definitions.ts for the capture conventions.
 ; Constants are `const` declarations (at file or class level) and enum cases.
 
 (class_declaration

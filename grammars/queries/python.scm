@@ -1,4 +1,4 @@
-; Definitions in Python. See tools/ast-search/definitions.ts for the capture conventions; the
+; Definitions in Python. See grammars/definitions.ts for the capture conventions; the
 ; first pattern that captures a name wins, so methods come before functions. A decorated
 ; definition spans its decorators.
 

@@ -1,4 +1,4 @@
-; Definitions in Ruby. See tools/ast-search/definitions.ts for the capture conventions. A
+; Definitions in Ruby. See grammars/definitions.ts for the capture conventions. A
 ; `def` in a class, module or `class << self` body is a method, elsewhere a function; a
 ; constant assignment (`MAX = 10`) is a constant.
 

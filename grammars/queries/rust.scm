@@ -1,4 +1,4 @@
-; Definitions in Rust. See tools/ast-search/definitions.ts for the capture conventions. An
+; Definitions in Rust. See grammars/definitions.ts for the capture conventions. An
 ; `impl` block is a scope: the methods in it have the implementing type as parent.
 
 (impl_item

@@ -197,7 +197,7 @@ function pickLanguage(
   return info;
 }
 
-/** The task of a walked file in `language`, with its stamp when the walk gave one. */
+/** The task of a walked file in `language`, with its version when the walk gave one. */
 function taskOf(entry: WalkEntry, language: string): Task {
   const task: Task = {
     absPath: entry.absPath,
@@ -207,7 +207,7 @@ function taskOf(entry: WalkEntry, language: string): Task {
     explicit: entry.explicit,
   };
   if (entry.size !== undefined && entry.mtimeMs !== undefined) {
-    task.stamp = { size: entry.size, mtimeMs: entry.mtimeMs };
+    task.version = { size: entry.size, mtimeMs: entry.mtimeMs };
   }
   return task;
 }
@@ -386,8 +386,8 @@ interface Triage {
 function takeCached(tasks: Task[], options: AstSearchOptions, namespace: string): Triage {
   const triage: Triage = { known: new Map(), fromCache: new Set(), work: [] };
   for (const task of tasks) {
-    const hit = options.cache && task.stamp
-      ? options.cache.get<CachedFile>(namespace, task.absPath, task.stamp)
+    const hit = options.cache && task.version
+      ? options.cache.get<CachedFile>(namespace, task.absPath, task.version)
       : undefined;
     if (hit && hit.filePath === task.filePath && hit.language === task.language) {
       triage.known.set(task, hit.outcome);
@@ -529,8 +529,8 @@ function gather(
       unsearched++;
       continue;
     }
-    if (options.cache && task.stamp && !fromCache.has(task)) {
-      options.cache.set<CachedFile>(namespace, task.absPath, task.stamp, {
+    if (options.cache && task.version && !fromCache.has(task)) {
+      options.cache.set<CachedFile>(namespace, task.absPath, task.version, {
         filePath: task.filePath,
         language: task.language,
         outcome,

@@ -30,7 +30,7 @@ import {
   CONTAINER_KINDS,
   type Definition,
   enclosingDefinition,
-} from "./definitions.ts";
+} from "../../grammars/definitions.ts";
 
 /** What to look for and what to add to each match; plain data, so it can go to a worker. */
 export interface SearchSpec {

@@ -6,7 +6,7 @@
  * @module
  */
 import { Breather } from "../../core/breather.ts";
-import type { FileStamp } from "../../core/cache.ts";
+import type { FileVersion } from "../../core/cache.ts";
 import { GrammarLoadError, ParserAbortedError, runtimeAborted } from "../../grammars/loader.ts";
 import {
   type FileOutcome,
@@ -34,8 +34,8 @@ const SHARE_BYTES = 512 * 1024;
 export interface Task extends FileTask {
   /** Size in bytes. */
   size: number;
-  /** Size and mtime, when known (the cache's key). */
-  stamp?: FileStamp;
+  /** Size and mtime, when known (the version the cache keeps its result for). */
+  version?: FileVersion;
   /** Named on the command line. */
   explicit: boolean;
 }

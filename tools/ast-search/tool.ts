@@ -18,7 +18,7 @@ import {
   relationshipInputShape,
   relationshipKinds,
   withRelations,
-} from "../symbols/relationship_input.ts";
+} from "../../core/symbol_index/relationship_input.ts";
 import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
 import { astSearch } from "./engine.ts";
 import { DEFAULT_PARSE_LIMITS } from "./file_search.ts";

@@ -27,7 +27,7 @@ export {
   type DiscoverOutcome,
   type DiscoverWalkOptions,
 } from "./engine.ts";
-export type { CaseMode } from "./query.ts";
+export type { CaseMode } from "../../core/fuzzy/query.ts";
 
 /**
  * Runs `llm-discover` with `args` and returns the exit code. A command line whose flags the

@@ -17,7 +17,6 @@ import {
 } from "../../schema/diagnostic.ts";
 import type { MutationStatus } from "../../schema/envelope.ts";
 import { EXIT } from "../../schema/error_codes.ts";
-import type { RecoverResult, UndoResult } from "../../schema/journal.ts";
 import type {
   RefactorEdit,
   RefactorOperation,
@@ -31,35 +30,36 @@ import {
   checksumOfAsync,
   commitChanges,
   compareText,
+  failureReport,
   type FileChange,
-  listJournals,
-  planUndo,
-  recoverJournals,
-  type TransactionCodes,
-  undoneFiles,
-  undoOperation,
+  type JournalRun,
+  type JournalWording,
+  recoverReport,
+  transactionCodes,
+  undoReport,
+  Workspace,
 } from "../../core/transaction/mod.ts";
-import { Workspace } from "../transform/workspace.ts";
-import { unifiedDiff } from "../transform/diff.ts";
-import { IndexStore, locateDb } from "../symbols/store.ts";
-import { refreshIndex, reindexFiles } from "../symbols/indexer.ts";
+import { changesDiff } from "../../core/transaction/diff.ts";
+import { IndexStore, locateDb } from "../../core/symbol_index/store.ts";
+import { refreshIndex, reindexFiles } from "../../core/symbol_index/indexer.ts";
 import { gateChanges } from "./gate.ts";
 import { runStep, type Step, type StepOutcome } from "./ops.ts";
 import { proveRename } from "./proof.ts";
 import { recordOf } from "./target.ts";
 import { FactView } from "./view.ts";
 
-/** The registry codes `llm-refactor` gives the transaction module. */
-export const REFACTOR_TRANSACTION_CODES: TransactionCodes = {
-  writeFailed: "SPL-IO-010",
-  concurrentChange: "SPL-V-005",
-  noJournal: "SPL-REF-003",
-  journalUnusable: "SPL-REF-004",
-  undoConflict: "SPL-V-006",
-  idInUse: "SPL-ARG-002",
-  outsideRoot: "SPL-PERM-012",
-  unsafeState: "SPL-PERM-011",
-  stateFolder: "SPL-PERM-013",
+/** The words of `llm-refactor undo` and `recover`. */
+export const REFACTOR_WORDING: JournalWording = {
+  undo: {
+    done: "undid {id}: {count} file(s) restored to their exact prior bytes",
+    preview: "undo of {id} would restore {count} file(s); nothing was written (dry run)",
+    none: "no refactor of this root is left to undo",
+  },
+  recover: {
+    done: "{count} interrupted operation(s) recovered",
+    preview: "{count} interrupted operation(s) found",
+    previewPending: false,
+  },
 };
 
 /** What to do. */
@@ -142,28 +142,27 @@ export async function refactor(
 ): Promise<RefactorReport> {
   const workspace = await Workspace.open(options.root, options.cwd, "SPL");
   const head = { execution_id: options.executionId, workspace: workspace.given };
+  const journalRun = (dryRun: boolean): JournalRun => ({
+    workspace,
+    tool: LLM_REFACTOR,
+    executionId: options.executionId,
+    dryRun,
+    wording: REFACTOR_WORDING,
+    diff: changesDiff,
+  });
   try {
     switch (request.kind) {
       case "undo":
-        return { ...head, ...await undo(workspace, request.id, request.dryRun, options) };
+        return { ...head, ...await undoReport(journalRun(request.dryRun), request.id) };
       case "recover":
-        return { ...head, ...await recover(workspace, request.dryRun) };
+        return { ...head, ...await recoverReport(journalRun(request.dryRun)) };
       case "edit":
         return { ...head, ...await edit(workspace, request, options) };
     }
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    const failure = error.toDiagnostic(LLM_REFACTOR);
     const operation = request.kind === "edit" ? request.operation : request.kind;
-    return {
-      ...head,
-      operation_type: operation,
-      status: "error",
-      message: failure.message,
-      error: failure,
-      diagnostics: [failure],
-      exitCode: error.exitCode,
-    };
+    return { ...head, ...failureReport(LLM_REFACTOR, operation, head, error) };
   }
 }
 
@@ -341,11 +340,6 @@ function resultOf(
   return result;
 }
 
-function diffOf(changes: FileChange[]): string {
-  return changes.map((change) => unifiedDiff(change.file_path, change.before, change.after))
-    .join("");
-}
-
 async function gateAndCommit(
   workspace: Workspace,
   request: Extract<RefactorRequest, { kind: "edit" }>,
@@ -391,7 +385,7 @@ async function gateAndCommit(
     }
   }
   if (options.dryRun || changes.length === 0) {
-    if (changes.length > 0) result.diff = diffOf(changes);
+    if (changes.length > 0) result.diff = changesDiff(changes);
     return {
       operation_type,
       status: "ok",
@@ -410,11 +404,11 @@ async function gateAndCommit(
     tool: LLM_REFACTOR,
     operationType: operation_type,
     prefix: "SPL",
-    codes: REFACTOR_TRANSACTION_CODES,
+    codes: transactionCodes("SPL"),
   });
   result.applied = true;
   result.journal = workspace.display(report.journal);
-  if (options.withDiff) result.diff = diffOf(changes);
+  if (options.withDiff) result.diff = changesDiff(changes);
   return {
     operation_type,
     status: "ok",
@@ -422,80 +416,6 @@ async function gateAndCommit(
       `edit(s)); undo with \`llm-refactor undo ${options.executionId}\``,
     result,
     diagnostics: findings.diagnostics,
-    exitCode: EXIT.ok,
-  };
-}
-
-/** The newest refactor of the root that can still be undone, if any. */
-async function latestRefactor(workspace: Workspace): Promise<string | undefined> {
-  const journals = await listJournals(workspace.real, REFACTOR_TRANSACTION_CODES);
-  return journals.filter((entry) =>
-    entry.manifest?.tool === LLM_REFACTOR && entry.manifest.state === "committed" &&
-    entry.manifest.operation_type !== "undo"
-  ).at(-1)?.id;
-}
-
-async function undo(
-  workspace: Workspace,
-  given: string | undefined,
-  dryRun: boolean,
-  options: RefactorOptions,
-): Promise<ReportBody> {
-  const id = given ?? await latestRefactor(workspace);
-  if (id === undefined) {
-    return {
-      operation_type: "undo",
-      status: "ok",
-      message: "no refactor of this root is left to undo",
-      result: { dry_run: dryRun, undone_execution_id: "", count: 0, files: [] },
-      diagnostics: [],
-      exitCode: EXIT.ok,
-    };
-  }
-  const transaction = {
-    root: workspace.real,
-    executionId: options.executionId,
-    tool: LLM_REFACTOR,
-    operationType: "undo",
-    prefix: "SPL",
-    codes: REFACTOR_TRANSACTION_CODES,
-    undoOf: id,
-  };
-  const { plan, report } = dryRun
-    ? { plan: await planUndo(workspace.real, id, REFACTOR_TRANSACTION_CODES), report: undefined }
-    : await undoOperation(transaction);
-  const result: UndoResult = {
-    dry_run: dryRun,
-    undone_execution_id: id,
-    count: plan.changes.length,
-    files: undoneFiles(plan.changes),
-  };
-  if (dryRun) result.diff = diffOf(plan.changes);
-  if (report) result.journal = workspace.display(report.journal);
-  return {
-    operation_type: "undo",
-    status: "ok",
-    message: dryRun
-      ? `undo of ${id} would restore ${result.count} file(s); nothing was written (dry run)`
-      : `undid ${id}: ${result.count} file(s) restored to their exact prior bytes`,
-    result,
-    diagnostics: [],
-    exitCode: dryRun && result.count > 0 ? EXIT.pending : EXIT.ok,
-  };
-}
-
-async function recover(workspace: Workspace, dryRun: boolean): Promise<ReportBody> {
-  const report = await recoverJournals(workspace.real, {
-    dryRun,
-    codes: REFACTOR_TRANSACTION_CODES,
-  });
-  const result: RecoverResult = report.result;
-  return {
-    operation_type: "recover",
-    status: "ok",
-    message: `${result.count} interrupted operation(s) ${dryRun ? "found" : "recovered"}`,
-    result,
-    diagnostics: [],
     exitCode: EXIT.ok,
   };
 }

@@ -19,12 +19,7 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
-import { failureEnvelope } from "../../core/failure.ts";
-import { closestNames } from "../../grammars/query.ts";
-import { ToolError } from "../../schema/diagnostic.ts";
-import { newId } from "../../schema/ids.ts";
-import { VERSION } from "../../core/version.ts";
+import { runSubcommand, type SubcommandProgram, subcommandsHelp } from "../../core/subcommands.ts";
 import { LLM_REFACTOR } from "../../schema/tool_names.ts";
 import { REFACTOR_SUBCOMMANDS } from "./tool.ts";
 
@@ -48,52 +43,28 @@ export {
 export type { Step } from "./ops.ts";
 export type { TargetSpec } from "./target.ts";
 
-/** The `--help` of `llm-refactor` without a subcommand. */
-export function refactorHelp(): string {
-  const rows = Object.entries(REFACTOR_SUBCOMMANDS).map(([name, tool]) =>
-    `  ${name.padEnd(9)} ${tool.title}`
-  );
-  return [
-    `${LLM_REFACTOR} ${VERSION} — symbol-level edits that compile afterwards or never land`,
-    "",
-    "USAGE:",
-    `  ${LLM_REFACTOR} SUBCOMMAND [FLAGS] [ARGS]`,
-    `  ${LLM_REFACTOR} SUBCOMMAND --help`,
-    "",
-    "SUBCOMMANDS:",
-    ...rows,
-    "",
+/** `llm-refactor` as a program of subcommands. */
+const REFACTOR_PROGRAM: SubcommandProgram = {
+  name: LLM_REFACTOR,
+  summary: "symbol-level edits that compile afterwards or never land",
+  subcommands: REFACTOR_SUBCOMMANDS,
+  column: 9,
+  notes: [
     "Edits need --allow-read --allow-write=<root> (the index and journal live in <root>/.llm);",
     "--allow-run=<compilers> turns the compiler gates on.",
-    "",
-  ].join("\n");
+  ],
+  kind: "mutation",
+  unknownCode: "SPL-ARG-001",
+};
+
+/** The `--help` of `llm-refactor` without a subcommand. */
+export function refactorHelp(): string {
+  return subcommandsHelp(REFACTOR_PROGRAM);
 }
 
 /** Runs `llm-refactor` with `args` (subcommand first) and returns the exit code. */
 export async function runRefactor(args: string[]): Promise<number> {
-  const [first, ...rest] = args;
-  const tool = first === undefined ? undefined : REFACTOR_SUBCOMMANDS[first];
-  if (tool) return await runCli(tool, rest);
-  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    await Deno.stdout.write(new TextEncoder().encode(refactorHelp()));
-    return first === undefined ? 2 : 0;
-  }
-  if (first === "--version" || first === "-V") {
-    await Deno.stdout.write(new TextEncoder().encode(`${LLM_REFACTOR} ${VERSION}\n`));
-    return 0;
-  }
-  const names = Object.keys(REFACTOR_SUBCOMMANDS);
-  const close = closestNames(first, names, 1);
-  const error = new ToolError(
-    "SPL-ARG-001",
-    `unknown subcommand '${first}'${close.length ? `; did you mean '${close[0]}'?` : ""}`,
-    { note: `subcommands: ${names.join(", ")}` },
-  );
-  const info = { name: LLM_REFACTOR, kind: "mutation" as const, mcpName: LLM_REFACTOR };
-  const envelope = failureEnvelope(info, error, newId());
-  await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(envelope) + "\n"));
-  console.error(`${LLM_REFACTOR}: ${error.code}: ${error.message}`);
-  return error.exitCode;
+  return await runSubcommand(REFACTOR_PROGRAM, args);
 }
 
 if (import.meta.main) Deno.exit(await runRefactor(Deno.args));

@@ -9,7 +9,7 @@
  * @module
  */
 import { basename, dirname } from "../../core/path_syntax.ts";
-import { importPatterns, patternMatches } from "../symbols/import_paths.ts";
+import { importPatterns, patternMatches } from "../../core/symbol_index/import_paths.ts";
 import type { Def, ImportDecl, LoadedFile } from "./view.ts";
 
 /** A name bound to a module, and the module as an import names it. */

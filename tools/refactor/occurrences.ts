@@ -1,7 +1,7 @@
 /**
  * Where a definition's name occurs as that definition, through the tree and the code graph:
  * the files that may use the name are those the index lists, each parsed again; a use is the
- * symbol's when it resolves to it (`tools/symbols/resolve.ts`: own scope, then imports, then
+ * symbol's when it resolves to it (`core/symbol_index/resolve.ts`: own scope, then imports, then
  * one definition in the whole index), with the receiver or scope written before the name
  * taken into account. Strings and comments hold no uses; a function's parameters and locals
  * of the same name shadow it (the extraction leaves such uses out); another definition of the
@@ -14,7 +14,7 @@
 import { basename, dirname } from "../../core/path_syntax.ts";
 import { decodeText } from "../../core/utf8.ts";
 import type { LeftOccurrence } from "../../schema/refactor.ts";
-import { Resolver } from "../symbols/resolve.ts";
+import { Resolver } from "../../core/symbol_index/resolve.ts";
 import { inRegions, macroNames, macroOnlyFiles, type MacroPlace } from "./macros.ts";
 import { aliasesOfModule, boundModules, staticallyImported } from "./module_names.ts";
 import { shorthandsNamed } from "./tree_names.ts";

@@ -12,7 +12,7 @@ import { RefactorPlanSchema, type RefactorStep } from "../../schema/refactor.ts"
 import { readInputBytes } from "../../core/input_file.ts";
 import { utf8Input, wellFormedInput } from "../../core/text_input.ts";
 import { toSlash } from "../../core/paths.ts";
-import { parseJsonText } from "../transform/request.ts";
+import { parseJsonText } from "../../core/transaction/plan_json.ts";
 import type { Step } from "./ops.ts";
 import type { TargetSpec } from "./target.ts";
 

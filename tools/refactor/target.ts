@@ -7,7 +7,7 @@
  */
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { SymbolRecord } from "../../schema/symbols.ts";
-import { symbolRecord } from "../symbols/records.ts";
+import { symbolRecord } from "../../core/symbol_index/records.ts";
 import { fieldRefusal } from "./fields.ts";
 import type { Def, FactView } from "./view.ts";
 

@@ -10,10 +10,10 @@ import { languageForFile } from "../../grammars/languages.ts";
 import { symbolId } from "../../schema/ids.ts";
 import { checksumOfAsync } from "../../core/transaction/fs.ts";
 import { type DecodedFile, decodeFile, decodeText } from "../../core/utf8.ts";
-import type { Workspace } from "../transform/workspace.ts";
-import { extractFacts } from "../symbols/extract.ts";
-import type { FileFacts } from "../symbols/facts.ts";
-import type { IndexStore, RefRow, SymbolRow } from "../symbols/store.ts";
+import type { Workspace } from "../../core/transaction/workspace.ts";
+import { extractFacts } from "../../core/symbol_index/extract.ts";
+import type { FileFacts } from "../../core/symbol_index/facts.ts";
+import type { IndexStore, RefRow, SymbolRow } from "../../core/symbol_index/store.ts";
 
 /** A definition, with the extent of its name when its file was parsed in memory. */
 export interface Def extends SymbolRow {

@@ -16,7 +16,7 @@ import { ignoredIndex, openCheckedIndex } from "../../core/trigram/open.ts";
 import type { SearchIndexUse } from "../../schema/search.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import { workersAvailable } from "../../core/workers.ts";
-import type { Stamp } from "../../core/trigram/stamps.ts";
+import type { EntryStat } from "../../core/trigram/entry_stats.ts";
 import type { EntryFreshness } from "../../core/trigram/live.ts";
 import type { MatcherSpec } from "./matcher.ts";
 
@@ -76,11 +76,11 @@ export async function openSearchIndex(
     diagnostics.push(unwatchedNote(view));
   }
   const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
-  const { FileStamps } = await import("../../core/trigram/stamps.ts");
+  const { EntryStats } = await import("../../core/trigram/entry_stats.ts");
   const walkSource = new IndexWalkSource(index, LLM_SEARCH, "LMS");
-  // Only a search that rules files out needs their stamps.
-  const stamps = new FileStamps(index, cwd, candidates !== undefined && workersAvailable());
-  return new IndexFilter(index, candidates, walkSource, stampFreshness(index, stamps), false);
+  // Only a search that rules files out needs their stats.
+  const stats = new EntryStats(index, cwd, candidates !== undefined && workersAvailable());
+  return new IndexFilter(index, candidates, walkSource, statFreshness(index, stats), false);
 }
 
 /** The `LMS-IO-011` note of a host whose index is not watched. */
@@ -102,20 +102,20 @@ interface FreshnessSource {
 }
 
 /** Freshness from a stat of each file, taken when the filter reaches it. */
-function stampFreshness(index: IndexView, stamps: StampSource): FreshnessSource {
+function statFreshness(index: IndexView, stats: StatSource): FreshnessSource {
   return {
     of(id, absPath) {
-      const stamp = stamps.of(id, absPath);
-      if (stamp === undefined) return "unknown";
-      return index.trusted(id, stamp[0], stamp[1]) ? "fresh" : "changed";
+      const stat = stats.of(id, absPath);
+      if (stat === undefined) return "unknown";
+      return index.trusted(id, stat[0], stat[1]) ? "fresh" : "changed";
     },
-    close: () => stamps.close(),
+    close: () => stats.close(),
   };
 }
 
-/** Where the filter takes file stamps from. */
-interface StampSource {
-  of(id: number, absPath: string): Stamp;
+/** Where the filter takes the files' stats from. */
+interface StatSource {
+  of(id: number, absPath: string): EntryStat;
   close(): void;
 }
 

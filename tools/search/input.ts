@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { walkInputShape } from "../../core/walk/walk_input.ts";
 import { field } from "../../schema/fields.ts";
-import { relationshipInputShape } from "../symbols/relationship_input.ts";
+import { relationshipInputShape } from "../../core/symbol_index/relationship_input.ts";
 import { SEARCH_DEFAULTS } from "./defaults.ts";
 
 const count = z.number().int().nonnegative();

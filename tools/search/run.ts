@@ -10,7 +10,7 @@ import { walkOptionsFrom } from "../../core/walk/walk_options.ts";
 import { type Envelope, type QueryEnvelope, queryEnvelope } from "../../schema/envelope_build.ts";
 import type { SearchData } from "../../schema/search.ts";
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
-import { relationshipKinds, withRelations } from "../symbols/relationship_run.ts";
+import { relationshipKinds, withRelations } from "../../core/symbol_index/relationship_run.ts";
 import { search } from "./engine.ts";
 import type { SearchInput } from "./input.ts";
 

@@ -3,13 +3,14 @@
  *
  * @module
  */
+import { MAX_FILE_BYTES } from "../../core/symbol_index/defaults.ts";
 
 /** Default values of the subcommands' options. */
 export const SYMBOLS_DEFAULTS = {
   /** Results listed by a query. */
   limit: 50,
   /** Files larger than this many bytes are not indexed. */
-  maxFileBytes: 4 * 1024 * 1024,
+  maxFileBytes: MAX_FILE_BYTES,
   /** Levels of a transitive `callers`/`callees` query (1: direct only). */
   depth: 1,
   /** Deepest `depth` accepted. */
@@ -25,9 +26,3 @@ export const SYMBOLS_DEFAULTS = {
   /** Close names suggested for an unknown symbol. */
   suggestions: 5,
 } as const;
-
-/**
- * `meta` key of the index: the `max_file_bytes` of its last `index` run. `verify` applies it, so
- * a file that run left out as too large is no drift.
- */
-export const MAX_FILE_BYTES_META = "max_file_bytes";

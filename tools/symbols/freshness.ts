@@ -13,9 +13,16 @@ import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import type { Drift, IndexStatusData, VerifyData } from "../../schema/symbols.ts";
 import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 import { listingCut } from "../../core/listing.ts";
-import { type FailureRow, type FileRow, IndexStore, locateDb } from "./store.ts";
-import { stampAgainst, statIfPresent } from "./file_stat.ts";
-import { MAX_FILE_BYTES_META, SYMBOLS_DEFAULTS } from "./defaults.ts";
+import {
+  type FailureRow,
+  type FileRow,
+  IndexStore,
+  locateDb,
+} from "../../core/symbol_index/store.ts";
+import { statIfPresent } from "../../core/symbol_index/file_stat.ts";
+import { stampAgainst } from "../../core/racy_stamp.ts";
+import { SYMBOLS_DEFAULTS } from "./defaults.ts";
+import { MAX_FILE_BYTES_META } from "../../core/symbol_index/defaults.ts";
 import type { QueryOutcome } from "./queries.ts";
 
 /** What `status` and `verify` take. */
@@ -142,7 +149,7 @@ export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatus
  * command-line query (`status`, `find`, …) read and parse the walker's graph at start. The
  * definitions (`tool.ts`) load it, so a `verify` run finds it loaded.
  */
-const CANDIDATES = new URL("./candidates.ts", import.meta.url).href;
+const CANDIDATES = new URL("../../core/symbol_index/candidates.ts", import.meta.url).href;
 
 /**
  * Every file whose index entry differs from the disk: content changed, gone, or new.
@@ -158,7 +165,9 @@ const CANDIDATES = new URL("./candidates.ts", import.meta.url).href;
  */
 export async function verifyIndex(options: FreshnessOptions): Promise<QueryOutcome<VerifyData>> {
   // The walker is loaded here only: `status` does without it.
-  const { walkCandidates }: typeof import("./candidates.ts") = await import(CANDIDATES);
+  const { walkCandidates }: typeof import("../../core/symbol_index/candidates.ts") = await import(
+    CANDIDATES
+  );
   const store = openIndex(options);
   try {
     const diagnostics: Diagnostic[] = [];

@@ -1,5 +1,5 @@
 /**
- * The code graph of an index (`graph.ts`) as the graph subcommands walk it: one node per
+ * The code graph of an index (`core/graph.ts`) as the graph subcommands walk it: one node per
  * distinct `symbol_id`, numbered in index order (file by file, each in source order), and one
  * edge per (using definition, used definition) with the number of uses as its weight. Uses are
  * resolved by the same {@linkcode Resolver} the `callers` and `callees` queries use, once per
@@ -15,9 +15,9 @@
  * @module
  */
 import type { Resolution } from "../../schema/symbols.ts";
-import { graphFromIndexed, type SymbolGraph } from "./graph.ts";
-import { type Definition, Resolver, type UseSite } from "./resolve.ts";
-import type { FileRow, IndexStore, SymbolBriefRow } from "./store.ts";
+import { graphFromIndexed, type SymbolGraph } from "../../core/graph.ts";
+import { type Definition, Resolver, type UseSite } from "../../core/symbol_index/resolve.ts";
+import type { FileRow, IndexStore, SymbolBriefRow } from "../../core/symbol_index/store.ts";
 
 /** Which uses make edges: calls only, or every reference (calls included). */
 export type EdgeKind = "calls" | "references";
@@ -180,7 +180,7 @@ class Definitions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { loadCodeGraph } from "./graph_load.ts";
- * import { IndexStore, locateDb } from "./store.ts";
+ * import { IndexStore, locateDb } from "../../core/symbol_index/store.ts";
  * const root = Deno.makeTempDirSync();
  * const store = IndexStore.open(locateDb(root, undefined, true), "write");
  * assert.equal(loadCodeGraph(store, "calls").graph.size, 0);

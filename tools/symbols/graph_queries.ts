@@ -2,8 +2,8 @@
  * The code-graph questions of `llm-symbols`, answered from the index: `reachable`, `dead-code`,
  * `cycles`, `paths`, `impact`, `export` and the repository `map`. Each loads the graph of the
  * index (`graph_load.ts`: resolved calls, or every resolved reference for the map and dead
- * code), runs one of the pure algorithms of `graph.ts` or `map.ts`, and turns node numbers back
- * into the contract's records.
+ * code), runs one of the pure algorithms of `core/graph.ts` or `map.ts`, and turns node numbers
+ * back into the contract's records.
  *
  * A symbol argument is a name, a qualified name or a `symbol_id`; one that denotes several
  * definitions is refused with `MAG-REF-003` and its candidates (nothing is picked for you), an
@@ -38,7 +38,7 @@ import {
   reachable,
   stronglyConnected,
   toDot,
-} from "./graph.ts";
+} from "../../core/graph.ts";
 import { type CodeGraph, type GraphSymbol, loadCodeGraph } from "./graph_load.ts";
 import { renderRepoMap } from "./map.ts";
 import {
@@ -53,8 +53,8 @@ import {
   unknownSymbol,
   withIndex,
 } from "./queries.ts";
-import { symbolRecord, symbolRef } from "./records.ts";
-import type { IndexStore, SymbolRow } from "./store.ts";
+import { symbolRecord, symbolRef } from "../../core/symbol_index/records.ts";
+import type { IndexStore, SymbolRow } from "../../core/symbol_index/store.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
 
 /** Kinds `dead-code` reports when no kind is asked: what can be called. */
@@ -83,7 +83,7 @@ function distinctIds(rows: SymbolRow[]): SymbolRow[] {
  * ```ts
  * import assert from "node:assert/strict";
  * import { denotedSymbol } from "./graph_queries.ts";
- * import { IndexStore, locateDb } from "./store.ts";
+ * import { IndexStore, locateDb } from "../../core/symbol_index/store.ts";
  * const root = Deno.makeTempDirSync();
  * const store = IndexStore.open(locateDb(root, undefined, true), "write");
  * await assert.rejects(denotedSymbol(store, "main"), { code: "MAG-REF-001" }); // an empty index

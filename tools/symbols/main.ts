@@ -33,9 +33,9 @@ import { packageDirectory } from "../../core/workers.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { QUERY_CODE } from "./commands.ts";
 
-import type { IndexOptions, IndexOutcome } from "./indexer.ts";
+import type { IndexOptions, IndexOutcome } from "../../core/symbol_index/indexer.ts";
 
-export type { IndexOptions, IndexOutcome, WrittenCounts } from "./indexer.ts";
+export type { IndexOptions, IndexOutcome, WrittenCounts } from "../../core/symbol_index/indexer.ts";
 export {
   fileImporters,
   fileImports,
@@ -76,7 +76,7 @@ export {
  * ```
  */
 export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
-  const engine: typeof import("./indexer.ts") = await import(INDEXER);
+  const engine: typeof import("../../core/symbol_index/indexer.ts") = await import(INDEXER);
   return await engine.indexRoot(options);
 }
 
@@ -118,7 +118,7 @@ export async function runSymbols(args: string[]): Promise<number> {
  * them in the executable.
  */
 const DISPATCH = new URL("./dispatch.ts", import.meta.url).href;
-const INDEXER = new URL("./indexer.ts", import.meta.url).href;
+const INDEXER = new URL("../../core/symbol_index/indexer.ts", import.meta.url).href;
 
 /**
  * The envelope of a full command line whose definitions could not be loaded (a run from a local

@@ -2,7 +2,7 @@
  * The repository map of `llm-symbols`: ranked symbols rendered as file headers followed by the
  * signature lines of their top symbols, fitted to a token budget, the way Aider's repo map
  * shows a repository to a model. Pure: the ranks come in (PageRank over the reference graph,
- * `graph.ts`), text and a structured form go out.
+ * `core/graph.ts`), text and a structured form go out.
  *
  * The text looks like this (line numbers right-aligned within a file, `│` before the
  * signature):

@@ -20,9 +20,9 @@ import type {
   UseListData,
   UseRecord,
 } from "../../schema/symbols.ts";
-import { importPatterns, patternMatches } from "./import_paths.ts";
-import { importRecord, symbolRecord, useRecord } from "./records.ts";
-import { Resolver, storedDefinitions } from "./resolve.ts";
+import { importPatterns, patternMatches } from "../../core/symbol_index/import_paths.ts";
+import { importRecord, symbolRecord, useRecord } from "../../core/symbol_index/records.ts";
+import { Resolver, storedDefinitions } from "../../core/symbol_index/resolve.ts";
 import {
   type FileRow,
   type ImportRow,
@@ -30,7 +30,7 @@ import {
   locateDb,
   type RefRow,
   type SymbolRow,
-} from "./store.ts";
+} from "../../core/symbol_index/store.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
 
 /** What every query takes. */
@@ -49,7 +49,8 @@ export interface QueryOptions {
   limit?: number;
   /**
    * A long-lived host's cache: the index stays open there and is brought up to date before
-   * each answer (see `live.ts`); without one the index is opened for this query and read as it is.
+   * each answer (see `core/symbol_index/live.ts`); without one the index is opened for this
+   * query and read as it is.
    */
   cache?: RunCache;
   /** Stops the refresh of a live index between files. */
@@ -75,7 +76,7 @@ export type NameMatch = "exact" | "prefix" | "fuzzy";
  * start (Deno loads the graph of literal dynamic imports). A host loads it with the definitions
  * (`tool.ts`), so finding it needs no read permission for the package.
  */
-const LIVE_INDEX = new URL("./live.ts", import.meta.url).href;
+const LIVE_INDEX = new URL("../../core/symbol_index/live.ts", import.meta.url).href;
 
 /**
  * Runs `work` on the index of a query: opened read-only for this query, or, in a host with a
@@ -96,7 +97,9 @@ export async function withIndex<T>(
   work: (store: IndexStore) => T | Promise<T>,
 ): Promise<T> {
   if (options.cache) {
-    const { liveIndex }: typeof import("./live.ts") = await import(LIVE_INDEX);
+    const { liveIndex }: typeof import("../../core/symbol_index/live.ts") = await import(
+      LIVE_INDEX
+    );
     const live = liveIndex(options.cache, options.root, options.db);
     const notes = await live.fresh(options.signal);
     const outcome = await work(live.store);
@@ -181,7 +184,7 @@ export function cut<T>(items: T[], limit: number): T[] {
  * ```ts
  * import assert from "node:assert/strict";
  * import { unknownSymbol } from "./queries.ts";
- * import { IndexStore, locateDb } from "./store.ts";
+ * import { IndexStore, locateDb } from "../../core/symbol_index/store.ts";
  * const root = Deno.makeTempDirSync();
  * const store = IndexStore.open(locateDb(root, undefined, true), "write");
  * assert.equal((await unknownSymbol(store, "mian")).code, "MAG-REF-001");
@@ -249,7 +252,7 @@ function candidateList(rows: SymbolRow[]): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { askedDefinitions } from "./queries.ts";
- * import { IndexStore, locateDb } from "./store.ts";
+ * import { IndexStore, locateDb } from "../../core/symbol_index/store.ts";
  * const root = Deno.makeTempDirSync();
  * const store = IndexStore.open(locateDb(root, undefined, true), "write");
  * assert.throws(() => askedDefinitions(store, { symbol_id: "0123456789abcdef" }), { code: "MAG-REF-004" });
@@ -291,8 +294,8 @@ export function askedDefinitions(store: IndexStore, ask: SymbolAsk): SymbolRow[]
 
 /** The fuzzy matches of `query` among every name, best first (the discover scorer's ranking). */
 async function fuzzyNames(store: IndexStore, query: string): Promise<Map<string, number>> {
-  const { parseQuery } = await import("../discover/query.ts");
-  const { PathScorer } = await import("../discover/scorer.ts");
+  const { parseQuery } = await import("../../core/fuzzy/query.ts");
+  const { PathScorer } = await import("../../core/fuzzy/scorer.ts");
   const scorer = new PathScorer(parseQuery(query));
   const scored: { name: string; raw: number }[] = [];
   for (const name of store.allNames()) {

@@ -35,8 +35,8 @@ import { verifyIndex } from "./freshness.ts";
 // the command line's fast path does not read their graphs at start), and a run of a definition
 // (`verify`, or a long-lived host's queries with its live index) then finds them loaded, which
 // needs no read permission for the package.
-import "./candidates.ts";
-import "./live.ts";
+import "../../core/symbol_index/candidates.ts";
+import "../../core/symbol_index/live.ts";
 import { GRAPH_SUBCOMMANDS } from "./graph_tool.ts";
 import { envelopeOf, QUERY_CODE } from "./commands.ts";
 import {
@@ -140,7 +140,7 @@ export const symbolsIndexTool: Tool = defineTool({
   },
   run: async (input, context) => {
     // Loaded only here: the indexer brings the parser, which the queries never load.
-    const { indexRoot } = await import("./indexer.ts");
+    const { indexRoot } = await import("../../core/symbol_index/indexer.ts");
     const outcome = await indexRoot({
       root: context.cwd,
       db: input.db,

@@ -1,7 +1,7 @@
 /**
  * The engine of `llm-transform`: verifies span edits and guarded replacements against the files,
  * applies them all or none through the shared transaction module, or previews them as a diff;
- * `--recover` and `--undo` are in `journal_runs.ts`.
+ * `--recover` and `--undo` are the shared reports of `core/transaction/journal_runs.ts`.
  *
  * @module
  */
@@ -22,22 +22,27 @@ import {
   compareText,
   contentsAt,
   type FileChange,
+  journalBase,
+  type JournalRun,
+  recoverReport,
+  transactionCodes,
+  undoReport,
+  Workspace,
 } from "../../core/transaction/mod.ts";
-import { recover, undo } from "./journal_runs.ts";
+import { requirePermission } from "../../core/permissions.ts";
 import {
   exitOf,
   interruptedWarnings,
   TOOL_NAME,
-  TRANSACTION_CODES,
+  TRANSFORM_WORDING,
   transformDiagnostic as diagnostic,
   type TransformOptions,
   type TransformReport,
 } from "./report.ts";
-import { type ChangedRegion, unifiedDiff } from "./diff.ts";
+import { type ChangedRegion, changesDiff, unifiedDiff } from "../../core/transaction/diff.ts";
 import { describeOccurrences, findOccurrences, missNote } from "./replace.ts";
 import type { PlanRequest, ReplaceRequest, TransformRequest } from "./request.ts";
 import { applySpanEdits, type PlacedEdit, type SpanEditResult } from "./spans.ts";
-import { Workspace } from "./workspace.ts";
 import { gateChanges } from "./validate.ts";
 
 interface Problem {
@@ -93,14 +98,29 @@ export async function transform(
   const workspace = await Workspace.open(options.root, options.cwd);
   switch (request.kind) {
     case "recover":
-      return await recover(workspace, options);
-    case "undo":
-      return await undo(workspace, request.id, options);
+      if (!options.dryRun) requirePermission("LMT", "write", journalBase(workspace.real));
+      return await recoverReport(journalRun(workspace, options));
+    case "undo": {
+      const diagnostics = await interruptedWarnings(workspace);
+      return await undoReport({ ...journalRun(workspace, options), diagnostics }, request.id);
+    }
     case "replace":
       return await replace(workspace, request, options);
     default:
       return await editPlan(workspace, request, options);
   }
+}
+
+/** An undo or recovery as `llm-transform` runs it. */
+function journalRun(workspace: Workspace, options: TransformOptions): JournalRun {
+  return {
+    workspace,
+    tool: TOOL_NAME,
+    executionId: options.executionId,
+    dryRun: options.dryRun,
+    wording: TRANSFORM_WORDING,
+    diff: changesDiff,
+  };
 }
 
 /** Reads a file of the plan, recording why it cannot be edited. */
@@ -404,7 +424,7 @@ async function writeOrPreview(
       tool: TOOL_NAME,
       operationType,
       prefix: "LMT",
-      codes: TRANSACTION_CODES,
+      codes: transactionCodes("LMT"),
     });
     return { journal: workspace.display(report.journal) };
   } catch (error) {

@@ -1,7 +1,7 @@
 /**
- * What every `llm-transform` run reports: the tool's name and transaction codes, the options
- * of a run, its report (the parts of the mutation envelope and the exit code), and the
- * diagnostics every run shares.
+ * What every `llm-transform` run reports: the tool's name and the words of its undo and
+ * recover reports, the options of a run, its report (the parts of the mutation envelope and the
+ * exit code), and the diagnostics every run shares.
  *
  * @module
  */
@@ -9,25 +9,30 @@ import { type Diagnostic, makeDiagnostic, type MutationError } from "../../schem
 import type { MutationStatus } from "../../schema/envelope.ts";
 import { EXIT, explainCode } from "../../schema/error_codes.ts";
 import type { TransformOutput } from "../../schema/transform.ts";
-import { findInterrupted, type TransactionCodes } from "../../core/transaction/mod.ts";
-import type { Workspace } from "./workspace.ts";
+import {
+  findInterrupted,
+  type JournalWording,
+  transactionCodes,
+} from "../../core/transaction/mod.ts";
+import type { Workspace } from "../../core/transaction/workspace.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
 
 /** Name of the tool in envelopes and diagnostics. */
 export const TOOL_NAME: typeof LLM_TRANSFORM = LLM_TRANSFORM;
 
-/** The registry codes `llm-transform` gives the transaction module. */
-export const TRANSACTION_CODES: TransactionCodes = {
-  writeFailed: "LMT-IO-011",
-  concurrentChange: "LMT-V-009",
-  noJournal: "LMT-REF-001",
-  journalUnusable: "LMT-REF-002",
-  undoConflict: "LMT-V-010",
-  idInUse: "LMT-ARG-002",
-  outsideRoot: "LMT-PERM-012",
-  unsafeState: "LMT-PERM-011",
-  stateFolder: "LMT-PERM-013",
+/** The words of `llm-transform`'s `--undo` and `--recover` reports. */
+export const TRANSFORM_WORDING: JournalWording = {
+  undo: {
+    done: "undid {id}: restored {count} file(s); undo this with --undo {execution_id}",
+    preview: "dry run: undoing {id} would restore {count} file(s); nothing was written",
+  },
+  recover: {
+    done: "recovered {count} interrupted operation(s): {outcomes}",
+    preview: "dry run: would recover {count} interrupted operation(s): {outcomes}",
+    none: "no interrupted operation to recover",
+    previewPending: true,
+  },
 };
 
 /** Which gates a transform runs before it writes (`validate.ts` runs them). */
@@ -116,7 +121,7 @@ export function exitOf(code: string): number {
 
 /** Warnings about earlier operations that were killed and not yet recovered. */
 export async function interruptedWarnings(workspace: Workspace): Promise<Diagnostic[]> {
-  return (await findInterrupted(workspace.real, TRANSACTION_CODES)).map((manifest) =>
+  return (await findInterrupted(workspace.real, transactionCodes("LMT"))).map((manifest) =>
     transformDiagnostic(
       "LMT-REF-003",
       `operation ${manifest.execution_id} (${manifest.tool} ${manifest.operation_type}, ` +

@@ -11,6 +11,7 @@ import { type Checksum, normalizeChecksum } from "../../schema/checksum.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { readInputBytes } from "../../core/input_file.ts";
 import { utf8Input, wellFormedInput } from "../../core/text_input.ts";
+import { jsonPath, parseJsonText } from "../../core/transaction/plan_json.ts";
 import type { EditPlan } from "../../schema/edit_plan.ts";
 
 /** A request to `llm-transform`, after the input was checked. */
@@ -88,27 +89,6 @@ function argError(message: string, remediation?: string): ToolError {
   return new ToolError("LMT-ARG-002", message, remediation ? { remediation } : {});
 }
 
-/**
- * The JSON path of a zod issue path, e.g. `$.edits[0].byte_start`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { jsonPath } from "./request.ts";
- * assert.equal(jsonPath(["edits", 0, "byte_start"]), "$.edits[0].byte_start");
- * ```
- */
-export function jsonPath(path: readonly PropertyKey[]): string {
-  return "$" +
-    path.map((key) =>
-      typeof key === "number"
-        ? `[${key}]`
-        : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(key))
-        ? `.${String(key)}`
-        : `[${JSON.stringify(String(key))}]`
-    ).join("");
-}
-
 /** `LMT-ARG-002` naming the JSON path of every violation. */
 function schemaError(source: string, error: z.ZodError): ToolError {
   const violations = error.issues.map((issue) => `${jsonPath(issue.path)}: ${issue.message}`);
@@ -121,42 +101,6 @@ function schemaError(source: string, error: z.ZodError): ToolError {
       remediation: "Fix each field named; legacy names (file, replacement, …) are accepted too.",
     },
   );
-}
-
-/**
- * Parses JSON text, turning a syntax error into `code` (`LMT-ARG-010`, or another tool's plan
- * code) with its line and column.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { parseJsonText } from "./request.ts";
- * assert.deepEqual(parseJsonText('{"edits": []}', "the plan"), { edits: [] });
- * ```
- */
-export function parseJsonText(text: string, source: string, code = "LMT-ARG-010"): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const found = /at position (\d+)/.exec(message);
-    const position = found
-      ? Number(found[1])
-      : /end of (JSON )?input/i.test(message)
-      ? text.length
-      : undefined;
-    const details: { line?: number; column?: number; note: string } = { note: message };
-    let where = "";
-    if (position !== undefined) {
-      const before = text.slice(0, position);
-      const line = before.split("\n").length;
-      const column = new TextEncoder().encode(before.slice(before.lastIndexOf("\n") + 1)).length;
-      details.line = line;
-      details.column = column;
-      where = ` at line ${line}, column ${column} (character ${position})`;
-    }
-    throw new ToolError(code, `${source} is not valid JSON${where}`, details);
-  }
 }
 
 /**

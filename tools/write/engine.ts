@@ -16,7 +16,6 @@ import {
 import type { MutationStatus } from "../../schema/envelope.ts";
 import { EXIT, explainCode } from "../../schema/error_codes.ts";
 import { LLM_WRITE } from "../../schema/tool_names.ts";
-import type { UndoResult } from "../../schema/journal.ts";
 import type {
   WriteFile,
   WriteOutput,
@@ -30,28 +29,23 @@ import {
   commitChanges,
   compareText,
   contentsAt,
+  failureReport,
   type FileChange,
-  type TransactionCodes,
-  undoneFiles,
-  undoOperation,
+  type JournalWording,
+  transactionCodes,
+  undoReport,
+  Workspace,
 } from "../../core/transaction/mod.ts";
-import { Workspace } from "../transform/workspace.ts";
 import type { RunCache } from "../../core/cache.ts";
 import { validateFile } from "../../core/gates/mod.ts";
 import { gateRefusal } from "../../core/gates/refusal.ts";
 import type { WriteRequest } from "./request.ts";
 
-/** The registry codes `llm-write` gives the transaction module. */
-export const WRITE_TRANSACTION_CODES: TransactionCodes = {
-  writeFailed: "LFW-IO-011",
-  concurrentChange: "LFW-V-005",
-  noJournal: "LFW-REF-001",
-  journalUnusable: "LFW-REF-002",
-  undoConflict: "LFW-V-006",
-  idInUse: "LFW-ARG-002",
-  outsideRoot: "LFW-PERM-012",
-  unsafeState: "LFW-PERM-011",
-  stateFolder: "LFW-PERM-013",
+/** The words of `llm-write`'s `--undo` report. */
+export const WRITE_WORDING: JournalWording = {
+  undo: {
+    done: "undid {id}: {count} file(s) removed or restored; undo this with --undo {execution_id}",
+  },
 };
 
 /** How to run a write. */
@@ -341,7 +335,7 @@ async function commit(
       tool: LLM_WRITE,
       operationType: "write",
       prefix: "LFW",
-      codes: WRITE_TRANSACTION_CODES,
+      codes: transactionCodes("LFW"),
     });
     const files = targets.map((target) => outcomeOf(target, "approved", true));
     const result = resultOf(files, false);
@@ -384,53 +378,16 @@ function resultOf(files: WrittenFile[], validateOnly: boolean): WriteResult {
  */
 async function undo(workspace: Workspace, id: string, options: WriteOptions): Promise<WriteReport> {
   try {
-    return await undone(workspace, id, options);
+    return await undoReport({
+      workspace,
+      tool: LLM_WRITE,
+      executionId: options.executionId,
+      dryRun: false,
+      wording: WRITE_WORDING,
+    }, id);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    const failure = error.toDiagnostic(LLM_WRITE);
-    return {
-      operation_type: "undo",
-      execution_id: options.executionId,
-      status: "error",
-      message: failure.message,
-      workspace: workspace.given,
-      error: failure,
-      diagnostics: [failure],
-      exitCode: error.exitCode,
-    };
+    const head = { execution_id: options.executionId, workspace: workspace.given };
+    return failureReport(LLM_WRITE, "undo", head, error);
   }
-}
-
-async function undone(
-  workspace: Workspace,
-  id: string,
-  options: WriteOptions,
-): Promise<WriteReport> {
-  const { plan, report } = await undoOperation({
-    root: workspace.real,
-    executionId: options.executionId,
-    tool: LLM_WRITE,
-    operationType: "undo",
-    prefix: "LFW",
-    codes: WRITE_TRANSACTION_CODES,
-    undoOf: id,
-  });
-  const result: UndoResult = {
-    dry_run: false,
-    undone_execution_id: id,
-    count: plan.changes.length,
-    files: undoneFiles(plan.changes),
-    journal: workspace.display(report.journal),
-  };
-  return {
-    operation_type: "undo",
-    execution_id: options.executionId,
-    status: "ok",
-    message: `undid ${id}: ${result.count} file(s) removed or restored; undo this with --undo ` +
-      options.executionId,
-    workspace: workspace.given,
-    result,
-    diagnostics: [],
-    exitCode: EXIT.ok,
-  };
 }

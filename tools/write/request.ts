@@ -12,7 +12,7 @@ import { parseWritePlan, type WritePlan } from "../../schema/write.ts";
 import { readInputBytes } from "../../core/input_file.ts";
 import { utf8Input, wellFormedInput } from "../../core/text_input.ts";
 import { decodeUtf8 } from "../../core/utf8.ts";
-import { jsonPath, parseJsonText } from "../transform/request.ts";
+import { jsonPath, parseJsonText } from "../../core/transaction/plan_json.ts";
 
 /**
  * A request to `llm-write`, after the input was checked. `bytes`, when present, is the exact

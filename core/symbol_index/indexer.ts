@@ -8,15 +8,16 @@
  *
  * @module
  */
-import type { EngineWalkOptions } from "../../core/walk/walker.ts";
-import { PARSE_BYTES_PER_WORKER, workersAvailable, workersFor } from "../../core/workers.ts";
-import { Breather } from "../../core/breather.ts";
+import type { EngineWalkOptions } from "../walk/walker.ts";
+import { PARSE_BYTES_PER_WORKER, workersAvailable, workersFor } from "../workers.ts";
+import { Breather } from "../breather.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import type { IndexResult } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { type Candidate, recordedWalk, walkCandidates } from "./candidates.ts";
-import { recordedSize, statIfPresent } from "./file_stat.ts";
+import { statIfPresent } from "./file_stat.ts";
+import { recordedSize } from "../racy_stamp.ts";
 import {
   type ExtractReply,
   type ExtractTask,
@@ -36,12 +37,12 @@ import {
   isDamage,
   locateDb,
 } from "./store.ts";
-import { MAX_FILE_BYTES_META, SYMBOLS_DEFAULTS } from "./defaults.ts";
+import { MAX_FILE_BYTES, MAX_FILE_BYTES_META } from "./defaults.ts";
 import {
   deferredRepositoryBuild,
   type RepositoryBuild,
   RepositoryWorker,
-} from "./repository_build.ts";
+} from "../trigram/repository_build.ts";
 
 /** What an index run needs. */
 export interface IndexOptions {
@@ -524,7 +525,7 @@ async function planRepositoryIndex(
 ): Promise<RepositoryPlan> {
   const drift = Number(store.meta(TRIGRAM_DRIFT_KEY) ?? "Infinity") + written.parsed +
     written.removed;
-  const { existingIndex } = await import("../../core/trigram/open.ts");
+  const { existingIndex } = await import("../trigram/open.ts");
   const kept = existingIndex(options.root) !== undefined &&
     drift <= TRIGRAM_REBUILD_DRIFT * written.filesSeen &&
     await repositoryIndexReadable(options.root);
@@ -552,7 +553,7 @@ async function repositoryFirst(
   options: IndexOptions,
 ): Promise<RepositoryBuild | undefined> {
   if (!mayOverlap(options)) return undefined;
-  const { existingIndex } = await import("../../core/trigram/open.ts");
+  const { existingIndex } = await import("../trigram/open.ts");
   const known = store.meta(TRIGRAM_DRIFT_KEY) === undefined ||
     existingIndex(options.root) === undefined || !await repositoryIndexReadable(options.root);
   if (!known) return undefined;
@@ -581,7 +582,7 @@ async function earlyRepositoryWorker(
   options: IndexOptions,
 ): Promise<RepositoryWorker | undefined> {
   if (!mayOverlap(options)) return undefined;
-  const { existingIndex } = await import("../../core/trigram/open.ts");
+  const { existingIndex } = await import("../trigram/open.ts");
   return existingIndex(options.root) === undefined ? new RepositoryWorker() : undefined;
 }
 
@@ -605,7 +606,7 @@ async function finishRepositoryIndex(
 
 /** Whether the repository index of `root` opens (header, checksums, built for this root). */
 async function repositoryIndexReadable(root: string): Promise<boolean> {
-  const { indexPathOf, openIndex, IndexRefusal } = await import("../../core/trigram/reader.ts");
+  const { indexPathOf, openIndex, IndexRefusal } = await import("../trigram/reader.ts");
   try {
     // Not closed: openIndex keeps it for the process's searches (a long-lived host's too).
     const index = openIndex(indexPathOf(root));
@@ -670,7 +671,7 @@ export async function refreshIndex(
       goneFailures.forEach((path) => store.clearFailure(path));
     });
   }
-  const maxBytes = options.maxFileBytes ?? SYMBOLS_DEFAULTS.maxFileBytes;
+  const maxBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
   const toCheck: Candidate[] = [];
   let sameStamp = 0;
   let failedSameStamp = 0;
@@ -816,8 +817,8 @@ export async function reindexFiles(
     const row = store.file(candidate.path) ?? failed.get(candidate.path);
     if (row && "id" in row) known.set(candidate.path, row);
     if (row && row.size === candidate.size && row.mtime === candidate.mtime) continue;
-    if (candidate.size > SYMBOLS_DEFAULTS.maxFileBytes) {
-      diagnostics.push(tooLargeNote(candidate, SYMBOLS_DEFAULTS.maxFileBytes));
+    if (candidate.size > MAX_FILE_BYTES) {
+      diagnostics.push(tooLargeNote(candidate, MAX_FILE_BYTES));
     } else toCheck.push(candidate);
   }
   const writer = new BatchWriter(store, statsFrom);

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { EngineWalkOptions } from "../../core/walk/walker.ts";
-import type { RepositoryIndexOutcome } from "../../core/trigram/refresh.ts";
+import type { EngineWalkOptions } from "../walk/walker.ts";
+import type { RepositoryIndexOutcome } from "./refresh.ts";
 
 /** What the repository worker is asked to build. */
 export interface RepositoryTask {
@@ -142,7 +142,7 @@ export function deferredRepositoryBuild(
 ): RepositoryBuild {
   return {
     outcome: async () => {
-      const { writeRepositoryIndex } = await import("../../core/trigram/refresh.ts");
+      const { writeRepositoryIndex } = await import("./refresh.ts");
       return writeRepositoryIndex(root, walk, signal);
     },
     cancel: () => {},

@@ -4,12 +4,13 @@
  *
  * @module
  */
-import { relative, resolve } from "../../core/path_syntax.ts";
+import { relative, resolve } from "../path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import type { CodePrefix } from "../../schema/error_codes.ts";
-import { requirePermission } from "../../core/permissions.ts";
-import { isInside, realPathOf, toSlash } from "../../core/paths.ts";
-import { requireOutsideStateFolder } from "../../core/transaction/confine.ts";
+import { requirePermission } from "../permissions.ts";
+import { isInside, realPathOf, toSlash } from "../paths.ts";
+import { requireOutsideStateFolder } from "./confine.ts";
+import { transactionCodes, type WriterPrefix } from "./codes.ts";
 
 /** A file an edit names. */
 export interface ResolvedPath {
@@ -18,23 +19,6 @@ export interface ResolvedPath {
   /** Absolute path with symbolic links resolved: what is read and written. */
   path: string;
 }
-
-/** The tools that open a workspace: `llm-transform`, `llm-write` and `llm-refactor`. */
-export type WorkspacePrefix = Extract<CodePrefix, "LMT" | "LFW" | "SPL">;
-
-/** The code of a path outside the root, for each tool that opens a workspace. */
-const OUTSIDE_ROOT: Record<WorkspacePrefix, string> = {
-  LMT: "LMT-PERM-010",
-  LFW: "LFW-PERM-010",
-  SPL: "SPL-PERM-010",
-};
-
-/** The code of a path to write in the state folder `<root>/.llm`, for each tool. */
-const IN_STATE_FOLDER: Record<WorkspacePrefix, string> = {
-  LMT: "LMT-PERM-013",
-  LFW: "LFW-PERM-013",
-  SPL: "SPL-PERM-013",
-};
 
 /** `*-IO-004` for a path holding a NUL byte, shown escaped. */
 function nulByte(prefix: CodePrefix, what: string, path: string): ToolError {
@@ -55,9 +39,9 @@ export class Workspace {
   /** The root with symbolic links resolved. */
   readonly real: string;
   /** Code prefix of the errors. */
-  readonly prefix: WorkspacePrefix;
+  readonly prefix: WriterPrefix;
 
-  private constructor(given: string, real: string, prefix: WorkspacePrefix) {
+  private constructor(given: string, real: string, prefix: WriterPrefix) {
     this.given = given;
     this.real = real;
     this.prefix = prefix;
@@ -79,7 +63,7 @@ export class Workspace {
   static async open(
     root: string,
     cwd: string,
-    prefix: WorkspacePrefix = "LMT",
+    prefix: WriterPrefix = "LMT",
   ): Promise<Workspace> {
     const given = resolve(cwd, root);
     if (given.includes("\0")) throw nulByte(prefix, "the root", root);
@@ -108,9 +92,11 @@ export class Workspace {
     if (path.includes("\0")) throw nulByte(this.prefix, "the path", path);
     const absolute = resolve(this.given, path);
     const outside = (why: string) =>
-      new ToolError(OUTSIDE_ROOT[this.prefix], `${path} is outside the root ${this.given}${why}`, {
-        file: path,
-      });
+      new ToolError(
+        transactionCodes(this.prefix).pathOutsideRoot,
+        `${path} is outside the root ${this.given}${why}`,
+        { file: path },
+      );
     if (!isInside(this.given, absolute) && !isInside(this.real, absolute)) throw outside("");
     const base = isInside(this.given, absolute) ? this.given : this.real;
     const display = toSlash(relative(base, absolute));
@@ -137,7 +123,12 @@ export class Workspace {
    */
   resolveTarget(path: string): ResolvedPath {
     const resolved = this.resolve(path);
-    requireOutsideStateFolder(this.real, resolved.path, IN_STATE_FOLDER[this.prefix], path);
+    requireOutsideStateFolder(
+      this.real,
+      resolved.path,
+      transactionCodes(this.prefix).stateFolder,
+      path,
+    );
     return resolved;
   }
 

@@ -12,7 +12,7 @@
  */
 import type { Parser } from "web-tree-sitter";
 import { createParser, loadLanguage, runtimeFailure } from "../../grammars/loader.ts";
-import { CONTAINER_KINDS, type Definition, definitionsOf } from "../ast-search/definitions.ts";
+import { CONTAINER_KINDS, type Definition, definitionsOf } from "../../grammars/definitions.ts";
 import { errorNodes } from "../../grammars/syntax_errors.ts";
 import type { FileFacts, SymbolFact } from "./facts.ts";
 import { type Container, Enclosures, ExtentMapper } from "./extract_positions.ts";
@@ -20,7 +20,7 @@ import { type FactMatches, type FactsQuery, factsQuery, splitMatches } from "./e
 import { collectReferences } from "./extract_references.ts";
 import { collectImports } from "./extract_imports.ts";
 import { parseWithinBudget } from "./extract_budget.ts";
-import { type DecodedFile, decodeFile } from "../../core/utf8.ts";
+import { type DecodedFile, decodeFile } from "../utf8.ts";
 
 const encoder = new TextEncoder();
 

@@ -5,14 +5,15 @@
  *
  * @module
  */
-import { Walker } from "../../core/walk/walker.ts";
-import type { EngineWalkOptions } from "../../core/walk/walker.ts";
-import type { RunCache } from "../../core/cache.ts";
+import { Walker } from "../walk/walker.ts";
+import type { EngineWalkOptions } from "../walk/walker.ts";
+import type { RunCache } from "../cache.ts";
 import type { Diagnostic } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
-import { type Stamp, stampOf, statIfPresent } from "./file_stat.ts";
-import { workersAvailable } from "../../core/workers.ts";
+import { statIfPresent } from "./file_stat.ts";
+import { type Stamp, stampOf } from "../racy_stamp.ts";
+import { workersAvailable } from "../workers.ts";
 
 /** The size and whole-millisecond mtime of a file now, or undefined when it is gone. */
 export type FileStat = (filePath: string, absPath: string) => Stamp | undefined;
@@ -113,23 +114,23 @@ export interface RecordedWalk {
  * ```
  */
 export async function recordedWalk(root: string): Promise<RecordedWalk | undefined> {
-  const { openCheckedIndex } = await import("../../core/trigram/open.ts");
+  const { openCheckedIndex } = await import("../trigram/open.ts");
   const index = await openCheckedIndex(root, LLM_SYMBOLS, "LMS", []);
   if (!index) return undefined;
-  const { IndexWalkSource } = await import("../../core/trigram/walk_source.ts");
-  const { FileStamps } = await import("../../core/trigram/stamps.ts");
+  const { IndexWalkSource } = await import("../trigram/walk_source.ts");
+  const { EntryStats } = await import("../trigram/entry_stats.ts");
   const wanted = (filePath: string) =>
     indexedLanguage(filePath.slice(filePath.lastIndexOf("/") + 1)) !== undefined;
-  const stamps = new FileStamps(index, root, workersAvailable(), undefined, wanted);
+  const stats = new EntryStats(index, root, workersAvailable(), undefined, wanted);
   return {
     cache: new IndexWalkSource(index, LLM_SYMBOLS, "MAG"),
     stat(filePath, absPath) {
       const id = index.idOf(filePath);
-      const stamp = id === undefined ? undefined : stamps.of(id, absPath);
-      // No stamp (the file is gone, or its stat failed): this thread's stat says which.
-      if (!stamp || Number.isNaN(stamp[1])) return statHere(filePath, absPath);
-      return { size: stamp[0], mtime: Math.trunc(stamp[1]) };
+      const stat = id === undefined ? undefined : stats.of(id, absPath);
+      // No stat (the file is gone, or its stat failed): this thread's stat says which.
+      if (!stat || Number.isNaN(stat[1])) return statHere(filePath, absPath);
+      return { size: stat[0], mtime: Math.trunc(stat[1]) };
     },
-    close: () => stamps.close(),
+    close: () => stats.close(),
   };
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { runtimeAborted, setParserHeapCeiling } from "../../grammars/loader.ts";
-import { decodeFile } from "../../core/utf8.ts";
+import { decodeFile } from "../utf8.ts";
 import { extractFacts } from "./extract.ts";
 import { type FactRows, factRows } from "./fact_rows.ts";
 

@@ -18,17 +18,18 @@
  *
  * @module
  */
-import { basename, join } from "../../core/path_syntax.ts";
-import { displayPath, isInside } from "../../core/paths.ts";
-import type { RunCache } from "../../core/cache.ts";
-import { IGNORE_FILES } from "../../core/walk/ignore_rules.ts";
+import { basename, join } from "../path_syntax.ts";
+import { displayPath, isInside } from "../paths.ts";
+import type { RunCache } from "../cache.ts";
+import { IGNORE_FILES } from "../walk/ignore_rules.ts";
 import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import type { Candidate } from "./candidates.ts";
 import { type DbLocation, IndexStore, locateDb } from "./store.ts";
 import { RefreshClaim } from "./refresh_claim.ts";
-import { stampOf, statIfPresent } from "./file_stat.ts";
+import { statIfPresent } from "./file_stat.ts";
+import { stampOf } from "../racy_stamp.ts";
 
 /**
  * How long a refresh waits for each watcher to report its own fence (a touch of a path only
@@ -424,7 +425,7 @@ function fileIdentity(location: DbLocation): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { MemoryCache } from "../../core/cache.ts";
+ * import { MemoryCache } from "../cache.ts";
  * import { liveIndex } from "./live.ts";
  * const root = Deno.makeTempDirSync();
  * assert.throws(() => liveIndex(new MemoryCache(), root, undefined), { code: "MAG-IO-013" }); // no index

@@ -158,7 +158,7 @@ const WORDS = new Set(["identifier", "type_identifier", "field_identifier"]);
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { createParser } from "../../grammars/loader.ts";
+ * import { createParser } from "./loader.ts";
  * import { scanFunctions } from "./c_functions.ts";
  * const parser = await createParser("c");
  * const tree = parser.parse("static int __init setup(void)\n{\n\treturn 0;\n}\n")!;

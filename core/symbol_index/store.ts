@@ -9,12 +9,12 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { dirname, join, resolve, sep } from "../../core/path_syntax.ts";
+import { dirname, join, resolve, sep } from "../path_syntax.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { FACTS_VERSION, SYMBOL_INDEX_VERSION } from "../../schema/symbol_index.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
-import { displayPath, isInside, realPathOf } from "../../core/paths.ts";
-import { requirePermission } from "../../core/permissions.ts";
+import { displayPath, isInside, realPathOf } from "../paths.ts";
+import { requirePermission } from "../permissions.ts";
 import type { Extent } from "./facts.ts";
 import {
   type FactRows,
@@ -90,8 +90,8 @@ interface ArrayStatement {
   all(): unknown[];
 }
 
-/** An indexed file's path, then its size and modification time (ms) when indexed. */
-export type FileStamp = [path: string, size: number, mtime: number];
+/** An indexed file's path, then its stamp (size and modification time in ms) when indexed. */
+export type StampRow = [path: string, size: number, mtime: number];
 
 /** Positions of a stored fact. */
 export interface ExtentRow extends Extent {
@@ -905,13 +905,13 @@ export class IndexStore {
    * the way are not resolved: the refresh reads no file by these paths, and drops the rows of
    * files its walk (which never leaves the root) no longer reaches.
    */
-  fileStamps(): FileStamp[] {
+  fileStamps(): StampRow[] {
     const stamps = this.#reading(() => {
       const statement = this.#db.prepare(
         "SELECT path, size, mtime FROM files",
       ) as unknown as ArrayStatement;
       statement.setReturnArrays(true);
-      return statement.all() as FileStamp[];
+      return statement.all() as StampRow[];
     });
     for (const [path] of stamps) this.#requireRelative(path);
     return stamps;

@@ -1,7 +1,7 @@
 /** Facts extracted from small sources in every language with a reference query. */
 import assert from "node:assert/strict";
 import { extractFacts } from "./extract.ts";
-import { decodeFile } from "../../core/utf8.ts";
+import { decodeFile } from "../utf8.ts";
 import type { Extent, FileFacts, ReferenceFact } from "./facts.ts";
 
 const encoder = new TextEncoder();

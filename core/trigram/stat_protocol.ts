@@ -1,5 +1,5 @@
 /**
- * What the stamp worker (`stat_worker.ts`) and its caller (`stamps.ts`) share. Kept apart from
+ * What the stat worker (`stat_worker.ts`) and its caller (`entry_stats.ts`) share. Kept apart from
  * the worker module, which sets the global `onmessage` when it is evaluated: importing it into
  * any other thread would take over that thread's messages.
  *
@@ -12,8 +12,8 @@ export const CHUNK = { free: 0, caller: 1, worker: 2, done: 3 } as const;
 /** Entries per chunk. */
 export const CHUNK_ENTRIES = 512;
 
-/** What the caller sends: the files and where to put their stamps. */
-export interface StampRequest {
+/** What the caller sends: the files and where to put their stats. */
+export interface StatRequest {
   /** The root every path is relative to. */
   root: string;
   /** The index's entry paths joined by "\n". */
@@ -21,7 +21,7 @@ export interface StampRequest {
   /** Per entry, 1 when it is not stat'ed (a directory, or a file the caller does not ask for). */
   skip: Uint8Array;
   /** `Float64Array` of 2 × entries: size then mtime (NaN when it cannot be stat'ed). */
-  stamps: SharedArrayBuffer;
+  stats: SharedArrayBuffer;
   /** `Int32Array` of one state (CHUNK) per chunk. */
   claims: SharedArrayBuffer;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { seededRandom } from "../../tests/helpers.ts";
+import { seededRandom } from "../tests/helpers.ts";
 import {
   boundedPaths,
   buildGraph,

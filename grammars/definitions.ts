@@ -106,8 +106,8 @@ function resolveName(node: Node): ResolvedName {
  * ```ts
  * import assert from "node:assert/strict";
  * import { collectDefinitions } from "./definitions.ts";
- * import { compileQuery } from "../../grammars/query.ts";
- * import { createParser, loadLanguage } from "../../grammars/loader.ts";
+ * import { compileQuery } from "./query.ts";
+ * import { createParser, loadLanguage } from "./loader.ts";
  * const language = await loadLanguage("c");
  * const source = "(function_definition declarator: (_) @name) @definition.function";
  * const query = compileQuery("c", language, source);
@@ -135,8 +135,8 @@ export function collectDefinitions(
  * ```ts
  * import assert from "node:assert/strict";
  * import { definitionsOf } from "./definitions.ts";
- * import { compileQuery } from "../../grammars/query.ts";
- * import { createParser, loadLanguage } from "../../grammars/loader.ts";
+ * import { compileQuery } from "./query.ts";
+ * import { createParser, loadLanguage } from "./loader.ts";
  * const language = await loadLanguage("c");
  * const source = "(function_definition declarator: (_) @name) @definition.function\n(call_expression) @call";
  * const query = compileQuery("c", language, source);

@@ -14,7 +14,7 @@
  * @module
  */
 import type { Node, QueryMatch } from "web-tree-sitter";
-import type { Definition } from "../ast-search/definitions.ts";
+import type { Definition } from "../../grammars/definitions.ts";
 import type { ReferenceFact } from "./facts.ts";
 import type { Enclosures, ExtentMapper } from "./extract_positions.ts";
 

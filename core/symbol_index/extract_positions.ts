@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DecodedFile } from "../../core/utf8.ts";
+import type { DecodedFile } from "../utf8.ts";
 import { LineIndex } from "../../schema/line_index.ts";
 import type { Extent } from "./facts.ts";
 

@@ -1,38 +1,39 @@
 /**
- * File stamps (size, mtime) of the index's entries for a freshness check. On a large index a
+ * Stats (size, mtime) of the index's entries taken now, for a freshness check against what the
+ * index recorded. On a large index a
  * worker thread stats chunks from the last one down while the calling thread stats files from
  * the first one up as its walk reaches them; chunks are claimed atomically, so whichever thread
- * is faster does more and a slow-starting worker costs nothing but its start. Every stamp is a
- * stat made during this run, whichever thread made it.
+ * is faster does more and a slow-starting worker costs nothing but its start. Every stat is
+ * made during this run, whichever thread made it.
  *
  * @module
  */
 import { ENTRY_FLAGS } from "./format.ts";
-import { CHUNK, CHUNK_ENTRIES, type StampRequest } from "./stamp_protocol.ts";
+import { CHUNK, CHUNK_ENTRIES, type StatRequest } from "./stat_protocol.ts";
 import type { TrigramIndex } from "./reader.ts";
 
 /** Below this many entries a worker costs more than it saves (the default of `minEntries`). */
 const PARALLEL_ENTRIES = 20_000;
-/** Longest wait for a chunk the worker is on before stamps are taken on the calling thread. */
+/** Longest wait for a chunk the worker is on before stats are taken on the calling thread. */
 const WAIT_MS = 5_000;
 
 const WORKER_URL = new URL("./stat_worker.ts", import.meta.url);
 
-/** A file's size and mtime, or undefined when it cannot be stat'ed. */
-export type Stamp = [size: number, mtimeMs: number] | undefined;
+/** An entry's file's size and mtime now, or undefined when it cannot be stat'ed. */
+export type EntryStat = [size: number, mtimeMs: number] | undefined;
 
 /**
- * The stamp of the file at `absPath` now (a missing or unreadable file has none; a path outside
+ * The stat of the file at `absPath` now (a missing or unreadable file has none; a path outside
  * the run's permissions throws).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { statNow } from "./stamps.ts";
+ * import { statNow } from "./entry_stats.ts";
  * assert.equal(statNow(Deno.cwd() + "/no such file"), undefined);
  * ```
  */
-export function statNow(absPath: string): Stamp {
+export function statNow(absPath: string): EntryStat {
   try {
     const info = Deno.statSync(absPath);
     return [info.size, info.mtime?.getTime() ?? NaN];
@@ -43,20 +44,20 @@ export function statNow(absPath: string): Stamp {
 }
 
 /**
- * Stamps of files, taken in part by a worker when `parallel` and the index is large.
+ * Stats of the index's files, taken in part by a worker when `parallel` and the index is large.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileStamps } from "./stamps.ts";
+ * import { EntryStats } from "./entry_stats.ts";
  * const path = Deno.makeTempFileSync();
  * Deno.writeTextFileSync(path, "hello\n");
- * const stamps = new FileStamps(undefined, "", false);
- * assert.equal(stamps.of(0, path)?.[0], 6); // its size
+ * const stats = new EntryStats(undefined, "", false);
+ * assert.equal(stats.of(0, path)?.[0], 6); // its size
  * Deno.removeSync(path);
  * ```
  */
-export class FileStamps {
+export class EntryStats {
   #values: Float64Array | undefined;
   #claims: Int32Array | undefined;
   #worker: Worker | undefined;
@@ -70,7 +71,7 @@ export class FileStamps {
   /**
    * Starts the worker on the entries of `index` under `root` when `parallel` and the index has
    * `minEntries` entries or more. The worker stats the files `wanted` accepts (by default every
-   * file); the others it leaves to {@linkcode FileStamps.of}, which stats any file asked for.
+   * file); the others it leaves to {@linkcode EntryStats.of}, which stats any file asked for.
    */
   constructor(
     index: TrigramIndex | undefined,
@@ -87,9 +88,9 @@ export class FileStamps {
       done.resolve();
       return;
     }
-    const stamps = new SharedArrayBuffer(16 * count);
+    const stats = new SharedArrayBuffer(16 * count);
     const claims = new SharedArrayBuffer(4 * Math.ceil(count / CHUNK_ENTRIES));
-    this.#values = new Float64Array(stamps);
+    this.#values = new Float64Array(stats);
     this.#claims = new Int32Array(claims);
     // Started first: the thread boots while the files to skip are picked.
     this.#worker = new Worker(WORKER_URL, { type: "module" });
@@ -103,12 +104,12 @@ export class FileStamps {
       flags & ENTRY_FLAGS.dir || !wanted(index.paths[id]) ? 1 : 0
     );
     this.#worker.postMessage(
-      { root, pathText: index.pathText, skip, stamps, claims } satisfies StampRequest,
+      { root, pathText: index.pathText, skip, stats, claims } satisfies StatRequest,
     );
   }
 
-  /** The stamp of entry `id` at `absPath`. */
-  of(id: number, absPath: string): Stamp {
+  /** The stat of entry `id` at `absPath`. */
+  of(id: number, absPath: string): EntryStat {
     const claims = this.#claims;
     if (!claims) return statNow(absPath);
     const chunk = Math.floor(id / CHUNK_ENTRIES);

@@ -14,14 +14,14 @@
  *
  * @module
  */
-import { join } from "../../core/path_syntax.ts";
+import { join } from "../path_syntax.ts";
 import { sha256 } from "../../schema/checksum.ts";
 import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { Relationships, SymbolRef } from "../../schema/extensions.ts";
 import { spanOf, symbolRef } from "./records.ts";
 import { Resolver, storedDefinitions } from "./resolve.ts";
 import { type FileRow, IndexStore, locateDb, type RefRow, type SymbolRow } from "./store.ts";
-import { stampAgainst } from "./file_stat.ts";
+import { stampAgainst } from "../racy_stamp.ts";
 
 /** Which relationships to fill. */
 export interface RelationshipKinds {

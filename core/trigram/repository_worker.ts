@@ -7,7 +7,7 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { writeRepositoryIndex } from "../../core/trigram/refresh.ts";
+import { writeRepositoryIndex } from "./refresh.ts";
 import type { RepositoryReply, RepositoryTask } from "./repository_build.ts";
 
 self.onmessage = (event: MessageEvent<RepositoryTask>) => {

@@ -8,7 +8,8 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 import type { StructuredPatchHunk } from "diff";
 import { LineIndex } from "../../schema/line_index.ts";
-import { decodeText } from "../../core/utf8.ts";
+import { decodeText } from "../utf8.ts";
+import type { FileChange } from "./types.ts";
 
 const CONTEXT = 3;
 
@@ -22,6 +23,23 @@ export interface ChangedRegion {
   new_start: number;
   /** End in the new bytes. */
   new_end: number;
+}
+
+/**
+ * The unified diffs of `changes`, one after the other in their order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changesDiff } from "./diff.ts";
+ * const encode = (text: string) => new TextEncoder().encode(text);
+ * const diff = changesDiff([{ file_path: "a.txt", path: "/r/a.txt", before: null, after: encode("x\n") }]);
+ * assert.equal(diff, "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1,1 @@\n+x\n");
+ * ```
+ */
+export function changesDiff(changes: readonly FileChange[]): string {
+  return changes.map((change) => unifiedDiff(change.file_path, change.before, change.after))
+    .join("");
 }
 
 /**

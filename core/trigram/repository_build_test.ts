@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, rejects } from "node:assert/strict";
-import { writeRepositoryIndex } from "../../core/trigram/refresh.ts";
-import { indexRoot } from "./indexer.ts";
+import { writeRepositoryIndex } from "./refresh.ts";
+import { indexRoot } from "../symbol_index/indexer.ts";
 import { startRepositoryBuild } from "./repository_build.ts";
 
 /**

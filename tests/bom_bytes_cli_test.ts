@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { FACTS_VERSION } from "../schema/symbol_index.ts";
 import { makeTree, parseJson, runEntry } from "./helpers.ts";
 import { editResult, refactorCli } from "./refactor_helpers.ts";
 
@@ -106,7 +107,7 @@ Deno.test("an index an older extraction wrote (facts version 1) is re-extracted 
     const check = new DatabaseSync(join(root, ".llm", "index.db"), { readOnly: true });
     const version = check.prepare("SELECT value FROM meta WHERE key = 'facts_version'").get();
     check.close();
-    assert.deepEqual({ ...version }, { value: "2" });
+    assert.deepEqual({ ...version }, { value: String(FACTS_VERSION) });
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -21,6 +21,7 @@ import { collectReferences } from "./extract_references.ts";
 import { collectImports } from "./extract_imports.ts";
 import { parseWithinBudget } from "./extract_budget.ts";
 import { type DecodedFile, decodeFile } from "../utf8.ts";
+import { type ChunkSource, chunkTexts } from "./extract_chunks.ts";
 
 const encoder = new TextEncoder();
 
@@ -106,10 +107,11 @@ function symbolsOf(
   text: string,
   definitions: Definition[],
   mapper: ExtentMapper,
-): { symbols: SymbolFact[]; containers: Container[] } {
+): { symbols: SymbolFact[]; containers: Container[]; sources: ChunkSource[] } {
   const separator = separatorOf(language);
   const fileScopeVariables = FILE_SCOPE_VARIABLES.has(language);
   const symbols: SymbolFact[] = [];
+  const sources: ChunkSource[] = [];
   const containers: Container[] = [];
   const enclosures = new Enclosures(containers);
   for (const definition of definitions) {
@@ -131,6 +133,7 @@ function symbolsOf(
     };
     if (prefix !== undefined) symbol.parent = prefix;
     symbols.push(symbol);
+    sources.push({ start: definition.start, end: definition.end, signature: symbol.signature });
     if (CONTAINER_KINDS.has(definition.kind)) {
       containers.push({
         start: definition.start,
@@ -141,7 +144,7 @@ function symbolsOf(
       });
     }
   }
-  return { symbols, containers };
+  return { symbols, containers, sources };
 }
 
 /** The qualified name a definition's own name is appended to, if any. */
@@ -156,6 +159,12 @@ function qualifierOf(
   return `${enclosing.qualified}${separator}${parent}`;
 }
 
+/** What {@linkcode extractFacts} gives beyond the facts every caller needs. */
+export interface ExtractOptions {
+  /** The terms of the file's text chunks, for the index's full-text table (`FileFacts.chunks`). */
+  chunks?: boolean;
+}
+
 /**
  * The facts of one file of `language` (a registry name, `grammars/languages.ts`), given as its
  * bytes with their decoding (`decodeFile`: every extent counts the bytes read, a BOM included)
@@ -166,7 +175,8 @@ function qualifierOf(
  * `ParserAbortedError` once the parser runtime of this thread has aborted (out of memory on a
  * huge file: only a fresh worker can parse again). Its one limit is the node budget
  * (`extract_budget.ts`): the facts of a file whose tree is larger are those of its first part,
- * and `cut` says where; the caller chooses which files to give.
+ * and `cut` says where; the caller chooses which files to give. With `options.chunks`, the facts
+ * have the terms of the file's text chunks too (`extract_chunks.ts`).
  *
  * @example
  * ```ts
@@ -180,6 +190,7 @@ export async function extractFacts(
   language: string,
   source: string | DecodedFile,
   pause?: () => Promise<void>,
+  options: ExtractOptions = {},
 ): Promise<FileFacts> {
   const file = typeof source === "string" ? decodeFile(encoder.encode(source)) : source;
   const text = file.decoded.text;
@@ -199,7 +210,7 @@ export async function extractFacts(
         ? splitMatches(state.facts, state.facts.query.matches(root))
         : { definitions: [], references: [], imports: [] };
       const definitions = definitionsOf(matches.definitions);
-      const { symbols, containers } = symbolsOf(language, text, definitions, mapper);
+      const { symbols, containers, sources } = symbolsOf(language, text, definitions, mapper);
       const enclosures = new Enclosures(containers);
       const references = collectReferences(
         text,
@@ -216,6 +227,7 @@ export async function extractFacts(
         imports,
         parse_errors: root.hasError ? errorNodes(root).length : 0,
         ...(cut ? { cut } : {}),
+        ...(options.chunks ? { chunks: chunkTexts(text, sources) } : {}),
       };
     } finally {
       tree.delete();

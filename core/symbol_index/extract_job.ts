@@ -1,8 +1,8 @@
 /**
  * One file's extraction as the indexer hands it to a worker (or runs it inline): decode the
- * bytes, extract the facts, lay them out as the values of their index rows (each definition
- * with its `symbol_id`). Shared by the worker module and the calling thread so both do exactly
- * the same. It imports no zod.
+ * bytes, extract the facts (with the terms of the file's text chunks), lay them out as the values
+ * of their index rows (each definition with its `symbol_id`). Shared by the worker module and the
+ * calling thread so both do exactly the same. It imports no zod.
  *
  * @module
  */
@@ -65,7 +65,9 @@ export async function runExtractTask(
   }
   setParserHeapCeiling(task.heapCeiling);
   try {
-    const facts = await extractFacts(task.language, decodeFile(task.bytes), pause);
+    const facts = await extractFacts(task.language, decodeFile(task.bytes), pause, {
+      chunks: true,
+    });
     return { id: task.id, rows: factRows(task.path, facts) };
   } catch (error) {
     // A cancelled run (thrown by `pause`) is the caller's to end, not a failure of the file.

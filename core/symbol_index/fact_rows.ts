@@ -1,15 +1,17 @@
 /**
  * A file's facts as the values of its index rows: one flat array per table, row after row, in
- * the column order of {@linkcode SYMBOL_ROW_COLUMNS}, {@linkcode REF_ROW_COLUMNS} and
- * {@linkcode IMPORT_ROW_COLUMNS} (the file's row id comes first in each table and is not part
- * of them). Extraction workers answer in this form: a few flat arrays of strings and numbers
- * cost a tenth of the fact objects to pass between threads, and the store inserts them many
- * rows per statement without reading an object again. It imports neither zod nor SQLite.
+ * the column order of {@linkcode SYMBOL_ROW_COLUMNS}, {@linkcode REF_ROW_COLUMNS},
+ * {@linkcode IMPORT_ROW_COLUMNS} and {@linkcode CHUNK_ROW_COLUMNS} (the file's row id comes first
+ * in each fact table and is not part of them; a chunk's row id is its definition's). Extraction
+ * workers answer in this form: a few flat arrays of strings and numbers cost a tenth of the fact
+ * objects to pass between threads, and the store inserts them many rows per statement without
+ * reading an object again. It imports neither zod nor SQLite.
  *
  * @module
  */
 import { symbolId } from "../../schema/ids.ts";
 import type { Extent, FactsCut, FileFacts } from "./facts.ts";
+import { chunkTerms, pathTerms } from "./chunk_terms.ts";
 
 /** One column value of a row. */
 export type RowValue = string | number | null;
@@ -50,6 +52,9 @@ export const IMPORT_ROW_COLUMNS: readonly string[] = [
   ...EXTENT_ROW_COLUMNS,
 ];
 
+/** Columns of the full-text table `chunks` a row of {@linkcode FactRows.chunks} fills. */
+export const CHUNK_ROW_COLUMNS: readonly string[] = ["name", "body"];
+
 /** A file's facts as row values, ready to insert. */
 export interface FactRows {
   /** Registry language name. */
@@ -62,6 +67,14 @@ export interface FactRows {
   refs: RowValue[];
   /** Values of its imports' rows, `IMPORT_ROW_COLUMNS.length` per row. */
   imports: RowValue[];
+  /**
+   * Values of its rows of the full-text table `chunks`, `CHUNK_ROW_COLUMNS.length` (`name`,
+   * `body`) per row: one per definition, in the order of `symbols`, then the module-level
+   * code's. `name` holds the terms of the definition's name and qualified name and of the
+   * file's path (folders, base name without extension; the module's: the path's alone), `body`
+   * the terms of the chunk's text (empty when the facts were extracted without them).
+   */
+  chunks: string[];
   /** Present when the rows are of the file's first part only (see `FileFacts.cut`). */
   cut?: FactsCut;
 }
@@ -86,14 +99,16 @@ function pushExtent(values: RowValue[], extent: Extent): void {
  * import assert from "node:assert/strict";
  * import { factRows, SYMBOL_ROW_COLUMNS } from "./fact_rows.ts";
  * const extent = { byte_start: 0, byte_end: 1, start_line: 1, start_col: 0, end_line: 1, end_col: 1 };
- * const rows = factRows("a.py", {
+ * const rows = factRows("src/util.py", {
  *   language: "python",
- *   symbols: [{ name: "f", qualified_name: "f", kind: "function", extent, name_extent: extent, signature: "def f():" }],
+ *   symbols: [{ name: "parse", qualified_name: "parse", kind: "function", extent, name_extent: extent, signature: "def parse():" }],
  *   references: [],
  *   imports: [],
  *   parse_errors: 0,
  * });
  * assert.equal(rows.symbols.length, SYMBOL_ROW_COLUMNS.length); // one symbol: one value per column
+ * // Its chunk and the module's: names (no body: the facts have no chunks' terms).
+ * assert.deepEqual(rows.chunks, ["parse parse src util", "", "src util", ""]);
  * ```
  */
 export function factRows(path: string, facts: FileFacts): FactRows {
@@ -115,6 +130,15 @@ export function factRows(path: string, facts: FileFacts): FactRows {
     );
     pushExtent(symbols, fact.extent);
   }
+  const place = pathTerms(path).join(" ");
+  const chunks: string[] = [];
+  facts.symbols.forEach((fact, index) => {
+    const name = chunkTerms(fact.name, Infinity);
+    name.push(...chunkTerms(fact.qualified_name, Infinity));
+    if (place) name.push(place);
+    chunks.push(name.join(" "), facts.chunks?.definitions[index] ?? "");
+  });
+  chunks.push(place, facts.chunks?.module ?? "");
   const refs: RowValue[] = [];
   for (const fact of facts.references) {
     const call = fact.kind === "call" ? 1 : 0;
@@ -132,6 +156,7 @@ export function factRows(path: string, facts: FileFacts): FactRows {
     symbols,
     refs,
     imports,
+    chunks,
     ...(facts.cut ? { cut: facts.cut } : {}),
   };
 }

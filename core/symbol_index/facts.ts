@@ -11,6 +11,7 @@
  * @module
  */
 import type { Span } from "../../schema/span_build.ts";
+import type { ChunkTexts } from "./extract_chunks.ts";
 
 /** A half-open byte range of a file with its positions: a contract span without path and id. */
 export type Extent = Omit<Span, "file_path" | "span_id">;
@@ -91,4 +92,9 @@ export interface FileFacts {
   parse_errors: number;
   /** Present when the facts are those of the file's first part only (its tree was too large). */
   cut?: FactsCut;
+  /**
+   * The terms of its text chunks (one per definition, in the order of `symbols`, and the
+   * module-level code), when asked for (`ExtractOptions.chunks`).
+   */
+  chunks?: ChunkTexts;
 }

@@ -7,8 +7,10 @@
  * lets one process refresh at a time), the candidate files of a refresh (`candidates.ts`),
  * name resolution (`resolve.ts`, `import_paths.ts`), the records queries report
  * (`records.ts`), relationships (`relationships.ts`, and `relationship_run.ts`, the run-time
- * half of the fields whose schema is `relationship_input.ts`) and a long-lived host's live
- * index (`live.ts`). A file's stamp and the racy-stamp rule are `core/racy_stamp.ts`.
+ * half of the fields whose schema is `relationship_input.ts`), the text chunks of definitions
+ * and files (`extract_chunks.ts`) whose terms (`chunk_terms.ts`) the store scores by BM25, and a
+ * long-lived host's live index (`live.ts`). A file's stamp and the racy-stamp rule are
+ * `core/racy_stamp.ts`.
  *
  * Not exported here: the worker module (`worker.ts`, which sets its thread's `onmessage`), the
  * zod fields (`relationship_input.ts`) and the parts of extraction and of the store's schema.
@@ -30,6 +32,7 @@
  * @module
  */
 export * from "./candidates.ts";
+export * from "./chunk_terms.ts";
 export * from "./defaults.ts";
 export * from "./extract.ts";
 export * from "./extract_job.ts";

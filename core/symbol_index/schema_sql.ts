@@ -62,6 +62,28 @@ const FAILURES_TABLE = `failures(
   reason TEXT NOT NULL
 ) WITHOUT ROWID;`;
 
+/**
+ * The full-text table of the text chunks (`extract_chunks.ts`): one row per definition (its rowid
+ * the `symbols` row's `id`) and one per file for its module-level code (rowid: minus the `files`
+ * row's `id`), its columns `name` and `body` the terms `chunk_terms.ts` gives, joined by spaces.
+ * FTS5, for BM25 (`bm25()`) over them:
+ *
+ * - **contentless** (`content=''`): the terms are only matched and scored, never read back (the
+ *   chunk's text is the file's), so the table keeps its index alone; `contentless_delete=1`
+ *   (SQLite 3.43) lets a file's rows be deleted by rowid like any other row;
+ * - **`unicode61 remove_diacritics 0`**: the terms are already split and lower-cased, so the
+ *   tokenizer only has to cut at the spaces (`_` is a separator to it, as in the terms), and it
+ *   keeps each term as it is (`é` stays `é`, so the table's terms are exactly those of
+ *   `chunkTerms`);
+ * - **`detail=full`** (the default): BM25 needs each term's frequency in a chunk, which
+ *   `detail=none` loses and with which `detail=column` scores nothing (`bm25()` answers 0; it
+ *   would take the table from 7.6 to 4.6 MB on sympy). `columnsize=0`, which halves the cost
+ *   of `bm25()`, is refused with `contentless_delete=1`; FTS5's merge options (`automerge`,
+ *   `crisismerge`, `pgsz`) changed the inserts' time by less than the noise.
+ */
+const CHUNKS_TABLE = "chunks USING fts5(name, body, content='', contentless_delete=1, " +
+  "tokenize='unicode61 remove_diacritics 0')";
+
 /** Tables of the index, created in one transaction with the application id and version. */
 export const CREATE_TABLES = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -109,6 +131,7 @@ CREATE TABLE imports(
   start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
   end_line INTEGER NOT NULL, end_col INTEGER NOT NULL
 );
+CREATE VIRTUAL TABLE ${CHUNKS_TABLE};
 `;
 
 /**
@@ -138,8 +161,18 @@ export const REPLACED_INDEX_NAMES: readonly string[] = ["refs_name"];
 /** Names of {@linkcode LOOKUP_INDEXES}, to drop them. */
 export const LOOKUP_INDEX_NAMES: readonly string[] = LOOKUP_INDEXES.map((sql) => sql.split(" ")[5]);
 
-/** Tables an index database must have; a database with other tables is not ours. */
+/** The tables of the full-text table `chunks`: itself and those FTS5 keeps its index in. */
+export const CHUNK_TABLES: readonly string[] = [
+  "chunks",
+  "chunks_config",
+  "chunks_data",
+  "chunks_docsize",
+  "chunks_idx",
+];
+
+/** Tables an index database must have, by name; a database with other tables is not ours. */
 export const INDEX_TABLES: readonly string[] = [
+  ...CHUNK_TABLES,
   "failures",
   "files",
   "imports",
@@ -153,3 +186,30 @@ export const INDEX_TABLES: readonly string[] = [
  * opening such an index for writing makes it; reading it finds no failures.
  */
 export const ADDED_FAILURES_TABLE = `CREATE TABLE IF NOT EXISTS ${FAILURES_TABLE}`;
+
+/**
+ * The table an index written before chunks were kept lacks (the same index version; its facts
+ * are of an older `FACTS_VERSION`, so the next refresh extracts every file again and fills it):
+ * opening such an index for writing makes it; reading it finds no chunks.
+ */
+export const ADDED_CHUNKS_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS ${CHUNKS_TABLE}`;
+
+/**
+ * Whether `tables` (names sorted, as `sqlite_master` lists them) are those of an index: all of
+ * {@linkcode INDEX_TABLES}, or those of an index written before the `chunks` table was added, or
+ * before the `failures` table too.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { INDEX_TABLES, isIndexTableList } from "./schema_sql.ts";
+ * assert.equal(isIndexTableList(INDEX_TABLES), true);
+ * assert.equal(isIndexTableList(["files", "imports", "meta", "refs", "symbols"]), true);
+ * assert.equal(isIndexTableList(["files", "meta"]), false);
+ * ```
+ */
+export function isIndexTableList(tables: readonly string[]): boolean {
+  const withoutChunks = INDEX_TABLES.filter((table) => !CHUNK_TABLES.includes(table));
+  const earliest = withoutChunks.filter((table) => table !== "failures");
+  return [INDEX_TABLES, withoutChunks, earliest].some((list) => list.join() === tables.join());
+}

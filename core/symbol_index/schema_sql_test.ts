@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import {
+  CHUNK_TABLES,
+  CREATE_TABLES,
   HEADER_BYTES,
   INDEX_APPLICATION_ID,
+  INDEX_TABLES,
+  isIndexTableList,
   LOOKUP_INDEX_NAMES,
   readHeader,
 } from "./schema_sql.ts";
@@ -36,4 +41,21 @@ Deno.test("every lookup index has its name", () => {
     "imports_file",
     "imports_target",
   ]);
+});
+
+Deno.test("the tables made are INDEX_TABLES; those of the two earlier forms are accepted too", () => {
+  const db = new DatabaseSync(":memory:");
+  db.exec(CREATE_TABLES);
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .all() as { name: string }[]).map((row) => row.name);
+  db.close();
+  assert.deepEqual(tables, INDEX_TABLES);
+  assert.equal(isIndexTableList(tables), true);
+  const withoutChunks = tables.filter((table) => !CHUNK_TABLES.includes(table));
+  assert.equal(isIndexTableList(withoutChunks), true);
+  assert.equal(isIndexTableList(withoutChunks.filter((table) => table !== "failures")), true);
+  // The chunks without the failures table, part of FTS5's tables, or one more table: not ours.
+  assert.equal(isIndexTableList(tables.filter((table) => table !== "failures")), false);
+  assert.equal(isIndexTableList(tables.filter((table) => table !== "chunks_idx")), false);
+  assert.equal(isIndexTableList([...tables, "zz"]), false);
 });

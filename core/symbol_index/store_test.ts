@@ -1,6 +1,8 @@
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import assert, { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { extractFacts } from "./extract.ts";
 import { factRows } from "./fact_rows.ts";
+import { indexRoot } from "./indexer.ts";
 import type { Extent, FileFacts } from "./facts.ts";
 import { IndexStore, locateDb, storedPathFault } from "./store.ts";
 
@@ -232,5 +234,192 @@ Deno.test("store: a row naming a file outside the root, or under a link out of i
   } finally {
     Deno.removeSync(root, { recursive: true });
     Deno.removeSync(outside, { recursive: true });
+  }
+});
+
+/** A word of letters only for `index` (digits would be split off a term). */
+function word(index: number): string {
+  let text = "";
+  for (let n = index; text.length === 0 || n > 0; n = Math.floor(n / 26)) {
+    text = String.fromCharCode(97 + (n % 26)) + text;
+  }
+  return `zq${text}`;
+}
+
+/** A Python file of `count` functions, each with a word of its own in its body (`<salt><word>body`). */
+function pythonWith(count: number, salt: string): string {
+  return Array.from(
+    { length: count },
+    (_, i) => `def handler_${word(i)}():\n    return "${salt} ${salt}${word(i)}body"\n`,
+  ).join("") + `CONFIG = "${salt} moduleword"\n`;
+}
+
+async function writePython(store: IndexStore, path: string, text: string): Promise<void> {
+  const facts = await extractFacts("python", text, undefined, { chunks: true });
+  store.transaction(() =>
+    store.writeFile({ path, hash: "sha256:0", size: 1, mtime: 1, rows: factRows(path, facts) })
+  );
+}
+
+/** The qualified names (or `module <path>`) of the chunks that have `term`, best first. */
+function matches(store: IndexStore, term: string): string[] {
+  const best = store.chunkScores([{ term, weight: 1 }], 1000);
+  return store.chunkRows(best.map((chunk) => chunk.rowid)).map((row) =>
+    row.symbol ? `${row.path}:${row.symbol.qualified_name}` : `module ${row.path}`
+  );
+}
+
+Deno.test("store: chunks carry their definitions' row ids, are found, and leave with their file", async () => {
+  const root = Deno.makeTempDirSync();
+  const location = locateDb(root, undefined, true);
+  const store = IndexStore.open(location, "write");
+  try {
+    assert.equal(store.hasChunks(), true);
+    // 130 definitions: three insert statements of symbols, whose ids must follow each other.
+    await writePython(store, "pkg/first.py", pythonWith(130, "alpha"));
+    await writePython(store, "pkg/second.py", pythonWith(3, "beta"));
+    assert.equal(store.chunkCount(), 131 + 4 + 2);
+    for (const i of [0, 63, 64, 127, 128, 129]) {
+      assert.deepEqual(matches(store, `alpha${word(i)}body`), [`pkg/first.py:handler_${word(i)}`]);
+    }
+    assert.deepEqual(matches(store, "moduleword").sort(), [
+      "pkg/first.py:CONFIG",
+      "pkg/second.py:CONFIG",
+    ]);
+    // The module chunk: the text outside every definition (none here but blank lines), and
+    // the path's parts as its name.
+    const second = store.file("pkg/second.py")!;
+    const module = store.chunkRows([-second.id]);
+    assert.deepEqual(module, [{
+      rowid: -second.id,
+      file_id: second.id,
+      path: "pkg/second.py",
+      language: "python",
+      symbol: null,
+    }]);
+    assert.ok(matches(store, "second").includes("module pkg/second.py"));
+    // A name in the name column outweighs the same word in a body.
+    await writePython(
+      store,
+      "pkg/third.py",
+      "def zqname():\n    pass\n\ndef other():\n    zqname()\n",
+    );
+    assert.deepEqual(matches(store, "zqname"), ["pkg/third.py:zqname", "pkg/third.py:other"]);
+
+    // Rewritten: the old words are gone, the new ones found, and the ids are the new rows'.
+    await writePython(store, "pkg/first.py", pythonWith(2, "gamma"));
+    assert.deepEqual(matches(store, "alpha"), []);
+    assert.deepEqual(matches(store, `alpha${word(100)}body`), []);
+    assert.deepEqual(matches(store, "gamma").sort(), [
+      "pkg/first.py:CONFIG",
+      `pkg/first.py:handler_${word(0)}`,
+      `pkg/first.py:handler_${word(1)}`,
+    ]);
+    assert.deepEqual(matches(store, `gamma${word(1)}body`), [`pkg/first.py:handler_${word(1)}`]);
+    assert.equal(store.chunkCount(), 4 + 5 + 3);
+    // Removed: nothing of it is found, nor any row id it had.
+    store.transaction(() => store.removeFile("pkg/second.py"));
+    assert.deepEqual(matches(store, "beta"), []);
+    assert.deepEqual(store.chunkRows([-second.id]), []);
+    assert.equal(store.chunkCount(), 4 + 3);
+    // Reused row ids (the largest are given again) name the new rows only.
+    await writePython(store, "pkg/fourth.py", pythonWith(5, "delta"));
+    assert.deepEqual(matches(store, `delta${word(4)}body`), [`pkg/fourth.py:handler_${word(4)}`]);
+    assert.deepEqual(matches(store, "beta"), []);
+    store.close();
+
+    // A read-only open answers the same.
+    const reader = IndexStore.open(locateDb(root, undefined, false), "read");
+    assert.deepEqual(matches(reader, `gamma${word(1)}body`), [`pkg/first.py:handler_${word(1)}`]);
+    assert.equal(reader.chunkCount(), 4 + 3 + 7);
+    const weighted = reader.chunkScores(
+      [{ term: "delta", weight: 1 }, { term: `delta${word(2)}body`, weight: 10 }],
+      2,
+    );
+    assert.deepEqual(
+      reader.chunkRows(weighted.map((chunk) => chunk.rowid)).map((row) => row.path),
+      ["pkg/fourth.py", "pkg/fourth.py"],
+    );
+    assert.equal(reader.chunkRows([weighted[0].rowid])[0].symbol?.name, `handler_${word(2)}`);
+    assert.ok(weighted[0].score > weighted[1].score);
+    reader.close();
+  } finally {
+    store.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("store: termScores is BM25 by column weight; a term in most chunks is left out of chunkScores", async () => {
+  const root = Deno.makeTempDirSync();
+  const store = IndexStore.open(locateDb(root, undefined, true), "write");
+  try {
+    await writePython(store, "common.py", pythonWith(6, "everywhere"));
+    const { rowids, scores } = store.termScores("everywhere");
+    assert.equal(rowids.length, 7); // six functions and CONFIG, not the module
+    assert.ok([...scores].every((score) => score > 0));
+    // In every chunk but the module's: more than half, an IDF of nothing.
+    assert.deepEqual(store.chunkScores([{ term: "everywhere", weight: 1 }], 10), []);
+    const name = store.termScores(`handler`, { nameWeight: 10, bodyWeight: 1 });
+    const body = store.termScores(`handler`, { nameWeight: 1, bodyWeight: 1 });
+    assert.ok(name.scores[0] > body.scores[0]);
+    assert.equal(store.chunkFrequency("nosuchterm"), 0);
+    assert.deepEqual(store.chunkScores([], 10), []);
+    assert.deepEqual(store.chunkScores([{ term: "handler", weight: 1 }], 0), []);
+    assert.deepEqual(store.chunkScores([{ term: `everywhere${word(1)}body`, weight: 0 }], 5), []);
+    const one = store.chunkScores([{ term: `everywhere${word(1)}body`, weight: 2 }], 5);
+    assert.equal(one.length, 1);
+    const two = store.chunkScores([
+      { term: "config", weight: 0.5 },
+      { term: `everywhere${word(1)}body`, weight: 2 },
+    ], 3);
+    assert.deepEqual(two.map((chunk) => chunk.rowid).slice(0, 1), [one[0].rowid]);
+    assert.equal(two.length, 2);
+  } finally {
+    store.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("store: an index written before the chunks is read as it is, and a writer adds them", async () => {
+  const root = Deno.makeTempDirSync();
+  try {
+    Deno.writeTextFileSync(`${root}/a.py`, "def parse_header():\n    return 'zqword'\n");
+    Deno.writeTextFileSync(`${root}/b.py`, "def other():\n    pass\n");
+    assert.equal((await indexRoot({ root, threads: 0 })).result.parsed, 2);
+    // What an index of facts version 2 held: no chunks table.
+    const db = new DatabaseSync(`${root}/.llm/index.db`);
+    db.exec("DROP TABLE chunks");
+    db.exec("UPDATE meta SET value = '2' WHERE key = 'facts_version'");
+    db.close();
+    const reader = IndexStore.open(locateDb(root, undefined, false), "read");
+    assert.equal(reader.hasChunks(), false);
+    assert.deepEqual(reader.chunkScores([{ term: "zqword", weight: 1 }], 10), []);
+    assert.equal(reader.chunkCount(), 0);
+    assert.deepEqual(reader.termScores("zqword").rowids.length, 0);
+    assert.deepEqual(reader.symbolsNamed("parse_header").map((row) => row.path), ["a.py"]);
+    assert.equal(reader.counts().symbols, 2);
+    // A writer adds the table; the facts are not current: the refresh extracts every file.
+    const outcome = await indexRoot({ root, threads: 0 });
+    assert.equal(outcome.result.parsed, 2);
+    // A reader opened before sees the chunks once they are committed.
+    assert.equal(reader.hasChunks(), true);
+    assert.deepEqual(matches(reader, "zqword"), ["a.py:parse_header"]);
+    reader.close();
+    const store = IndexStore.open(locateDb(root, undefined, false), "read");
+    assert.equal(store.hasChunks(), true);
+    assert.equal(store.factsCurrent(), true);
+    assert.deepEqual(matches(store, "zqword"), ["a.py:parse_header"]);
+    assert.equal(store.chunkCount(), 4);
+    store.close();
+    // A current facts version without the table (no llm-symbols writes that) is not trusted.
+    const again = new DatabaseSync(`${root}/.llm/index.db`);
+    again.exec("DROP TABLE chunks");
+    again.close();
+    const writer = IndexStore.open(locateDb(root, undefined, false), "write");
+    assert.equal(writer.factsCurrent(), false);
+    writer.close();
+    assert.equal((await indexRoot({ root, threads: 0 })).result.parsed, 2);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
   }
 });

@@ -473,7 +473,7 @@ async function queries(runs: number, temp: string): Promise<void> {
   await hostQueries(runs);
 }
 
-/** What every query pays before its own work: Deno's start, and the fast path's modules. */
+/** What every query pays before its own work: Deno's start, and the command line's modules. */
 async function startUp(runs: number): Promise<void> {
   const rows = await rounds(runs, [
     { label: "deno eval 0", run: () => timed(["deno", ["eval", "0"]], LINUX) },
@@ -522,7 +522,7 @@ async function phases(runs: number): Promise<void> {
   }
   console.log(
     "\nstart: from the process's time origin to the first module (Deno's start and reading the " +
-      "module graph); modules: evaluating the fast path's; open: the index read-only; query: " +
+      "module graph); modules: evaluating the command line's; open: the index read-only; query: " +
       "the engine with its own open; print: the envelope to stdout.",
   );
   console.log(`\nload average now: ${loadAverage()}`);

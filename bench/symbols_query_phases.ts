@@ -2,7 +2,7 @@
  * Where the time of one `llm-symbols find|refs|callers` run goes, measured inside the process (run
  * by `symbols_bench.ts` with the README's `--allow-read`, in the indexed tree): the time until the
  * first module runs (Deno's start and the reading of the module graph), the evaluation of the
- * fast path's modules, opening the index (SQLite and its checks), the query, and printing the
+ * command line's modules, opening the index (SQLite and its checks), the query, and printing the
  * envelope. Prints the envelope on stdout, as the command does, then one JSON object of
  * milliseconds on stderr.
  *
@@ -20,7 +20,7 @@ import { IndexStore, locateDb } from "../core/symbol_index/store.ts";
 export interface QueryPhases {
   /** From the process's time origin to the first module running. */
   start: number;
-  /** Evaluating the fast path's modules. */
+  /** Evaluating the command line's modules. */
   modules: number;
   /** Opening the index read-only (header, SQLite, tables) and closing it. */
   open: number;

@@ -1,42 +1,37 @@
 /**
- * The command-line adapter derived from a tool definition: flags from the input schema,
- * `--help`, `--explain CODE`, `--format json|jsonl|text|compact`, and the contract's exit codes.
- * Stdout carries exactly one JSON document (or JSONL) whatever happens; help goes to stdout
- * only when asked for, messages to stderr.
+ * A command's table derived from its zod input schema (`commandTable`): the one derivation of
+ * flags, `--help` and input rules from a definition. `deno task schema` writes the tables of
+ * every command into `core/tables/` (`scripts/flag_tables.ts`), by which each entrypoint
+ * parses its command line without zod (`cli_table.ts`); {@linkcode runCli} runs any definition
+ * by the table derived here, so a tool outside the registry runs the same way.
  *
  * @module
  */
 import { z } from "zod";
 import { fieldMeta, unwrapField } from "../schema/fields.ts";
 import {
-  argError,
   type BareFlag,
   type FlagKind,
   flagName,
-  type FlagSpec,
-  hasOutputFlags,
   parseCommandLineBy,
   type ParsedCommandLine,
-  runCommandLine,
 } from "./cli_run.ts";
-import { compactEnvelope } from "../schema/compact.ts";
-import type { Envelope } from "../schema/envelope_build.ts";
+import {
+  type CommandCode,
+  type CommandTable,
+  type FieldRule,
+  type JsonType,
+  type RuleCheck,
+  runCommand,
+  type TableField,
+  tableHelp,
+} from "./cli_table.ts";
 import type { CommandSpec, Tool } from "./tool.ts";
-import { VERSION } from "./version.ts";
 
 export type { BareFlag, FlagSpec, OutputFormat, ParsedCommandLine } from "./cli_run.ts";
 
-/** A flag as `--help` shows it: what parsing needs, and its text, default, choices. */
-export interface FlagHelp extends FlagSpec {
-  /** Its description (the field's). */
-  description: string;
-  /** The field's default. */
-  defaultValue?: unknown;
-  /** The values an enum flag takes. */
-  choices?: readonly string[];
-  /** Its values name files or directories. */
-  path: boolean;
-}
+/** A part of a schema the table cannot state as zod checks it. */
+class Unsupported extends Error {}
 
 /** The default of a field, from the outermost `.default()` among its wrappers. */
 function defaultOf(schema: z.ZodType): unknown {
@@ -56,41 +51,6 @@ function kindOf(base: z.ZodType): FlagKind {
   return "string";
 }
 
-/**
- * The flags a command's input schema gives it, in schema order: the one derivation of flags
- * from zod, used live here and written by `deno task schema` into the flag table of the fast
- * path.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { flagSpecs } from "./cli.ts";
- * import { searchTool } from "@llm/search";
- * assert.ok(flagSpecs(searchTool).some((spec) => spec.flag === "ignore-case"));
- * ```
- */
-export function flagSpecs(command: Pick<CommandSpec, "input">): FlagHelp[] {
-  return Object.entries(command.input.shape).map(([field, schema]) => {
-    const base = unwrapField(schema as z.ZodType);
-    const meta = fieldMeta(schema as z.ZodType);
-    const choices = base instanceof z.ZodEnum ? (base.options as string[]) : undefined;
-    const bare = bareFlag(field, meta.bare, choices);
-    return {
-      field,
-      flag: flagName(field),
-      kind: kindOf(base),
-      short: meta.short,
-      aliases: (meta.aliases ?? []).map(flagName),
-      description: (schema as z.ZodType).description ?? base.description ?? "",
-      defaultValue: defaultOf(schema as z.ZodType),
-      choices,
-      integer: base instanceof z.ZodNumber && base.format === "safeint",
-      path: meta.path ?? false,
-      ...(bare ? { bare } : {}),
-    };
-  });
-}
-
 /** What a field's flag means given alone: its `bare` value, which must be one of its choices. */
 function bareFlag(
   field: string,
@@ -106,47 +66,250 @@ function bareFlag(
   return { value, values: choices };
 }
 
-function describeDefault(spec: FlagHelp): string {
-  const alone = spec.bare ? ` [alone: ${JSON.stringify(spec.bare.value)}]` : "";
-  if (spec.defaultValue === undefined || spec.defaultValue === false) return alone;
-  if (Array.isArray(spec.defaultValue) && spec.defaultValue.length === 0) return alone;
-  return ` [default: ${JSON.stringify(spec.defaultValue)}]${alone}`;
+interface CheckDef {
+  check: string;
+  value?: unknown;
+  inclusive?: boolean;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  pattern?: RegExp;
+  abort?: boolean;
 }
 
-function flagRow(spec: FlagHelp): [string, string] {
-  const names = [
-    spec.short ? `-${spec.short}` : undefined,
-    `--${spec.flag}`,
-    ...spec.aliases.map((alias) => `--${alias}`),
-  ].filter(Boolean).join(", ");
-  const value = spec.kind === "boolean"
-    ? ""
-    : spec.choices
-    ? spec.bare ? ` [<${spec.choices.join("|")}>]` : ` <${spec.choices.join("|")}>`
-    : spec.kind === "number"
-    ? " <N>"
-    : spec.kind === "strings"
-    ? ` <${spec.path ? "PATH" : "VALUE"}>...`
-    : ` <${spec.path ? "PATH" : "VALUE"}>`;
-  return [`${names}${value}`, `${spec.description}${describeDefault(spec)}`];
+// deno-lint-ignore no-explicit-any
+type Check = z.core.$ZodCheck<any>;
+
+function checksOf(schema: z.ZodType): Check[] {
+  return (schema.def.checks ?? []) as Check[];
 }
 
-const OUTPUT_ROWS: [string, string][] = [
-  ["--format <json|jsonl|text|compact>", 'Output format [default: "json"]'],
-  ["--explain <CODE>", "Print the registry entry of an error code and exit"],
-  ["-E, --error-codes", "Accepted for compatibility: codes are always present"],
-  ["--debug", "Add stack traces to internal errors"],
-  ["--log", "Log this run in <root>/.llm/log (read-only tools need --allow-write=<root>/.llm)"],
-];
+function defOf(check: Check): CheckDef {
+  const def = check._zod.def as unknown as CheckDef;
+  // zod's own length checks hold a `when` (they apply to values with a length): not a condition
+  // of the schema's author, which these checks do not take.
+  if (def.abort) throw new Unsupported(`an aborting check ${def.check}`);
+  return def;
+}
 
-const HELP_ROWS: [string, string][] = [
-  ["-h, --help", "Print this help"],
-  ["-V, --version", "Print the version"],
-];
+/** What zod says when `value` fails `schema`, which must refuse it with exactly one issue. */
+function messageOf(schema: z.ZodType, value: unknown): string {
+  const parsed = schema.safeParse(value);
+  const issues = parsed.success ? [] : parsed.error.issues;
+  if (issues.length !== 1 || issues[0].path.length !== 0) {
+    throw new Unsupported(`a probe of ${schema.def.type} that does not fail once`);
+  }
+  return issues[0].message;
+}
 
-const TOOL_EXIT_CODES =
-  "  0 ran (also with no results)  1 pending changes or drift  2 bad arguments or input\n" +
-  "  3 a precondition refused the work  4 missing permission  5 internal error";
+function numberRule(schema: z.ZodNumber): FieldRule {
+  const checks = checksOf(schema).map((check): RuleCheck => {
+    const def = defOf(check);
+    const alone = z.number().check(check);
+    const bound = Number(def.value);
+    if (def.check === "number_format" && def.format === "safeint") {
+      return { check: "integer", message: messageOf(alone, 0.5) };
+    }
+    if (def.check === "greater_than" || def.check === "less_than") {
+      const minimum = def.check === "greater_than";
+      const violation = def.inclusive ? bound + (minimum ? -1 : 1) : bound;
+      return {
+        check: minimum ? "minimum" : "maximum",
+        value: bound,
+        ...(def.inclusive ? {} : { exclusive: true }),
+        message: messageOf(alone, violation),
+      };
+    }
+    throw new Unsupported(`number check ${def.check}`);
+  });
+  return checks.length ? { type: "number", checks } : { type: "number" };
+}
+
+/** Strings a pattern is tried against, to find one it refuses (and so the message). */
+const PATTERN_PROBES = ["", "\u0000", " ", "x", "-", "0", "=", "a".repeat(300)];
+
+function stringRule(schema: z.ZodString): FieldRule {
+  const checks = checksOf(schema).map((check): RuleCheck => {
+    const def = defOf(check);
+    const alone = z.string().check(check);
+    if (def.check === "min_length" && def.minimum !== undefined && def.minimum > 0) {
+      const message = messageOf(alone, "x".repeat(def.minimum - 1));
+      return { check: "minLength", value: def.minimum, message };
+    }
+    if (def.check === "max_length" && def.maximum !== undefined) {
+      const message = messageOf(alone, "x".repeat(def.maximum + 1));
+      return { check: "maxLength", value: def.maximum, message };
+    }
+    if (def.check === "string_format" && def.format === "regex" && def.pattern) {
+      const refused = PATTERN_PROBES.find((probe) => !alone.safeParse(probe).success);
+      if (refused === undefined) throw new Unsupported("a pattern no probe fails");
+      const { source, flags } = def.pattern;
+      return {
+        check: "pattern",
+        pattern: source,
+        ...(flags ? { flags } : {}),
+        message: messageOf(alone, refused),
+      };
+    }
+    throw new Unsupported(`string check ${def.check}`);
+  });
+  return checks.length ? { type: "string", checks } : { type: "string" };
+}
+
+/** The types of value `schema` may accept: a superset, or undefined for any. */
+function acceptsOf(schema: z.ZodType): JsonType[] | undefined {
+  if ((schema.def as { coerce?: boolean }).coerce) return undefined;
+  if (schema instanceof z.ZodString || schema instanceof z.ZodEnum) return ["string"];
+  if (schema instanceof z.ZodNumber) return ["number"];
+  if (schema instanceof z.ZodBoolean) return ["boolean"];
+  if (schema instanceof z.ZodArray || schema instanceof z.ZodTuple) return ["array"];
+  if (schema instanceof z.ZodObject || schema instanceof z.ZodRecord) return ["object"];
+  if (schema instanceof z.ZodNull) return ["null"];
+  if (schema instanceof z.ZodPipe) return acceptsOf(schema.def.in as z.ZodType);
+  if (schema instanceof z.ZodUnion) {
+    const all = (schema.options as z.ZodType[]).map(acceptsOf);
+    return all.some((types) => types === undefined)
+      ? undefined
+      : [...new Set(all.flat())] as JsonType[];
+  }
+  return undefined;
+}
+
+/** The rule of a schema (wrappers removed); a part the table cannot state becomes `schema`. */
+function ruleOf(schema: z.ZodType): FieldRule {
+  try {
+    return ownRule(schema);
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
+    const accepts = acceptsOf(schema);
+    return accepts ? { type: "schema", accepts } : { type: "schema" };
+  }
+}
+
+function ownRule(schema: z.ZodType): FieldRule {
+  if ((schema.def as { coerce?: boolean }).coerce) throw new Unsupported("coercion");
+  if (schema instanceof z.ZodBoolean && checksOf(schema).length === 0) return { type: "boolean" };
+  if (schema instanceof z.ZodNumber) return numberRule(schema);
+  if (schema instanceof z.ZodString) return stringRule(schema);
+  if (schema instanceof z.ZodEnum && checksOf(schema).length === 0) {
+    const values = Object.values(schema.def.entries);
+    if (!values.every((value) => typeof value === "string")) throw new Unsupported("enum");
+    return { type: "enum", values: values as string[], message: messageOf(schema, "\u0000") };
+  }
+  if (schema instanceof z.ZodArray && checksOf(schema).length === 0) {
+    return { type: "array", items: ruleOf(schema.element as z.ZodType) };
+  }
+  if (
+    schema instanceof z.ZodUnion && checksOf(schema).length === 0 &&
+    !("discriminator" in schema.def) && (schema.def as { inclusive?: boolean }).inclusive !== false
+  ) {
+    return { type: "union", options: (schema.options as z.ZodType[]).map(ruleOf) };
+  }
+  throw new Unsupported(schema.def.type);
+}
+
+/**
+ * A field's rule, whether it is required (and zod's message when it is left out) and its
+ * default, through `.optional()` and `.default()`; undefined for wrappers the table cannot
+ * follow (the command is then `refined`: zod checks every input).
+ */
+function fieldRule(
+  field: string,
+  schema: z.ZodType,
+): Pick<TableField, "rule" | "required" | "missing"> | undefined {
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodOptional) {
+    const inner = schema.def.innerType as z.ZodType;
+    if (inner instanceof z.ZodDefault || inner instanceof z.ZodOptional) return undefined;
+    if (inner instanceof z.ZodNullable) return undefined;
+    return { rule: ruleOf(inner) };
+  }
+  if (schema instanceof z.ZodNullable) return undefined;
+  const probe = z.object({ [field]: schema }).safeParse({});
+  if (probe.success || probe.error.issues.length !== 1) return undefined;
+  return { rule: ruleOf(schema), required: true, missing: probe.error.issues[0].message };
+}
+
+/** Whether JSON holds `value` exactly (a default the table can carry). */
+function isJson(value: unknown): boolean {
+  if (value === undefined) return true;
+  return JSON.stringify(JSON.parse(JSON.stringify(value) ?? "null")) === JSON.stringify(value);
+}
+
+/**
+ * The table of a command, from its definition (a tool's, or a program's own options): each
+ * field's flag, `--help` row and rule, and the command's help texts. The one derivation of flags
+ * from zod: `deno task schema` writes it for every command into `core/tables/`, which the
+ * entrypoints parse by, and {@linkcode runCli} runs any definition by it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commandTable } from "./cli.ts";
+ * import { searchTool } from "@llm/search";
+ * const table = commandTable(searchTool);
+ * const threads = table.fields.find((field) => field.flag === "threads");
+ * assert.deepEqual(threads?.rule, {
+ *   type: "number",
+ *   checks: [
+ *     { check: "integer", message: "Invalid input: expected int, received number" },
+ *     { check: "minimum", value: 0, exclusive: true, message: "Too small: expected number to be >0" },
+ *     { check: "maximum", value: 1024, message: "Too big: expected number to be <=1024" },
+ *   ],
+ * });
+ * ```
+ */
+export function commandTable(command: CommandSpec | Tool): CommandTable {
+  const input = command.input as unknown as z.ZodObject;
+  if (!(input instanceof z.ZodObject)) {
+    throw new TypeError(`${command.name}: the input schema is not a zod object schema`);
+  }
+  let refined = checksOf(input).length > 0 || input.def.catchall !== undefined;
+  const fields = Object.entries(input.shape).map(([field, value]): TableField => {
+    const schema = value as z.ZodType;
+    const base = unwrapField(schema);
+    const meta = fieldMeta(schema);
+    const choices = base instanceof z.ZodEnum ? (base.options as string[]) : undefined;
+    const bare = bareFlag(field, meta.bare, choices);
+    const defaultValue = defaultOf(schema);
+    const rule = fieldRule(field, schema);
+    if (!rule || !isJson(defaultValue)) refined = true;
+    const integer = base instanceof z.ZodNumber && base.format === "safeint";
+    return {
+      field,
+      flag: flagName(field),
+      kind: kindOf(base),
+      ...(meta.short ? { short: meta.short } : {}),
+      aliases: (meta.aliases ?? []).map(flagName),
+      ...(integer ? { integer } : {}),
+      ...(bare ? { bare } : {}),
+      description: schema.description ?? base.description ?? "",
+      ...(defaultValue === undefined ? {} : { default: defaultValue }),
+      ...(choices ? { choices } : {}),
+      ...(meta.path ? { path: true } : {}),
+      ...(rule ?? { rule: { type: "schema" } }),
+    };
+  });
+  const tool = command as Partial<Tool>;
+  const cli = command.cli;
+  return {
+    name: command.name,
+    ...(tool.mcpName ? { mcpName: tool.mcpName } : {}),
+    prefix: command.prefix,
+    ...(tool.kind ? { kind: tool.kind } : {}),
+    ...(tool.operationType ? { operationType: tool.operationType } : {}),
+    ...(tool.listKey ? { listKey: tool.listKey } : {}),
+    ...(tool.itemType ? { itemType: tool.itemType } : {}),
+    title: command.title,
+    description: command.description,
+    usage: cli.usage,
+    ...(cli.notes ? { notes: cli.notes } : {}),
+    examples: cli.examples,
+    ...(cli.exitCodes ? { exitCodes: cli.exitCodes } : {}),
+    outputFlags: cli.outputFlags ?? true,
+    ...(refined ? { refined } : {}),
+    fields,
+  };
+}
 
 /**
  * The `--help` text of a command, derived from its definition.
@@ -159,34 +322,8 @@ const TOOL_EXIT_CODES =
  * assert.ok(helpText(searchTool).startsWith("llm-search"));
  * ```
  */
-export function helpText(command: CommandSpec): string {
-  const rows = flagSpecs(command).map(flagRow);
-  const common = [...(hasOutputFlags(command) ? OUTPUT_ROWS : []), ...HELP_ROWS];
-  const width = Math.min(36, Math.max(...[...rows, ...common].map(([names]) => names.length)) + 2);
-  const table = (entries: string[][]) =>
-    entries.map(([names, text]) =>
-      names.length + 2 > width
-        ? `  ${names}\n  ${" ".repeat(width)}${text}`
-        : `  ${names.padEnd(width)}${text}`
-    ).join("\n");
-  const cli = command.cli;
-  return [
-    `${command.name} ${VERSION} — ${command.title}`,
-    "",
-    command.description,
-    "",
-    ...(cli.notes ? [cli.notes, ""] : []),
-    `USAGE:\n  ${command.name} ${cli.usage}`,
-    "",
-    `FLAGS:\n${table(rows)}`,
-    "",
-    `COMMON FLAGS:\n${table(common)}`,
-    "",
-    `EXAMPLES:\n${cli.examples.map((example) => `  ${example}`).join("\n")}`,
-    "",
-    `EXIT CODES:\n${cli.exitCodes ?? TOOL_EXIT_CODES}`,
-    "",
-  ].join("\n");
+export function helpText(command: CommandSpec | Tool): string {
+  return tableHelp(commandTable(command));
 }
 
 /**
@@ -204,54 +341,16 @@ export function helpText(command: CommandSpec): string {
  * });
  * ```
  */
-export function parseCommandLine(command: CommandSpec, args: string[]): ParsedCommandLine {
-  return parseCommandLineBy(command, flagSpecs(command), args);
+export function parseCommandLine(command: CommandSpec | Tool, args: string[]): ParsedCommandLine {
+  return parseCommandLineBy(command, commandTable(command).fields, args);
 }
 
 /**
- * Parses a program's own options (`llm-mcp`'s) by its definition and checks them against its
- * schema: the options after defaults, or `help`/`version` when those were asked for. A value
- * the schema refuses is a `*-ARG-001` {@linkcode ToolError} naming the flag: `--flag message,
- * got 'value'`, so the schema's messages are written to follow a flag name.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { z } from "zod";
- * import { parseProgramOptions } from "./cli.ts";
- * const program = {
- *   name: "llm-demo", title: "Demo", description: "Demo.", prefix: "MCP" as const,
- *   input: z.object({ port: z.number().int().min(1, "takes a port number").default(80) }),
- *   cli: { usage: "[FLAGS]", examples: [], outputFlags: false },
- * };
- * assert.deepEqual(parseProgramOptions(program, ["--port", "8080"]), {
- *   kind: "options", options: { port: 8080 },
- * });
- * ```
- */
-export function parseProgramOptions<T extends z.ZodObject>(
-  command: CommandSpec & { input: T },
-  args: string[],
-): { kind: "help" } | { kind: "version" } | { kind: "options"; options: z.output<T> } {
-  const line = parseCommandLine(command, args);
-  if (line.help) return { kind: "help" };
-  if (line.version) return { kind: "version" };
-  const input = line.input();
-  const parsed = command.input.safeParse(input);
-  if (parsed.success) return { kind: "options", options: parsed.data as z.output<T> };
-  const issue = parsed.error.issues[0];
-  const field = String(issue.path[0] ?? "");
-  const given = input[field];
-  throw argError(
-    command,
-    `--${flagName(field)} ${issue.message}${given === undefined ? "" : `, got '${given}'`}`,
-  );
-}
-
-/**
- * Runs a tool as a command: parses `args`, runs, prints one JSON document (or JSONL, or text)
- * on stdout and returns the exit code. Never throws. The run is also appended to the execution
- * log of its root (see `core/cli_log.ts`) unless `options.log` is false.
+ * Runs a tool as a command: parses `args` by the table derived from its definition, runs,
+ * prints one JSON document (or JSONL, or text) on stdout and returns the exit code. Never
+ * throws. The run is also appended to the execution log of its root (see `core/cli_log.ts`)
+ * unless `options.log` is false. The commands of this package run the same way by their
+ * generated tables (`runCommand`), without loading zod.
  *
  * @example Make a tool a command
  * ```ts
@@ -266,10 +365,28 @@ export async function runCli(
   args: string[],
   options: { log?: boolean } = {},
 ): Promise<number> {
-  const reader = {
-    parse: () => parseCommandLine(tool, args),
-    help: () => helpText(tool),
-    compact: (envelope: Envelope) => compactEnvelope(envelope, tool.compact?.form),
+  return await runCommand(commandTable(tool), definitionCode(tool), args, options);
+}
+
+/**
+ * The code of a command by its loaded definition: its `execute` (which checks the input by its
+ * schema again), text, positionals and compact form, and its schema for what the table leaves to
+ * zod. For a command whose definitions its entrypoint loads anyway (`llm-refactor`'s, exported).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { definitionCode } from "./cli.ts";
+ * import { searchTool } from "@llm/search";
+ * assert.equal(definitionCode(searchTool).positionals, searchTool.cli.positionals);
+ * ```
+ */
+export function definitionCode(tool: Tool): CommandCode<Record<string, unknown>> {
+  return {
+    run: (input, context) => tool.execute(input, context),
+    text: (envelope) => tool.renderText(envelope),
+    positionals: tool.cli.positionals,
+    compact: tool.compact?.form,
+    schema: () => Promise.resolve(tool.input),
   };
-  return await runCommandLine(tool, args, reader, options);
 }

@@ -1,8 +1,8 @@
 /**
  * The command line of a tool without zod: parsing `args` by a table of flags, running, printing
- * one JSON document (or JSONL, or text) and the contract's exit codes. `cli.ts` derives the
- * flag table from a tool's zod input schema; a command's fast path (`cli_fast.ts`) reads the
- * same table from the generated `flag_tables.json` instead, so it starts without loading zod.
+ * one JSON document (or JSONL, or text) and the contract's exit codes. The flags are a command's
+ * table (`cli_table.ts`): generated from its zod input schema by `deno task schema` for the
+ * commands of this package, derived live by `cli.ts` for any other definition.
  *
  * @module
  */
@@ -377,7 +377,7 @@ function jsonlEmitter(tool: CliTool): { emit: (item: unknown) => void; flush: ()
   };
 }
 
-/** What running a command line needs of a tool (a definition is one; so is a fast command). */
+/** What running a command line needs of a tool (a definition is one; so is a command's table and code). */
 export type CliTool = Pick<
   Tool,
   | "name"
@@ -400,8 +400,7 @@ export interface CommandLineReader {
   help(): string;
   /**
    * The contract's compact form of an envelope, for `--format compact`, by the form the tool's
-   * definition declares. Only the full path gives it (the fast path's commands carry no
-   * definition, and leave that format to the full path).
+   * definition declares (a tool without one answers in full).
    */
   compact?(envelope: Envelope): unknown;
 }
@@ -415,12 +414,14 @@ export interface CommandLineReader {
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseCommandLineBy, runCommandLine } from "./cli_run.ts";
- * import { flagSpecs, helpText } from "./cli.ts";
+ * import { commandTable } from "./cli.ts";
+ * import { tableHelp } from "./cli_table.ts";
  * import { discoverTool } from "@llm/search";
  * const args = ["--version"];
+ * const table = commandTable(discoverTool);
  * const reader = {
- *   parse: () => parseCommandLineBy(discoverTool, flagSpecs(discoverTool), args),
- *   help: () => helpText(discoverTool),
+ *   parse: () => parseCommandLineBy(discoverTool, table.fields, args),
+ *   help: () => tableHelp(table),
  * };
  * assert.equal(await runCommandLine(discoverTool, args, reader), 0); // prints "llm-discover 0.1.0"
  * ```

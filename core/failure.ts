@@ -1,13 +1,28 @@
 /**
- * Classifying any thrown value into a coded error, and the envelope a failed run prints.
- * Shared by the CLI adapter and the MCP server so both fail the same way.
+ * Classifying any thrown value into a coded error, the envelope a failed run prints, and the
+ * `*-ARG-002` error of an input its schema (or a command's table) refuses. Shared by the CLI
+ * adapter and the MCP server so both fail the same way.
  *
  * @module
  */
 import { type Diagnostic, ToolError } from "../schema/diagnostic.ts";
 import { type Envelope, mutationEnvelope, queryEnvelope } from "../schema/envelope_build.ts";
 import { isPermissionRefusal, permissionError } from "./permissions.ts";
-import type { ToolInfo, ToolOutcome } from "./tool.ts";
+
+/**
+ * What a failure's envelope needs of its tool (a definition's `ToolInfo` is one). Spelled out
+ * here, not taken from `tool.ts`, which imports this module.
+ */
+export interface FailingTool {
+  /** Command name. */
+  name: string;
+  /** Query tools fail with a query envelope, mutation tools with a mutation envelope. */
+  kind: "query" | "mutation";
+  /** MCP tool name (the operation of a mutation without `operationType`). */
+  mcpName: string;
+  /** `operation_type` of the mutation envelope. */
+  operationType?: string;
+}
 
 /**
  * Any thrown value as a {@linkcode ToolError}: coded errors pass through, sandbox refusals
@@ -82,7 +97,7 @@ export function describeCauses(error: unknown): string {
  * ```
  */
 export function failureEnvelope(
-  tool: Pick<ToolInfo, "name" | "kind" | "mcpName" | "operationType">,
+  tool: FailingTool,
   error: ToolError,
   executionId: string,
 ): Envelope {
@@ -101,11 +116,43 @@ export function failureEnvelope(
 
 /** The outcome of a failed run: its envelope and the registry's exit code for the error. */
 export function failureOutcome(
-  tool: Pick<ToolInfo, "name" | "kind" | "mcpName" | "operationType" | "prefix">,
+  tool: FailingTool & { prefix: string },
   thrown: unknown,
   executionId: string,
   debug: boolean,
-): ToolOutcome {
+): { envelope: Envelope; exitCode: number } {
   const error = classifyError(tool.prefix, thrown, debug);
   return { envelope: failureEnvelope(tool, error, executionId), exitCode: error.exitCode };
+}
+
+/** One reason a value fails a schema (`SchemaIssue` of `tool.ts`). */
+interface Issue {
+  /** Keys and indexes from the value's root to the failing part. */
+  readonly path: readonly PropertyKey[];
+  /** Why it fails. */
+  readonly message: string;
+}
+
+/**
+ * The `*-ARG-002` error for input that fails a schema, naming the JSON path of each violation.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inputError } from "./failure.ts";
+ * const error = inputError("LMS", { issues: [{ path: ["limit"], message: "Too small" }] });
+ * assert.equal(error.message, "invalid input: $.limit: Too small");
+ * ```
+ */
+export function inputError(
+  prefix: string,
+  error: { readonly issues: readonly Issue[] },
+): ToolError {
+  const violations = error.issues.map((issue) => {
+    const path = issue.path.length ? "$." + issue.path.join(".") : "$";
+    return `${path}: ${issue.message}`;
+  });
+  return new ToolError(`${prefix}-ARG-002`, `invalid input: ${violations[0]}`, {
+    note: violations.join("\n"),
+  });
 }

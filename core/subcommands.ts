@@ -1,17 +1,17 @@
 /**
  * The command line of a program of subcommands (`llm-symbols`, `llm-refactor`): the first
- * argument names a subcommand's definition, which `runCli` runs with the rest; none, `--help`,
+ * argument names a subcommand, whose command table (`<program> <subcommand>`) and code
+ * `runCommand` runs with the rest; none, `--help`,
  * `-h` or `help` prints the program's help (exit 2 when nothing was given, else 0),
  * `--version`/`-V` its version, and an unknown name is the program's `*-ARG-001` envelope,
  * suggesting the closest subcommand.
  *
  * @module
  */
-import { runCli } from "./cli.ts";
+import { type CommandCode, type CommandTables, runCommand, tableOf } from "./cli_table.ts";
 import { failureEnvelope } from "./failure.ts";
-import type { Tool } from "./tool.ts";
+import type { ToolInfo } from "./tool.ts";
 import { VERSION } from "./version.ts";
-import { closestNames } from "../grammars/closest_names.ts";
 import { ToolError } from "../schema/diagnostic.ts";
 import { newId } from "../schema/ids.ts";
 
@@ -21,14 +21,19 @@ export interface SubcommandProgram {
   name: string;
   /** What the program does, after its name and version on the help's first line. */
   summary: string;
-  /** The subcommands' definitions by name, in the help's order. */
-  subcommands: Readonly<Record<string, Tool>>;
+  /**
+   * The subcommands' code by name, in the help's order; each has the command table
+   * `<program> <subcommand>`.
+   */
+  subcommands: Readonly<Record<string, CommandCode>>;
+  /** The subcommands' tables (the program's `cli.json`), by command name. */
+  tables: CommandTables;
   /** Width the help pads subcommand names to. */
   column: number;
   /** The help's lines after the subcommands. */
   notes: readonly string[];
   /** Kind of the envelope of an unknown subcommand. */
-  kind: Tool["kind"];
+  kind: ToolInfo["kind"];
   /** Code of an unknown subcommand (`MAG-ARG-001`, `SPL-ARG-001`). */
   unknownCode: string;
 }
@@ -41,7 +46,7 @@ export interface SubcommandProgram {
  * import assert from "node:assert/strict";
  * import { subcommandsHelp } from "./subcommands.ts";
  * const help = subcommandsHelp({
- *   name: "llm-x", summary: "an example", subcommands: {}, column: 8, notes: ["Notes."],
+ *   name: "llm-x", summary: "an example", subcommands: {}, tables: {}, column: 8, notes: ["Notes."],
  *   kind: "query", unknownCode: "LMS-ARG-001",
  * });
  * assert.match(help, /^llm-x \S+ — an example\n/);
@@ -49,8 +54,8 @@ export interface SubcommandProgram {
  * ```
  */
 export function subcommandsHelp(program: SubcommandProgram): string {
-  const rows = Object.entries(program.subcommands).map(([name, tool]) =>
-    `  ${name.padEnd(program.column)} ${tool.title}`
+  const rows = Object.keys(program.subcommands).map((name) =>
+    `  ${name.padEnd(program.column)} ${tableOf(program.tables, `${program.name} ${name}`).title}`
   );
   return [
     `${program.name} ${VERSION} — ${program.summary}`,
@@ -75,7 +80,7 @@ export function subcommandsHelp(program: SubcommandProgram): string {
  * import assert from "node:assert/strict";
  * import { runSubcommand } from "./subcommands.ts";
  * const program = {
- *   name: "llm-x", summary: "an example", subcommands: {}, column: 8, notes: [],
+ *   name: "llm-x", summary: "an example", subcommands: {}, tables: {}, column: 8, notes: [],
  *   kind: "query" as const, unknownCode: "LMS-ARG-001",
  * };
  * assert.equal(await runSubcommand(program, ["--version"]), 0); // prints "llm-x <version>"
@@ -84,10 +89,12 @@ export function subcommandsHelp(program: SubcommandProgram): string {
 export async function runSubcommand(program: SubcommandProgram, args: string[]): Promise<number> {
   const [first, ...rest] = args;
   // Own names only: `constructor` or `toString` is no subcommand.
-  const tool = first === undefined || !Object.hasOwn(program.subcommands, first)
+  const code = first === undefined || !Object.hasOwn(program.subcommands, first)
     ? undefined
     : program.subcommands[first];
-  if (tool) return await runCli(tool, rest);
+  if (code) {
+    return await runCommand(tableOf(program.tables, `${program.name} ${first}`), code, rest);
+  }
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
     await Deno.stdout.write(new TextEncoder().encode(subcommandsHelp(program)));
     return first === undefined ? 2 : 0;
@@ -102,6 +109,8 @@ export async function runSubcommand(program: SubcommandProgram, args: string[]):
 /** Prints the envelope of an unknown subcommand and returns its exit code. */
 async function unknownSubcommand(program: SubcommandProgram, name: string): Promise<number> {
   const names = Object.keys(program.subcommands);
+  // Loaded here only: a known subcommand's run never needs it.
+  const { closestNames } = await import("../grammars/closest_names.ts");
   const close = closestNames(name, names, 1);
   const error = new ToolError(
     program.unknownCode,

@@ -16,9 +16,11 @@
 import { z } from "zod";
 import type { RunCache } from "./cache.ts";
 import type { CompactAnswer, CompactForm } from "../schema/compact.ts";
-import { ToolError } from "../schema/diagnostic.ts";
 import type { Envelope } from "../schema/envelope.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";
+import { inputError } from "./failure.ts";
+
+export { inputError } from "./failure.ts";
 
 /**
  * The mark of a schema that follows the Standard Schema interface (standardschema.dev): every zod
@@ -157,7 +159,7 @@ export interface RunContext {
  * schema.
  */
 export interface ToolCompact<E extends Envelope = Envelope> {
-  /** Builds the compact answer; zod-free (`tools/<tool>/compact.ts`), as a fast path needs. */
+  /** Builds the compact answer; zod-free (`tools/<tool>/compact.ts`), as a command line needs. */
   form: CompactForm<E>;
   /** Schema of the compact answer (a zod schema): the MCP output schema lists it beside `output`. */
   output: Schema<CompactAnswer>;
@@ -299,18 +301,4 @@ export function zodSchemas(
     throw new TypeError(`${tool.name}: the compact output schema is not a zod schema`);
   }
   return { input, output, compact };
-}
-
-/** The `*-ARG-002` error for input that fails a schema, naming the JSON path of each violation. */
-export function inputError(
-  prefix: string,
-  error: { readonly issues: readonly SchemaIssue[] },
-): ToolError {
-  const violations = error.issues.map((issue) => {
-    const path = issue.path.length ? "$." + issue.path.join(".") : "$";
-    return `${path}: ${issue.message}`;
-  });
-  return new ToolError(`${prefix}-ARG-002`, `invalid input: ${violations[0]}`, {
-    note: violations.join("\n"),
-  });
 }

@@ -5,6 +5,9 @@
  * @module
  */
 import { fromFileUrl } from "./path_syntax.ts";
+import { isPermissionRefusal, permissionError } from "./permissions.ts";
+import { ToolError } from "../schema/diagnostic.ts";
+import type { CodePrefix } from "../schema/error_codes.ts";
 
 /** The package root: workers load modules from `tools/`, `grammars/`, `core/` and `schema/`. */
 const PACKAGE_ROOT = new URL("../", import.meta.url);
@@ -99,4 +102,42 @@ export function workersFor(
   if (requested !== undefined) return Math.max(1, requested);
   const machine = Math.min(navigator.hardwareConcurrency ?? 1, MAX_DEFAULT_WORKERS);
   return Math.max(1, Math.min(machine, Math.floor(bytes / perWorker)));
+}
+
+/**
+ * Imports the package's own module `specifier`, named by a computed specifier so that no
+ * command reads its graph at start (Deno reads the graph of every literal `import("…")` when the
+ * program starts, called or not: denoland/deno#23149). Such a module needs read permission for
+ * the package's files, which a run from a local checkout scoped by `--allow-read=<root>` lacks
+ * (a run from JSR or a compiled binary needs none): that refusal is `<prefix>-PERM-001` naming
+ * the module and the flag that lets it load.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { importPackageModule } from "./workers.ts";
+ * const module = await importPackageModule<{ VERSION: string }>(
+ *   import.meta.resolve("./version.ts"),
+ *   "MAG",
+ * );
+ * assert.match(module.VERSION, /^\d/);
+ * ```
+ */
+export async function importPackageModule<T>(specifier: string, prefix: CodePrefix): Promise<T> {
+  try {
+    return await import(specifier);
+  } catch (error) {
+    if (!isPermissionRefusal(error)) throw error;
+    const file = permissionError(prefix, error).details.file ?? specifier;
+    throw new ToolError(
+      `${prefix}-PERM-001`,
+      `this command loads the package's own modules (${file}), which a run from a checkout ` +
+        "with read permission scoped to the project may not read",
+      {
+        file,
+        remediation: `Run again with --allow-read=${packageDirectory()} added (a run from JSR or ` +
+          "a compiled binary needs no more).",
+      },
+    );
+  }
 }

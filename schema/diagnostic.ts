@@ -1,7 +1,7 @@
 /**
  * Diagnostics (Splice's payload, extended) and the error type tools throw to produce one. No
  * zod here (its schema is in `diagnostic_schema.ts`): every engine imports this module, and a
- * command's fast path must start without loading zod.
+ * command line must start without loading zod.
  *
  * @module
  */

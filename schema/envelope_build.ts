@@ -1,6 +1,6 @@
 /**
  * The two output envelopes of contract §3, as types, and their builders; their zod schemas are
- * in `envelope.ts`. No zod here: a command's fast path builds its envelope without loading it.
+ * in `envelope.ts`. No zod here: a command line builds its envelope without loading it.
  *
  * @module
  */

@@ -1,15 +1,16 @@
 /**
  * `deno task schema`: writes `schema/json/*.json` from the zod schemas — the shared ones and,
  * for every tool, `<tool>.input.json` and `<tool>.output.json` (a subcommand's name with `-`
- * for its space: `llm-symbols-find.input.json`) — and the fast path's flag tables,
- * `core/flag_tables.json` (`flag_tables.ts`). A test fails when the files are out of date.
+ * for its space: `llm-symbols-find.input.json`) — and the command tables every entrypoint parses
+ * its command line by, `core/tables/<program>.json` (`flag_tables.ts`). A test fails when the files
+ * are out of date.
  *
  * @module
  */
 import { type JsonSchema, SHARED_SCHEMAS, toJsonSchema } from "../schema/json_schema.ts";
 import { type Tool, zodSchemas } from "../core/tool.ts";
 import { TOOLS } from "../tools/registry.ts";
-import { flagTablesText } from "./flag_tables.ts";
+import { tableFiles } from "./flag_tables.ts";
 
 /**
  * The stem of a tool's JSON Schema files: its name, with `-` for the space of a subcommand.
@@ -49,6 +50,14 @@ if (import.meta.main) {
   }
   for (const [name, text] of schemaFiles()) Deno.writeTextFileSync(new URL(name, dir), text);
   console.error(`wrote ${schemaFiles().size} JSON Schema files to schema/json/`);
-  Deno.writeTextFileSync(new URL("../core/flag_tables.json", import.meta.url), flagTablesText());
-  console.error("wrote the flag tables to core/flag_tables.json");
+  const tables = tableFiles();
+  const tablesDir = new URL("../core/tables/", import.meta.url);
+  Deno.mkdirSync(tablesDir, { recursive: true });
+  for (const entry of Deno.readDirSync(tablesDir)) {
+    if (entry.name.endsWith(".json")) Deno.removeSync(new URL(entry.name, tablesDir));
+  }
+  for (const [path, text] of tables) {
+    Deno.writeTextFileSync(new URL(`../${path}`, import.meta.url), text);
+  }
+  console.error(`wrote the command tables to ${[...tables.keys()].join(", ")}`);
 }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { astSearchTool } from "../tools/ast-search/main.ts";
+import { astSearchTool } from "../tools/ast-search/tool.ts";
 import type { AstMatch, AstSearchData, Diagnostic } from "../schema/mod.ts";
 import { assertValidEnvelope, makeTree, parseJson, runEntry, withoutRunFields } from "./helpers.ts";
 

@@ -20,11 +20,13 @@ import {
   type MutationError,
   ToolError,
 } from "../schema/mod.ts";
-import { writeTool } from "../tools/write/main.ts";
+import { writeTool } from "../tools/write/tool.ts";
 import { transformTool } from "../tools/transform/tool.ts";
-import { REFACTOR_SUBCOMMANDS } from "../tools/refactor/main.ts";
+import { REFACTOR_SUBCOMMANDS } from "../tools/refactor/tool.ts";
 import { helpText, parseCommandLine } from "../core/cli.ts";
-import { fastLine, FLAG_TABLES } from "../core/cli_fast.ts";
+import { tableOf } from "../core/cli_table.ts";
+import { parseCommandLineBy } from "../core/cli_run.ts";
+import TRANSFORM_TABLES from "../core/tables/transform.json" with { type: "json" };
 import type { Tool } from "../core/tool.ts";
 import { assertValidEnvelope, hasCommand, makeTree, parseJson, runEntry } from "./helpers.ts";
 import { connect } from "./mcp_helpers.ts";
@@ -452,11 +454,11 @@ Deno.test("transform: --validate alone means --validate all; a value it takes is
     );
     return true;
   });
-  // The fast path's table says the same.
-  const table = FLAG_TABLES["llm-transform"];
-  assert.ok(table, "llm-transform has a flag table");
+  // The generated table the command line parses by says the same.
+  const table = tableOf(TRANSFORM_TABLES, "llm-transform");
   for (const args of [["--validate"], ["--validate", "--dry-run"], ["--validate", "syntax"]]) {
-    assert.deepEqual(fastLine(table, undefined, args)?.input.validate, input(args).validate);
+    const line = parseCommandLineBy(transformTool, table.fields, args);
+    assert.deepEqual(line.input().validate, input(args).validate);
   }
   const help = helpText(transformTool);
   assert.match(help, /--validate \[<syntax\|all\|none>\]/);

@@ -257,8 +257,8 @@ Deno.test("llm-symbols index writes the index; llm-search reads it with read per
     const indexed = parseJson(
       await runEntry("tools/symbols/main.ts", ["index", "--threads", "0"], {
         cwd: root,
-        // `index` loads its definitions at run time (only the queries' fast path is loaded at
-        // start), which needs read permission for the package too.
+        // `index` loads its indexer at run time (no query reads the parser's graph at start),
+        // which needs read permission for the package too.
         permissions: [`--allow-read=${root},${REPO}`, `--allow-write=${join(root, ".llm")}`],
       }),
     );

@@ -15,7 +15,7 @@ import {
   WRITE_DIAGNOSTIC_COLUMNS,
   type WriteResult,
 } from "../schema/mod.ts";
-import { writeTool } from "../tools/write/main.ts";
+import { writeTool } from "../tools/write/tool.ts";
 import { makeTree } from "./helpers.ts";
 import { connect, FIXTURE } from "./mcp_helpers.ts";
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { MutationEnvelope, RefactorOutput, RefactorResult } from "../schema/mod.ts";
-import { REFACTOR_SUBCOMMANDS } from "../tools/refactor/main.ts";
+import { REFACTOR_SUBCOMMANDS } from "../tools/refactor/tool.ts";
 import { assertValidEnvelope, hasCommand, parseJson, REPO, runEntry } from "./helpers.ts";
 
 /** The entrypoint under test. */

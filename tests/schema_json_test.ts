@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { flagTablesText } from "../scripts/flag_tables.ts";
+import { tableFiles } from "../scripts/flag_tables.ts";
 import { schemaFiles } from "../scripts/schema.ts";
 import { REPO } from "./helpers.ts";
 
@@ -15,9 +15,14 @@ Deno.test("schema/json is up to date with the zod schemas (run `deno task schema
   }
 });
 
-Deno.test("core/flag_tables.json is up to date with the input schemas (run `deno task schema`)", () => {
-  const onDisk = Deno.readTextFileSync(join(REPO, "core", "flag_tables.json"));
-  assert.equal(onDisk, flagTablesText(), "core/flag_tables.json is stale");
+Deno.test("core/tables is up to date with the input schemas (run `deno task schema`)", () => {
+  const expected = tableFiles();
+  const dir = join(REPO, "core", "tables");
+  const onDisk = [...Deno.readDirSync(dir)].map((entry) => `core/tables/${entry.name}`);
+  assert.deepEqual(onDisk.sort(), [...expected.keys()].sort());
+  for (const [path, text] of expected) {
+    assert.equal(Deno.readTextFileSync(join(REPO, path)), text, `${path} is stale`);
+  }
 });
 
 Deno.test("every generated file is a valid JSON Schema (draft 2020-12)", () => {

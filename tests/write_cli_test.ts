@@ -15,7 +15,7 @@ import {
   type WriteOutput,
   type WriteResult,
 } from "../schema/mod.ts";
-import { writeTool } from "../tools/write/main.ts";
+import { writeTool } from "../tools/write/tool.ts";
 import { assertValidEnvelope, hasCommand, makeTree, parseJson, runEntry } from "./helpers.ts";
 
 const ENTRY = "tools/write/main.ts";

@@ -1,6 +1,6 @@
 /**
  * A tool's walk fields (see `walk_input.ts`) as the walker's options: plain code without zod,
- * which a command's fast path runs.
+ * which a command line runs without loading zod.
  *
  * @module
  */

@@ -17,8 +17,10 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
-import { astSearchTool } from "./tool.ts";
+import { runCommand, tableOf } from "../../core/cli_table.ts";
+import TABLES from "../../core/tables/ast-search.json" with { type: "json" };
+import { LLM_AST_SEARCH } from "../../schema/tool_names.ts";
+import { AST_SEARCH_CODE } from "./run.ts";
 
 export {
   astSearch,
@@ -27,6 +29,20 @@ export {
   type AstSearchWalkOptions,
 } from "./engine.ts";
 export { closeSharedPool } from "./pool.ts";
-export { astSearchTool } from "./tool.ts";
 
-if (import.meta.main) Deno.exit(await runCli(astSearchTool, Deno.args));
+/**
+ * Runs `llm-ast-search` with `args` and returns the exit code. The command line is parsed,
+ * checked and explained by the command's generated table, so no run loads zod.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runAstSearchCli } from "@llm/search/ast-search";
+ * assert.equal(await runAstSearchCli(["--version"]), 0); // prints "llm-ast-search <version>"
+ * ```
+ */
+export async function runAstSearchCli(args: string[]): Promise<number> {
+  return await runCommand(tableOf(TABLES, LLM_AST_SEARCH), AST_SEARCH_CODE, args);
+}
+
+if (import.meta.main) Deno.exit(await runAstSearchCli(Deno.args));

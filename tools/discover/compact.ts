@@ -1,7 +1,7 @@
 /**
  * The compact form of `llm-discover` (contract §9), which its definition declares (`tool.ts`):
  * one row per path found, best first. It loads no zod, like the run (`run.ts`), so the command
- * line's fast path can build it too.
+ * line can build it without the schemas.
  *
  * @module
  */

@@ -17,9 +17,10 @@
  *
  * @module
  */
-import { runFastOrFull } from "../../core/cli_entry.ts";
+import { runCommand, tableOf } from "../../core/cli_table.ts";
+import TABLES from "../../core/tables/discover.json" with { type: "json" };
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
-import { discoverPositionals, renderDiscoverText, runDiscover } from "./run.ts";
+import { DISCOVER_CODE } from "./run.ts";
 
 export {
   discover,
@@ -30,10 +31,8 @@ export {
 export type { CaseMode } from "../../core/fuzzy/query.ts";
 
 /**
- * Runs `llm-discover` with `args` and returns the exit code. A command line whose flags the
- * flag table can check runs without loading zod; anything else (`--help`, `--max-filesize`, a
- * refused flag) loads the definition (`tool.ts`, `discoverTool`) and takes the full path, with
- * the same answers.
+ * Runs `llm-discover` with `args` and returns the exit code. The command line is parsed, checked
+ * and explained by the command's generated table, so no run loads zod.
  *
  * @example
  * ```ts
@@ -43,13 +42,7 @@ export type { CaseMode } from "../../core/fuzzy/query.ts";
  * ```
  */
 export async function runDiscoverCli(args: string[]): Promise<number> {
-  const code = { run: runDiscover, text: renderDiscoverText, positionals: discoverPositionals };
-  return await runFastOrFull(
-    LLM_DISCOVER,
-    code,
-    args,
-    async () => (await import("./tool.ts")).discoverTool,
-  );
+  return await runCommand(tableOf(TABLES, LLM_DISCOVER), DISCOVER_CODE, args);
 }
 
 if (import.meta.main) Deno.exit(await runDiscoverCli(Deno.args));

@@ -1,17 +1,20 @@
 /**
  * What `llm-discover` runs once its input is checked, how its command line maps positionals,
  * and how its answer reads as text: shared by the definition (`tool.ts`, which loads zod) and by
- * the command line's fast path (`main.ts`, which does not).
+ * the command line (`main.ts`, which does not).
  *
  * @module
  */
+import type { CommandCode } from "../../core/cli_table.ts";
 import type { PositionalMapper, RunContext, ToolOutcome } from "../../core/tool.ts";
+import type { CompactForm } from "../../schema/compact.ts";
 import { walkOptionsFrom } from "../../core/walk/walk_options.ts";
 import type { DiscoverData } from "../../schema/discover.ts";
 import { type Envelope, type QueryEnvelope, queryEnvelope } from "../../schema/envelope_build.ts";
 import { LLM_DISCOVER } from "../../schema/tool_names.ts";
 import { discover } from "./engine.ts";
 import type { DiscoverInput } from "./input.ts";
+import { discoverCompact } from "./compact.ts";
 
 /**
  * The text form of an `llm-discover` answer: a line per result, score then path.
@@ -84,3 +87,11 @@ export async function runDiscover(input: DiscoverInput, context: RunContext): Pr
     }),
   };
 }
+
+/** `llm-discover` as its command line runs it (`main.ts`) and its definition declares it. */
+export const DISCOVER_CODE: CommandCode<DiscoverInput> = {
+  run: runDiscover,
+  text: renderDiscoverText,
+  positionals: discoverPositionals,
+  compact: discoverCompact as CompactForm,
+};

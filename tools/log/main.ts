@@ -19,8 +19,10 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
-import { logTool } from "./tool.ts";
+import { runCommand, tableOf } from "../../core/cli_table.ts";
+import TABLES from "../../core/tables/log.json" with { type: "json" };
+import { LLM_LOG } from "../../schema/tool_names.ts";
+import { LOG_CODE } from "./run.ts";
 
 export {
   type ExecutionFilter,
@@ -31,4 +33,6 @@ export {
 export { logTool } from "./tool.ts";
 
 // Reading the log is not itself logged: it would fill the log with reads of the log.
-if (import.meta.main) Deno.exit(await runCli(logTool, Deno.args, { log: false }));
+if (import.meta.main) {
+  Deno.exit(await runCommand(tableOf(TABLES, LLM_LOG), LOG_CODE, Deno.args, { log: false }));
+}

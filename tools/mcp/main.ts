@@ -23,28 +23,23 @@
  *
  * @module
  */
-import { z } from "zod";
-import { helpText, parseProgramOptions, runCli } from "../../core/cli.ts";
-import type { CommandSpec } from "../../core/tool.ts";
+import { programOptions, runCommand, tableHelp, tableOf } from "../../core/cli_table.ts";
+import TABLES from "../../core/tables/mcp.json" with { type: "json" };
+import LOG_TABLES from "../../core/tables/log.json" with { type: "json" };
 import { VERSION } from "../../core/version.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { EXIT } from "../../schema/error_codes.ts";
-import { field } from "../../schema/fields.ts";
 import { TOOLS } from "../registry.ts";
 import { packageDirectory, workersAvailable } from "../../core/workers.ts";
 import { warmCache } from "./call_protocol.ts";
 import { InProcessRunner, type ToolRunner, WorkerRunner } from "./calls.ts";
-import { DEFAULT_LOG_MAX_BYTES, ExecutionLog, storeDirectory } from "../../core/execution_log.ts";
-import { logTool } from "../log/tool.ts";
+import { ExecutionLog, storeDirectory } from "../../core/execution_log.ts";
+import { LOG_CODE } from "../log/run.ts";
+import type { McpServerInput } from "./options.ts";
 import { queryScope } from "./scope.ts";
-import {
-  DEFAULT_CALL_TIMEOUT_MS,
-  DEFAULT_MAX_OUTPUT_BYTES,
-  MIN_MAX_OUTPUT_BYTES,
-  ToolServer,
-} from "./server.ts";
+import { ToolServer } from "./server.ts";
 import { serveStdio } from "./stdio.ts";
-import { LLM_MCP } from "../../schema/tool_names.ts";
+import { LLM_LOG, LLM_MCP } from "../../schema/tool_names.ts";
 
 export {
   type CallResult,
@@ -81,60 +76,6 @@ export interface McpServerOptions {
   debug: boolean;
 }
 
-/** A whole-number option, its message written to follow the flag's name. */
-function wholeNumber(unit: string, min: number) {
-  const message = `takes a whole number of ${unit} of at least ${min}`;
-  return z.number().int(message).min(min, message);
-}
-
-/** The server's options: the flags of `llm-mcp`, its `--help`, parsed by the tools' machinery. */
-const McpServerInput = z.object({
-  root: field(
-    z.string().default(".").describe("Workspace root; tools run there, paths outside are refused"),
-    { path: true },
-  ),
-  max_output_bytes: wholeNumber("bytes", MIN_MAX_OUTPUT_BYTES).default(DEFAULT_MAX_OUTPUT_BYTES)
-    .describe("Budget of one response; longer results come in pages"),
-  log_dir: field(
-    z.string().optional().describe(
-      "Append every call to DIR/executions.jsonl (needs --allow-write=DIR) [default: " +
-        "<root>/.llm/log when --allow-write covers it, else memory only]",
-    ),
-    { path: true },
-  ),
-  log_max_bytes: wholeNumber("bytes", 1).default(DEFAULT_LOG_MAX_BYTES).describe(
-    "Size cap of the log file; it is rotated once",
-  ),
-  call_timeout_ms: wholeNumber("milliseconds", 1).default(DEFAULT_CALL_TIMEOUT_MS).describe(
-    "Stop a call still running after N ms (MCP-QRY-011)",
-  ),
-  debug: z.boolean().default(false).describe("Stack traces in internal-error diagnostics"),
-});
-
-/** The `llm-mcp` command as the command-line machinery of the tools reads it. */
-const MCP_COMMAND: CommandSpec & { input: typeof McpServerInput } = {
-  name: LLM_MCP,
-  title: "every @llm/search tool as an MCP server on stdio",
-  description: "Serves the tools of the registry over the Model Context Protocol on " +
-    "stdin/stdout; logs go to stderr.",
-  prefix: "MCP",
-  input: McpServerInput,
-  cli: {
-    usage: "[FLAGS]                          serve MCP on stdin/stdout (logs on stderr)\n" +
-      "  llm-mcp log list|show ID [FLAGS]         the execution log (the same as llm-log)",
-    notes: "The tools offered follow the Deno permissions of the process: with --allow-read only " +
-      "the\nread-only tools; with --allow-write for the root too, the mutating ones as well.",
-    examples: [
-      "deno run -R jsr:@llm/search/mcp --root ~/src/app",
-      "deno run -R --allow-write=.llm jsr:@llm/search/mcp --root .   # read-only, logged in .llm/log",
-      "deno run -R jsr:@llm/search/mcp log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11",
-    ],
-    exitCodes:
-      "  0 stdin closed  2 bad arguments  4 no read permission for the root  5 internal error",
-    outputFlags: false,
-  },
-};
-
 /**
  * Parses the server's flags; `undefined` for `--help`/`--version` (already printed).
  *
@@ -147,16 +88,18 @@ const MCP_COMMAND: CommandSpec & { input: typeof McpServerInput } = {
  * ```
  */
 export function parseServerArgs(args: string[]): McpServerOptions | undefined {
-  const parsed = parseProgramOptions(MCP_COMMAND, args);
+  const table = tableOf(TABLES, LLM_MCP);
+  const parsed = programOptions(table, args);
   if (parsed.kind === "help") {
-    console.log(helpText(MCP_COMMAND));
+    console.log(tableHelp(table));
     return undefined;
   }
   if (parsed.kind === "version") {
     console.log(`${LLM_MCP} ${VERSION}`);
     return undefined;
   }
-  const input = parsed.options;
+  // The table checked them as the options' schema (`options.ts`) does.
+  const input = parsed.options as unknown as McpServerInput;
   const options: McpServerOptions = {
     root: input.root,
     maxOutputBytes: input.max_output_bytes,
@@ -242,7 +185,9 @@ function callRunner(root: string, debug: boolean): ToolRunner {
  * ```
  */
 export async function runMcpCommand(args: string[]): Promise<number> {
-  if (args[0] === "log") return await runCli(logTool, args.slice(1), { log: false });
+  if (args[0] === "log") {
+    return await runCommand(tableOf(LOG_TABLES, LLM_LOG), LOG_CODE, args.slice(1), { log: false });
+  }
   let server: ToolServer;
   try {
     const options = parseServerArgs(args);

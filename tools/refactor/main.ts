@@ -19,9 +19,11 @@
  *
  * @module
  */
+import { definitionCode } from "../../core/cli.ts";
 import { runSubcommand, type SubcommandProgram, subcommandsHelp } from "../../core/subcommands.ts";
 import { LLM_REFACTOR } from "../../schema/tool_names.ts";
 import { REFACTOR_SUBCOMMANDS } from "./tool.ts";
+import TABLES from "../../core/tables/refactor.json" with { type: "json" };
 
 export {
   refactor,
@@ -47,7 +49,11 @@ export type { TargetSpec } from "./target.ts";
 const REFACTOR_PROGRAM: SubcommandProgram = {
   name: LLM_REFACTOR,
   summary: "symbol-level edits that compile afterwards or never land",
-  subcommands: REFACTOR_SUBCOMMANDS,
+  // Parsed by their command tables; run by the definitions this module exports anyway.
+  subcommands: Object.fromEntries(
+    Object.entries(REFACTOR_SUBCOMMANDS).map(([name, tool]) => [name, definitionCode(tool)]),
+  ),
+  tables: TABLES,
   column: 9,
   notes: [
     "Edits need --allow-read --allow-write=<root> (the index and journal live in <root>/.llm);",

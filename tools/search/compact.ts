@@ -1,7 +1,7 @@
 /**
  * The compact form of `llm-search` (contract §9), which its definition declares (`tool.ts`):
  * matches as rows grouped by file, without ids, matched text or context. It loads no zod, like
- * the run (`run.ts`), so the command line's fast path can build it too.
+ * the run (`run.ts`), so the command line can build it without the schemas.
  *
  * @module
  */

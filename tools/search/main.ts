@@ -16,19 +16,18 @@
  *
  * @module
  */
-import { runFastOrFull } from "../../core/cli_entry.ts";
+import { runCommand, tableOf } from "../../core/cli_table.ts";
+import TABLES from "../../core/tables/search.json" with { type: "json" };
 import { LLM_SEARCH } from "../../schema/tool_names.ts";
-import { renderSearchText, runSearch, searchPositionals } from "./run.ts";
+import { SEARCH_CODE } from "./run.ts";
 
 export { search, type SearchOptions, type SearchResult, type SearchWalkOptions } from "./engine.ts";
 export type { MatcherOptions } from "./matcher.ts";
 export type { SearchMode } from "./collector.ts";
 
 /**
- * Runs `llm-search` with `args` and returns the exit code. A command line whose flags the flag
- * table can check runs without loading zod; anything else (`--help`, `--max-filesize`, a refused
- * flag) loads the definition (`tool.ts`, `searchTool`) and takes the full path, with the same
- * answers.
+ * Runs `llm-search` with `args` and returns the exit code. The command line is parsed, checked
+ * and explained by the command's generated table, so no run loads zod.
  *
  * @example
  * ```ts
@@ -38,13 +37,7 @@ export type { SearchMode } from "./collector.ts";
  * ```
  */
 export async function runSearchCli(args: string[]): Promise<number> {
-  const code = { run: runSearch, text: renderSearchText, positionals: searchPositionals };
-  return await runFastOrFull(
-    LLM_SEARCH,
-    code,
-    args,
-    async () => (await import("./tool.ts")).searchTool,
-  );
+  return await runCommand(tableOf(TABLES, LLM_SEARCH), SEARCH_CODE, args);
 }
 
 if (import.meta.main) Deno.exit(await runSearchCli(Deno.args));

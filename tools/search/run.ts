@@ -1,10 +1,11 @@
 /**
  * What `llm-search` runs once its input is checked, how its command line maps positionals, and
  * how its answer reads as text: shared by the definition (`tool.ts`, which loads zod) and by the
- * command line's fast path (`main.ts`, which does not).
+ * command line (`main.ts`, which does not).
  *
  * @module
  */
+import type { CommandCode } from "../../core/cli_table.ts";
 import type { PositionalMapper, RunContext, ToolOutcome } from "../../core/tool.ts";
 import { walkOptionsFrom } from "../../core/walk/walk_options.ts";
 import { type Envelope, type QueryEnvelope, queryEnvelope } from "../../schema/envelope_build.ts";
@@ -13,6 +14,8 @@ import { LLM_SEARCH } from "../../schema/tool_names.ts";
 import { relationshipKinds, withRelations } from "../../core/symbol_index/relationship_run.ts";
 import { search } from "./engine.ts";
 import type { SearchInput } from "./input.ts";
+import { searchCompact } from "./compact.ts";
+import type { CompactForm } from "../../schema/compact.ts";
 
 /**
  * The text form of an `llm-search` answer: `path:line:column:text` per match (column 1-based,
@@ -117,3 +120,11 @@ export async function runSearch(input: SearchInput, context: RunContext): Promis
     }),
   };
 }
+
+/** `llm-search` as its command line runs it (`main.ts`) and its definition declares it (`tool.ts`). */
+export const SEARCH_CODE: CommandCode<SearchInput> = {
+  run: runSearch,
+  text: renderSearchText,
+  positionals: searchPositionals,
+  compact: searchCompact as CompactForm,
+};

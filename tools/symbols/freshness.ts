@@ -13,6 +13,7 @@ import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import type { Drift, IndexStatusData, VerifyData } from "../../schema/symbols.ts";
 import type { EngineWalkOptions } from "../../core/walk/walker.ts";
 import { listingCut } from "../../core/listing.ts";
+import { importPackageModule } from "../../core/workers.ts";
 import {
   type FailureRow,
   type FileRow,
@@ -165,9 +166,9 @@ const CANDIDATES = new URL("../../core/symbol_index/candidates.ts", import.meta.
  */
 export async function verifyIndex(options: FreshnessOptions): Promise<QueryOutcome<VerifyData>> {
   // The walker is loaded here only: `status` does without it.
-  const { walkCandidates }: typeof import("../../core/symbol_index/candidates.ts") = await import(
-    CANDIDATES
-  );
+  const { walkCandidates } = await importPackageModule<
+    typeof import("../../core/symbol_index/candidates.ts")
+  >(CANDIDATES, "MAG");
   const store = openIndex(options);
   try {
     const diagnostics: Diagnostic[] = [];

@@ -8,37 +8,20 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
+import { queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
 import {
-  type CyclesData,
   CyclesDataSchema,
-  type DeadCodeData,
   DeadCodeDataSchema,
-  type ExportData,
   ExportDataSchema,
-  type ImpactData,
   ImpactDataSchema,
-  type PathsData,
   PathsDataSchema,
-  type ReachableData,
   ReachableDataSchema,
-  type RepoMapData,
   RepoMapDataSchema,
-  type SymbolRecord,
 } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS, SYMBOLS_MCP_NAMES } from "../../schema/tool_names.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
-import {
-  cycleList,
-  deadCodeSymbols,
-  exportGraph,
-  impactOf,
-  pathList,
-  reachableSymbols,
-  repoMap,
-} from "./graph_queries.ts";
-import { envelopeOf, firstAs, queryOptions, where } from "./commands.ts";
+import { GRAPH_CODE } from "./commands.ts";
 import {
   count,
   dbField,
@@ -58,13 +41,6 @@ const unboundedDepth = field(
   count.default(0).describe("Most calls away, 0 for no limit"),
   { short: "d" },
 );
-
-function recordLines(results: SymbolRecord[]): string {
-  return results.map((symbol) =>
-    `${symbol.depth === undefined ? "" : `[${symbol.depth}] `}${where(symbol.span)}: ` +
-    `${symbol.kind} ${symbol.qualified_name}  ${symbol.signature}\n`
-  ).join("");
-}
 
 /** The fields every graph subcommand's definition shares (`command`: its CLI name). */
 function base(key: keyof typeof SYMBOLS_MCP_NAMES, command: string = key) {
@@ -113,26 +89,16 @@ export const symbolsReachableTool: Tool = defineTool({
   output: queryEnvelopeSchema(ReachableDataSchema),
   listKey: "results",
   itemType: "symbol",
-  text: (envelope) => recordLines((envelope as QueryEnvelope<ReachableData>).data.results),
+  text: GRAPH_CODE.reachable.text,
   cli: {
     usage: "[FLAGS] SYMBOL [PATH...]",
-    positionals: firstAs("name"),
+    positionals: GRAPH_CODE.reachable.positionals,
     examples: [
       "llm-symbols reachable main --depth 3",
       "llm-symbols reachable kfree --direction reverse",
     ],
   },
-  run: async (input, context) =>
-    envelopeOf(
-      REACHABLE.name,
-      await reachableSymbols(
-        queryOptions(input, context),
-        { name: input.name, symbol_id: input.symbol_id },
-        input.direction,
-        input.depth,
-      ),
-      context.executionId,
-    ),
+  run: GRAPH_CODE.reachable.run,
 });
 
 const DEAD_CODE = base("dead_code", "dead-code");
@@ -171,22 +137,17 @@ export const symbolsDeadCodeTool: Tool = defineTool({
   output: queryEnvelopeSchema(DeadCodeDataSchema),
   listKey: "results",
   itemType: "symbol",
-  text: (envelope) => recordLines((envelope as QueryEnvelope<DeadCodeData>).data.results),
+  text: GRAPH_CODE["dead-code"].text,
   cli: {
     usage: "[FLAGS] [PATH...]",
-    positionals: (paths) => paths.length ? { paths } : {},
+    positionals: GRAPH_CODE["dead-code"].positionals,
     examples: ["llm-symbols dead-code", "llm-symbols dead-code --entry main --entry init src/"],
     notes: "Default entries: every main; definitions exported or public by their language " +
       "(export, pub, public, a capitalised Go name, a Python name without _, a C function not " +
       "static; members of such a class unless private); definitions used by top-level code. " +
       "A function some ambiguous call may denote is left out (counted in maybe_used).",
   },
-  run: async (input, context) =>
-    envelopeOf(
-      DEAD_CODE.name,
-      await deadCodeSymbols(queryOptions(input, context), input.entry),
-      context.executionId,
-    ),
+  run: GRAPH_CODE["dead-code"].run,
 });
 
 const CYCLES = base("cycles");
@@ -214,17 +175,13 @@ export const symbolsCyclesTool: Tool = defineTool({
   output: queryEnvelopeSchema(CyclesDataSchema),
   listKey: "results",
   itemType: "cycle",
-  text: (envelope) =>
-    (envelope as QueryEnvelope<CyclesData>).data.results.map((cycle) =>
-      `${cycle.size}: ${cycle.symbols.map((symbol) => symbol.name).join(" ")}\n`
-    ).join(""),
+  text: GRAPH_CODE.cycles.text,
   cli: {
     usage: "[FLAGS] [PATH...]",
-    positionals: (paths) => paths.length ? { paths } : {},
+    positionals: GRAPH_CODE.cycles.positionals,
     examples: ["llm-symbols cycles", "llm-symbols cycles kernel/sched/"],
   },
-  run: async (input, context) =>
-    envelopeOf(CYCLES.name, await cycleList(queryOptions(input, context)), context.executionId),
+  run: GRAPH_CODE.cycles.run,
 });
 
 const PATHS = base("paths");
@@ -266,10 +223,7 @@ export const symbolsPathsTool: Tool = defineTool({
   output: queryEnvelopeSchema(PathsDataSchema),
   listKey: "results",
   itemType: "path",
-  text: (envelope) =>
-    (envelope as QueryEnvelope<PathsData>).data.results.map((path) =>
-      path.symbols.map((symbol) => symbol.name).join(" -> ") + "\n"
-    ).join(""),
+  text: GRAPH_CODE.paths.text,
   cli: {
     usage: "[FLAGS] --from SYMBOL --to SYMBOL",
     examples: [
@@ -277,12 +231,7 @@ export const symbolsPathsTool: Tool = defineTool({
       "llm-symbols paths --from a --to b -d 4",
     ],
   },
-  run: async (input, context) =>
-    envelopeOf(
-      PATHS.name,
-      await pathList(queryOptions(input, context), input.from, input.to, input.depth),
-      context.executionId,
-    ),
+  run: GRAPH_CODE.paths.run,
 });
 
 const IMPACT = base("impact");
@@ -316,26 +265,13 @@ export const symbolsImpactTool: Tool = defineTool({
   output: queryEnvelopeSchema(ImpactDataSchema),
   listKey: "results",
   itemType: "symbol",
-  text: (envelope) => {
-    const data = (envelope as QueryEnvelope<ImpactData>).data;
-    return `${data.total} caller(s) in ${data.files.length} file(s), score ` +
-      `${data.score.toFixed(2)}\n${recordLines(data.results)}`;
-  },
+  text: GRAPH_CODE.impact.text,
   cli: {
     usage: "[FLAGS] SYMBOL",
-    positionals: ([name]) => name === undefined ? {} : { name },
+    positionals: GRAPH_CODE.impact.positionals,
     examples: ["llm-symbols impact parse_args", "llm-symbols impact kfree --depth 2"],
   },
-  run: async (input, context) =>
-    envelopeOf(
-      IMPACT.name,
-      await impactOf(
-        queryOptions(input, context),
-        { name: input.name, symbol_id: input.symbol_id },
-        input.depth,
-      ),
-      context.executionId,
-    ),
+  run: GRAPH_CODE.impact.run,
 });
 
 const EXPORT = base("export");
@@ -374,25 +310,17 @@ export const symbolsExportTool: Tool = defineTool({
     ),
   }),
   output: queryEnvelopeSchema(ExportDataSchema),
-  text: (envelope) => {
-    const data = (envelope as QueryEnvelope<ExportData>).data;
-    return data.text ?? JSON.stringify({ nodes: data.nodes, edges: data.results }) + "\n";
-  },
+  text: GRAPH_CODE.export.text,
   cli: {
     usage: "[FLAGS] [json|jsonl|dot] [PATH...]",
-    positionals: firstAs("graph_format"),
+    positionals: GRAPH_CODE.export.positionals,
     examples: [
       "llm-symbols export dot src/ --format text > calls.dot",
       "llm-symbols export jsonl -n 0",
     ],
     notes: "--format text prints the graph itself (DOT, JSON lines or JSON), not the envelope.",
   },
-  run: async (input, context) =>
-    envelopeOf(
-      EXPORT.name,
-      await exportGraph(queryOptions(input, context), input.graph_format),
-      context.executionId,
-    ),
+  run: GRAPH_CODE.export.run,
 });
 
 const MAP = base("map");
@@ -429,18 +357,13 @@ export const repoMapTool: Tool = defineTool({
     kind: kindField,
   }),
   output: queryEnvelopeSchema(RepoMapDataSchema),
-  text: (envelope) => (envelope as QueryEnvelope<RepoMapData>).data.text,
+  text: GRAPH_CODE.map.text,
   cli: {
     usage: "[FLAGS] [FOCUS...]",
-    positionals: (focus) => focus.length ? { focus } : {},
+    positionals: GRAPH_CODE.map.positionals,
     examples: ["llm-symbols map --format text", "llm-symbols map src/parser.c --tokens 1000"],
   },
-  run: async (input, context) =>
-    envelopeOf(
-      MAP.name,
-      await repoMap(queryOptions({ ...input, limit: 0 }, context), input.focus, input.tokens),
-      context.executionId,
-    ),
+  run: GRAPH_CODE.map.run,
 });
 
 /** The graph subcommands, by their command-line names. */

@@ -24,15 +24,11 @@
  *
  * @module
  */
-import { type FastCode, fastCommand, runFast } from "../../core/cli_fast.ts";
-import { failureEnvelope } from "../../core/failure.ts";
-import { isPermissionRefusal, permissionError } from "../../core/permissions.ts";
-import { newId } from "../../schema/ids.ts";
-import { ToolError } from "../../schema/diagnostic.ts";
-import { packageDirectory } from "../../core/workers.ts";
+import { runSubcommand, type SubcommandProgram } from "../../core/subcommands.ts";
+import { importPackageModule } from "../../core/workers.ts";
+import TABLES from "../../core/tables/symbols.json" with { type: "json" };
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
-import { QUERY_CODE } from "./commands.ts";
-
+import { GRAPH_CODE, indexCode, type IndexerModule, QUERY_CODE, VERIFY_CODE } from "./commands.ts";
 import type { IndexOptions, IndexOutcome } from "../../core/symbol_index/indexer.ts";
 
 export type { IndexOptions, IndexOutcome, WrittenCounts } from "../../core/symbol_index/indexer.ts";
@@ -61,6 +57,16 @@ export {
 } from "./graph_queries.ts";
 
 /**
+ * The indexer, loaded on `index`'s first run only, by a computed specifier: a literal
+ * `import("…")` would make every query read and parse its graph at start (the parser and 4.7 MB
+ * of embedded grammars: ≈ +10 ms of CPU a query, measured), so a run from a checkout scoped by
+ * `--allow-read=<root>` cannot load it (`MAG-PERM-001`, naming the flag that lets it), while one
+ * from JSR or a binary can (`scripts/compile.ts` includes it).
+ */
+const INDEXER = new URL("../../core/symbol_index/indexer.ts", import.meta.url).href;
+const loadIndexer = () => importPackageModule<IndexerModule>(INDEXER, "MAG");
+
+/**
  * Brings the index of `options.root` up to date (`llm-symbols index` as a library call). The
  * indexer, and the parser it brings, are loaded on the first call only, so importing this
  * module for the queries stays light.
@@ -76,14 +82,40 @@ export {
  * ```
  */
 export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
-  const engine: typeof import("../../core/symbol_index/indexer.ts") = await import(INDEXER);
-  return await engine.indexRoot(options);
+  return await (await loadIndexer()).indexRoot(options);
 }
 
+/** `llm-symbols` as a program of subcommands, each run by its command table and its code. */
+const SYMBOLS_PROGRAM: SubcommandProgram = {
+  name: LLM_SYMBOLS,
+  summary: "symbol index and code graph queries",
+  subcommands: {
+    index: indexCode(loadIndexer),
+    status: QUERY_CODE.status,
+    verify: VERIFY_CODE,
+    find: QUERY_CODE.find,
+    refs: QUERY_CODE.refs,
+    callers: QUERY_CODE.callers,
+    callees: QUERY_CODE.callees,
+    outline: QUERY_CODE.outline,
+    imports: QUERY_CODE.imports,
+    importers: QUERY_CODE.importers,
+    ...GRAPH_CODE,
+  },
+  tables: TABLES,
+  column: 10,
+  notes: [
+    "The index is <root>/.llm/index.db (--db to choose); the root is the working directory.",
+    "`index` needs --allow-read --allow-write=<root>/.llm; every query needs --allow-read only.",
+  ],
+  kind: "query",
+  unknownCode: "MAG-ARG-001",
+};
+
 /**
- * Runs `llm-symbols` with `args`: the first names the subcommand. Returns the exit code. A
- * read-only query whose flags the fast path can check runs without loading zod; anything else
- * (`index`, `--help`, a refused flag…) loads the definitions (`dispatch.ts`).
+ * Runs `llm-symbols` with `args`: the first names the subcommand. Returns the exit code. Every
+ * subcommand's command line is parsed, checked and explained by its generated table, so no run
+ * loads zod.
  *
  * @example
  * ```ts
@@ -93,59 +125,7 @@ export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
  * ```
  */
 export async function runSymbols(args: string[]): Promise<number> {
-  const [first, ...rest] = args;
-  if (first !== undefined && Object.hasOwn(QUERY_CODE, first)) {
-    const code: FastCode<never> = QUERY_CODE[first as keyof typeof QUERY_CODE];
-    const command = fastCommand(`${LLM_SYMBOLS} ${first}`, code);
-    const exitCode = command && await runFast(command, rest);
-    if (exitCode !== undefined) return exitCode;
-  }
-  let dispatch: typeof import("./dispatch.ts");
-  try {
-    dispatch = await import(DISPATCH);
-  } catch (error) {
-    return refusedFullPath(error);
-  }
-  return await dispatch.runSymbolsCommand(args);
-}
-
-/**
- * The modules loaded only when asked for, named by computed specifiers: Deno reads and parses
- * the whole graph of every literal `import("…")` when the program starts, called or not
- * (denoland/deno#23149), and the graph of `dispatch.ts` (zod, every definition) and of the
- * indexer (the parser, the grammars) would cost a query more than its own work. A module loaded
- * this way needs read permission for its file (`refusedFullPath`); `scripts/compile.ts` includes
- * them in the executable.
- */
-const DISPATCH = new URL("./dispatch.ts", import.meta.url).href;
-const INDEXER = new URL("../../core/symbol_index/indexer.ts", import.meta.url).href;
-
-/**
- * The envelope of a full command line whose definitions could not be loaded (a run from a local
- * checkout with read permission scoped to the project): `MAG-PERM-001`, exit 4, with the exact
- * flag that lets it load the package's own modules (a run from JSR or a binary needs none).
- */
-function refusedFullPath(error: unknown): number {
-  if (!isPermissionRefusal(error)) throw error;
-  const module = permissionError("MAG", error);
-  const refusal = new ToolError(
-    module.code,
-    `this command loads the package's own modules (${module.details.file}), which a run from a ` +
-      "checkout with read permission scoped to the project may not read",
-    {
-      file: module.details.file,
-      remediation: `Run again with --allow-read=${packageDirectory()} added (a run from JSR or ` +
-        "a compiled binary needs no more).",
-    },
-  );
-  const envelope = failureEnvelope(
-    { name: LLM_SYMBOLS, kind: "query", mcpName: LLM_SYMBOLS },
-    refusal,
-    newId(),
-  );
-  Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(envelope) + "\n"));
-  console.error(`${LLM_SYMBOLS}: ${refusal.code}: ${refusal.message}`);
-  return refusal.exitCode;
+  return await runSubcommand(SYMBOLS_PROGRAM, args);
 }
 
 if (import.meta.main) Deno.exit(await runSymbols(Deno.args));

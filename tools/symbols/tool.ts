@@ -9,36 +9,27 @@
  */
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import { walkInputShape, walkOptionsFrom } from "../../core/walk/walk_input.ts";
-import {
-  type MutationEnvelope,
-  mutationEnvelope,
-  mutationEnvelopeSchema,
-  type QueryEnvelope,
-  queryEnvelopeSchema,
-} from "../../schema/envelope.ts";
+import { walkInputShape } from "../../core/walk/walk_input.ts";
+import { mutationEnvelopeSchema, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { field } from "../../schema/fields.ts";
 import {
   ImportListDataSchema,
-  type IndexResult,
   IndexResultSchema,
   IndexStatusDataSchema,
   SymbolListDataSchema,
   UseListDataSchema,
-  type VerifyData,
   VerifyDataSchema,
 } from "../../schema/symbols.ts";
 import { LLM_SYMBOLS, SYMBOLS_MCP_NAMES } from "../../schema/tool_names.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
-import { verifyIndex } from "./freshness.ts";
 // Loaded with the definitions: the engines name these modules by computed specifiers (so that
-// the command line's fast path does not read their graphs at start), and a run of a definition
+// a query's command line does not read their graphs at start), and a run of a definition
 // (`verify`, or a long-lived host's queries with its live index) then finds them loaded, which
 // needs no read permission for the package.
 import "../../core/symbol_index/candidates.ts";
 import "../../core/symbol_index/live.ts";
 import { GRAPH_SUBCOMMANDS } from "./graph_tool.ts";
-import { envelopeOf, QUERY_CODE } from "./commands.ts";
+import { indexCode, QUERY_CODE, VERIFY_CODE } from "./commands.ts";
 import {
   count,
   dbField,
@@ -51,6 +42,12 @@ import {
 } from "./tool_fields.ts";
 
 const INDEX = `${LLM_SYMBOLS} index`;
+
+/**
+ * `index`'s code, its indexer named by a literal import: the graph of whatever loads the
+ * definitions (the MCP server, the root module) holds it, so a host scoped to its root indexes.
+ */
+const INDEX_CODE = indexCode(() => import("../../core/symbol_index/indexer.ts"));
 const STATUS = `${LLM_SYMBOLS} status`;
 const VERIFY = `${LLM_SYMBOLS} verify`;
 const FIND = `${LLM_SYMBOLS} find`;
@@ -122,12 +119,7 @@ export const symbolsIndexTool: Tool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   input: IndexInput,
   output: mutationEnvelopeSchema(IndexResultSchema),
-  text: (envelope) => {
-    const result = (envelope as MutationEnvelope<IndexResult>).result;
-    const lines = envelope.diagnostics.map((d) => `${d.level} ${d.code}: ${d.message}\n`);
-    return lines.join("") + `${envelope.status}: ${(envelope as MutationEnvelope).message}` +
-      (result ? ` (${result.duration_ms} ms)` : "") + "\n";
-  },
+  text: INDEX_CODE.text,
   cli: {
     usage: "[FLAGS]",
     examples: [
@@ -138,32 +130,7 @@ export const symbolsIndexTool: Tool = defineTool({
     notes:
       "Writes only the index database (and its -wal/-shm files, and the .lock file a refresh claims) under the root.",
   },
-  run: async (input, context) => {
-    // Loaded only here: the indexer brings the parser, which the queries never load.
-    const { indexRoot } = await import("../../core/symbol_index/indexer.ts");
-    const outcome = await indexRoot({
-      root: context.cwd,
-      db: input.db,
-      walk: { ...walkOptionsFrom(input, "MAG") },
-      maxFileBytes: input.max_file_bytes,
-      timeoutMs: input.timeout_ms,
-      threads: input.threads,
-      signal: context.signal,
-    });
-    const { result } = outcome;
-    return {
-      envelope: mutationEnvelope(INDEX, {
-        operation_type: "index",
-        status: outcome.partial ? "partial" : "ok",
-        message: `${result.parsed} file(s) parsed, ${result.unchanged} unchanged, ` +
-          `${result.removed} removed; ${result.symbols} symbols, ${result.references} references`,
-        workspace: context.cwd,
-        result,
-        diagnostics: outcome.diagnostics,
-        executionId: context.executionId,
-      }),
-    };
-  },
+  run: INDEX_CODE.run,
 });
 
 /**
@@ -242,29 +209,14 @@ export const symbolsVerifyTool: Tool = defineTool({
   output: queryEnvelopeSchema(VerifyDataSchema),
   listKey: "results",
   itemType: "drift",
-  text: (envelope) =>
-    ((envelope as QueryEnvelope<VerifyData>).data.results ?? []).map((drift) =>
-      `${drift.drift}\t${drift.file_path}\n`
-    ).join(""),
+  text: VERIFY_CODE.text,
   cli: {
     usage: "[FLAGS]",
     examples: ["llm-symbols verify", "llm-symbols verify --format text"],
     exitCodes: "  0  the index matches the disk\n  1  drift found (listed)\n" +
       "  2  bad input   3  refused (no index, foreign database)   4  permission   5  internal",
   },
-  run: async (input, context) => {
-    const outcome = await verifyIndex({
-      root: context.cwd,
-      db: input.db,
-      walk: walkOptionsFrom(input, "MAG"),
-      limit: input.limit,
-      maxFileBytes: input.max_file_bytes,
-    });
-    return {
-      ...envelopeOf(VERIFY, outcome, context.executionId),
-      exitCode: outcome.data.in_sync ? undefined : 1,
-    };
-  },
+  run: VERIFY_CODE.run,
 });
 
 /**

@@ -59,7 +59,7 @@ export const nameField = field(
 /**
  * `symbol_id`: the definition asked about, by the id `find` lists: one of several same-named
  * definitions (two `static` functions of one name in two files). Checked by the run, not the
- * schema (16 hex digits), so that the command line's fast path can check the field.
+ * schema (16 hex digits).
  */
 export const symbolIdField = z.string().min(1).optional().describe(
   "symbol_id of the definition (from find), to tell same-named ones apart; with a name, both " +

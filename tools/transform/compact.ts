@@ -1,7 +1,7 @@
 /**
  * The compact form of `llm-transform` (contract §9), which its definition declares (`tool.ts`):
  * per file its status, byte shift and edits as rows, the files of an undo, a recovery as it is.
- * It loads no zod, like the run (`run.ts`), so the command line's fast path can build it too.
+ * It loads no zod, like the run (`run.ts`), so the command line can build it without the schemas.
  *
  * @module
  */

@@ -27,9 +27,10 @@
  *
  * @module
  */
-import { runFastOrFull } from "../../core/cli_entry.ts";
+import { runCommand, tableOf } from "../../core/cli_table.ts";
+import TABLES from "../../core/tables/transform.json" with { type: "json" };
 import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
-import { renderText, runTransform } from "./run.ts";
+import { TRANSFORM_CODE } from "./run.ts";
 
 export { transform } from "./engine.ts";
 export type { TransformOptions, TransformReport } from "./report.ts";
@@ -44,10 +45,9 @@ export {
 export type { ValidationMode } from "./report.ts";
 
 /**
- * Runs `llm-transform` with `args` and returns the exit code. A command line whose flags the
- * flag table can check (a replacement, a span edit, `--undo`, `--recover`, a plan file) runs
- * without loading zod; anything else (`--help`, `--edits`, `--count`, a refused flag) loads the
- * definition (`tool.ts`, `transformTool`) and takes the full path, with the same answers.
+ * Runs `llm-transform` with `args` and returns the exit code. The command line is parsed, checked
+ * and explained by the command's generated table, so no run loads zod (`--edits` and `--plan`
+ * load the edit-plan schema to check the plan's JSON, `request.ts`).
  *
  * @example
  * ```ts
@@ -57,13 +57,7 @@ export type { ValidationMode } from "./report.ts";
  * ```
  */
 export async function runTransformCli(args: string[]): Promise<number> {
-  const code = { run: runTransform, text: renderText };
-  return await runFastOrFull(
-    LLM_TRANSFORM,
-    code,
-    args,
-    async () => (await import("./tool.ts")).transformTool,
-  );
+  return await runCommand(tableOf(TABLES, LLM_TRANSFORM), TRANSFORM_CODE, args);
 }
 
 if (import.meta.main) Deno.exit(await runTransformCli(Deno.args));

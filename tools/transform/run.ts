@@ -1,12 +1,14 @@
 /**
  * What `llm-transform` runs once its input is checked, and how its answer reads as text: shared
- * by the definition (`tool.ts`, which loads zod) and by the command line's fast path (`main.ts`,
- * which does not).
+ * by the definition (`tool.ts`, which loads zod) and by the command line (`main.ts`, which does
+ * not).
  *
  * @module
  */
 import { isPermissionRefusal, permissionError } from "../../core/permissions.ts";
+import type { CommandCode } from "../../core/cli_table.ts";
 import type { RunContext, ToolOutcome } from "../../core/tool.ts";
+import type { CompactForm } from "../../schema/compact.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import {
   type Envelope,
@@ -19,6 +21,7 @@ import { LLM_TRANSFORM } from "../../schema/tool_names.ts";
 import { transform } from "./engine.ts";
 import type { TransformInput } from "./input.ts";
 import { buildRequest } from "./request.ts";
+import { transformCompact } from "./compact.ts";
 
 function operationOf(input: TransformInput): string {
   if (input.recover) return "recover";
@@ -147,3 +150,10 @@ export async function runTransform(
     return { envelope, exitCode: error.exitCode };
   }
 }
+
+/** `llm-transform` as its command line runs it (`main.ts`) and its definition declares it. */
+export const TRANSFORM_CODE: CommandCode<TransformInput> = {
+  run: runTransform,
+  text: renderText,
+  compact: transformCompact as CompactForm,
+};

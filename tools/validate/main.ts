@@ -23,10 +23,26 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
-import { validateTool } from "./tool.ts";
+import { runCommand, tableOf } from "../../core/cli_table.ts";
+import TABLES from "../../core/tables/validate.json" with { type: "json" };
+import { LLM_VALIDATE } from "../../schema/tool_names.ts";
+import { VALIDATE_CODE } from "./run.ts";
 
 export { validate, type ValidateOptions, type ValidateOutcome } from "./engine.ts";
-export { validateTool } from "./tool.ts";
 
-if (import.meta.main) Deno.exit(await runCli(validateTool, Deno.args));
+/**
+ * Runs `llm-validate` with `args` and returns the exit code. The command line is parsed, checked
+ * and explained by the command's generated table, so no run loads zod.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runValidateCli } from "@llm/search/validate";
+ * assert.equal(await runValidateCli(["--version"]), 0); // prints "llm-validate <version>"
+ * ```
+ */
+export async function runValidateCli(args: string[]): Promise<number> {
+  return await runCommand(tableOf(TABLES, LLM_VALIDATE), VALIDATE_CODE, args);
+}
+
+if (import.meta.main) Deno.exit(await runValidateCli(Deno.args));

@@ -26,8 +26,10 @@
  *
  * @module
  */
-import { runCli } from "../../core/cli.ts";
-import { writeTool } from "./tool.ts";
+import { runCommand, tableOf } from "../../core/cli_table.ts";
+import TABLES from "../../core/tables/write.json" with { type: "json" };
+import { LLM_WRITE } from "../../schema/tool_names.ts";
+import { WRITE_CODE } from "./run.ts";
 
 export { write, type WriteOptions, type WriteReport } from "./engine.ts";
 export {
@@ -36,6 +38,21 @@ export {
   type WriteRequestInput,
   type WriteSource,
 } from "./request.ts";
-export { writeTool } from "./tool.ts";
 
-if (import.meta.main) Deno.exit(await runCli(writeTool, Deno.args));
+/**
+ * Runs `llm-write` with `args` and returns the exit code. The command line is parsed, checked
+ * and explained by the command's generated table, so no run loads zod (`--files` and `--plan`
+ * load the write-plan schema to check the plan's JSON, `request.ts`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runWriteCli } from "@llm/search/write";
+ * assert.equal(await runWriteCli(["--version"]), 0); // prints "llm-write <version>"
+ * ```
+ */
+export async function runWriteCli(args: string[]): Promise<number> {
+  return await runCommand(tableOf(TABLES, LLM_WRITE), WRITE_CODE, args);
+}
+
+if (import.meta.main) Deno.exit(await runWriteCli(Deno.args));

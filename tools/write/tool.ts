@@ -6,12 +6,7 @@
  */
 import type { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
-import { mutationTextTail } from "../../core/mutation_text.ts";
-import {
-  type MutationEnvelope,
-  mutationEnvelope,
-  mutationEnvelopeSchema,
-} from "../../schema/envelope.ts";
+import { type MutationEnvelope, mutationEnvelopeSchema } from "../../schema/envelope.ts";
 import { LLM_WRITE } from "../../schema/tool_names.ts";
 import {
   CompactWriteEnvelopeSchema,
@@ -19,32 +14,13 @@ import {
   WriteOutputSchema,
 } from "../../schema/write.ts";
 import { writeCompact } from "./compact.ts";
-import { write } from "./engine.ts";
 import { WriteInput } from "./input.ts";
-import { buildWriteRequest } from "./request.ts";
+import { runWrite, WRITE_CODE } from "./run.ts";
 
 /** Output schema of `llm-write`. */
 export const WriteEnvelopeSchema: z.ZodType<MutationEnvelope<WriteOutput>> = mutationEnvelopeSchema(
   WriteOutputSchema,
 );
-
-function renderText(envelope: MutationEnvelope<WriteOutput>): string {
-  const lines: string[] = [];
-  const result = envelope.result;
-  if (result && "validate_only" in result) {
-    for (const file of result.files) {
-      lines.push(
-        `${file.status.padEnd(9)} ${file.action.padEnd(9)} ${file.file_path}  ` +
-          file.checksum,
-      );
-    }
-  }
-  if (result && "undone_execution_id" in result) {
-    lines.push(...result.files.map((file) => `undone    ${file.file_path}`));
-  }
-  lines.push(...mutationTextTail(envelope));
-  return lines.join("\n") + "\n";
-}
 
 /**
  * The `llm-write` tool.
@@ -77,7 +53,7 @@ export const writeTool: Tool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   input: WriteInput,
   output: WriteEnvelopeSchema,
-  text: (envelope) => renderText(envelope),
+  text: WRITE_CODE.text,
   compact: { form: writeCompact, output: CompactWriteEnvelopeSchema },
   cli: {
     usage: "--path P (--content TEXT | < FILE) [--overwrite --expected-checksum sha256:…]\n" +
@@ -94,28 +70,5 @@ export const writeTool: Tool = defineTool({
       "llm-write --undo 0b7c6a1e-5f0e-4c3e-9a57-2b8f2f0d7c11",
     ],
   },
-  // A refusal thrown before the report (bad input, a path out of the root, no permission)
-  // becomes the failure envelope of the framework (`core/failure.ts`), operation `write`.
-  run: async (input, context) => {
-    const request = await buildWriteRequest(input, {
-      cwd: context.cwd,
-      readStdin: context.readStdin,
-      readStdinBytes: context.readStdinBytes,
-    });
-    const report = await write(request, {
-      root: input.root ?? ".",
-      cwd: context.cwd,
-      executionId: context.executionId,
-      validateOnly: input.validate_only,
-      allowBuildScripts: input.allow_build_scripts,
-      ...(context.cache ? { cache: context.cache } : {}),
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
-    const { exitCode, execution_id, ...parts } = report;
-    const envelope = mutationEnvelope<WriteOutput>(LLM_WRITE, {
-      ...parts,
-      executionId: execution_id,
-    });
-    return { envelope, exitCode };
-  },
+  run: runWrite,
 });

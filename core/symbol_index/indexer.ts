@@ -444,6 +444,49 @@ export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
 }
 
 /**
+ * Builds the index of `options.root` in memory ({@linkcode IndexStore.inMemory}) and answers it
+ * open, with what the run did; the caller queries it and closes it. The files are walked,
+ * extracted (on workers when the run may start them, as {@linkcode indexRoot} does; on the
+ * calling thread otherwise, such as under a read permission scoped to the root) and written
+ * exactly as `indexRoot` writes them into `.llm/index.db`, so the rows are the same; but nothing
+ * is written to disk: no database file, no refresh claim, no `.llm/` folder and no repository
+ * index (`.llm/trigram.idx`). It needs only read permission for the root. The run's `written`
+ * list is empty and its `db_path` is `:memory:` (`IN_MEMORY` of `store.ts`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { indexInMemory } from "./indexer.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n\ndef g():\n    f()\n");
+ * const { store, outcome } = await indexInMemory({ root, threads: 0 });
+ * try {
+ *   assert.equal(outcome.result.symbols, 2);
+ *   assert.deepEqual(store.refsNamed("f", true).map((use) => use.enclosing), ["g"]);
+ * } finally {
+ *   store.close();
+ * }
+ * assert.deepEqual([...Deno.readDirSync(root)].map((entry) => entry.name), ["a.py"]); // no .llm
+ * Deno.removeSync(root, { recursive: true });
+ * ```
+ */
+export async function indexInMemory(
+  options: Omit<IndexOptions, "db" | "claimed" | "afterWrite">,
+): Promise<{ store: IndexStore; outcome: IndexOutcome }> {
+  // What `indexInto` does with a file's index less the repository index and the store's
+  // closing: the refresh itself. A caller's stray `db`, `claimed` or `afterWrite` (the type
+  // leaves them out) is dropped, so that no file is named and no work is hooked in.
+  const { db: _db, claimed: _claimed, afterWrite: _afterWrite, ...rest } = options as IndexOptions;
+  const store = IndexStore.inMemory(rest.root);
+  try {
+    return { store, outcome: await refreshIndex(store, rest) };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+/**
  * Largest index (database and log, bytes) that every `index` run checks whole with SQLite's
  * `PRAGMA quick_check` before using it. The check reads every page: 2.9 s for a 973 MB index
  * (57,000 files, 7.9 million uses) and 30 ms for this repository's 6 MB one, on the 2-core
@@ -641,11 +684,14 @@ export async function refreshIndex(
   store: IndexStore,
   options: IndexOptions,
 ): Promise<IndexOutcome> {
-  // Another run under way parses what this one would: its files are written when it ends.
-  using _claim = options.claimed ? undefined : await RefreshClaim.take(store.location);
+  const location = store.location;
+  // Another run under way parses what this one would: its files are written when it ends. An
+  // index in memory is this run's alone, and has no file beside which to claim it.
+  using _claim = options.claimed || location.inMemory
+    ? undefined
+    : await RefreshClaim.take(location);
   const started = Date.now();
   const diagnostics: Diagnostic[] = [];
-  const location = store.location;
   // The walk the repository index recorded, when it still holds, saves reading every folder.
   const recorded = options.walk?.cache ? undefined : await recordedWalk(options.root);
   const walk = { ...options.walk, cache: options.walk?.cache ?? recorded?.cache };
@@ -653,7 +699,8 @@ export async function refreshIndex(
   try {
     candidates = walkCandidates(
       { ...options, walk, stat: recorded?.stat },
-      location.displayPath,
+      // No walked path is empty: a file named `:memory:` is no index in memory to leave out.
+      location.inMemory ? "" : location.displayPath,
       diagnostics,
     );
   } finally {
@@ -728,7 +775,9 @@ export async function refreshIndex(
       references: counts.references,
       imports: counts.imports,
       duration_ms: Date.now() - started,
-      written: ["", "-wal", "-shm"].map((suffix) => ({ file_path: location.displayPath + suffix })),
+      written: location.inMemory
+        ? []
+        : ["", "-wal", "-shm"].map((suffix) => ({ file_path: location.displayPath + suffix })),
     },
     diagnostics,
     partial: state.timedOut || state.skipped + tooLarge + failedBefore > 0,

@@ -79,7 +79,16 @@ export interface DbLocation {
   displayPath: string;
   /** Absolute real path of the root, which every path a row names must lie in. */
   root: string;
+  /**
+   * The index lives in memory only ({@linkcode IndexStore.inMemory}): `absPath` and
+   * `displayPath` are {@linkcode IN_MEMORY}, which names no file; nothing may stat, delete or
+   * claim a file by them.
+   */
+  inMemory?: boolean;
 }
+
+/** The `absPath` and `displayPath` of an index held in memory (SQLite's name for one). */
+export const IN_MEMORY = ":memory:";
 
 /** One indexed file. */
 export interface FileRow {
@@ -413,9 +422,12 @@ function requireRegularFile(path: string, shown: string): void {
  * Deletes the index at `location` with its `-wal` and `-shm` files, so that `index` builds it
  * anew. Called only for an index {@linkcode isDamage} refused, whose header and tables are this
  * tool's; each file is checked again right before (a regular file, never through a link). The
- * log goes first: a log left beside a new database would be replayed into it.
+ * log goes first: a log left beside a new database would be replayed into it. Nothing is done for
+ * an index in memory (`inMemory`).
  */
 export function discardIndex(location: DbLocation): void {
+  // An index in memory has no file: `:memory:` must never be taken as a path.
+  if (location.inMemory) return;
   for (const suffix of ["-wal", "-shm", ""]) {
     const path = location.absPath + suffix;
     requireRegularFile(path, location.displayPath + suffix);
@@ -610,6 +622,9 @@ export class IndexStore {
    * (`MAG-IO-012`) without writing to it.
    */
   static open(location: DbLocation, mode: "read" | "write"): IndexStore {
+    // `:memory:` names no file to check, and a second connection to it would be another, empty
+    // database: an index in memory is only ever the store that made it.
+    if (location.inMemory) throw new Error("an index in memory has no file to open");
     const shown = location.displayPath;
     if (mode === "write") {
       for (const suffix of ["", "-wal", "-shm"]) {
@@ -637,6 +652,48 @@ export class IndexStore {
       db.exec("PRAGMA trusted_schema = OFF");
       if (mode === "write") store.#prepareForWriting();
       else store.#checkTables();
+    } catch (error) {
+      store.close();
+      if (error instanceof ToolError) throw error;
+      throw store.#sqliteError(error);
+    }
+    return store;
+  }
+
+  /**
+   * A new, empty index of `root` held in memory only (an SQLite `:memory:` database), prepared
+   * as {@linkcode IndexStore.open} prepares a new file for writing (the same tables, ids and
+   * `meta` rows), for a run that may read the root but not write `<root>/.llm`. It needs no
+   * permission but the read of `root` (resolved, as `locateDb` does); its {@linkcode DbLocation}
+   * is `inMemory`, so no file is ever stat'ed, claimed or deleted for it. Everything it holds is
+   * gone when it is closed.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { IN_MEMORY, IndexStore } from "./store.ts";
+   * const root = Deno.makeTempDirSync();
+   * const store = IndexStore.inMemory(root);
+   * assert.equal(store.location.displayPath, IN_MEMORY);
+   * assert.equal(store.counts().files, 0);
+   * assert.equal(store.hasChunks(), true);
+   * store.close();
+   * assert.deepEqual([...Deno.readDirSync(root)], []); // nothing written
+   * Deno.removeSync(root);
+   * ```
+   */
+  static inMemory(root: string): IndexStore {
+    const location: DbLocation = {
+      absPath: IN_MEMORY,
+      displayPath: IN_MEMORY,
+      root: Deno.realPathSync(root),
+      inMemory: true,
+    };
+    const db = new DatabaseSync(IN_MEMORY);
+    const store = new IndexStore(location, db, false);
+    try {
+      db.exec("PRAGMA trusted_schema = OFF");
+      store.#prepareForWriting();
     } catch (error) {
       store.close();
       if (error instanceof ToolError) throw error;
@@ -745,8 +802,11 @@ export class IndexStore {
       this.#rollBack();
       throw error;
     }
-    this.#db.exec("PRAGMA journal_mode = WAL");
-    this.#db.exec("PRAGMA synchronous = NORMAL");
+    // A database in memory has no file to log beside or to sync: it keeps its own journal.
+    if (!this.location.inMemory) {
+      this.#db.exec("PRAGMA journal_mode = WAL");
+      this.#db.exec("PRAGMA synchronous = NORMAL");
+    }
     // A file's facts are deleted explicitly (through the file-id indexes): checking each
     // inserted row against its file costs more than the whole delete.
     this.#db.exec("PRAGMA foreign_keys = OFF");

@@ -10,6 +10,7 @@
  */
 import {
   LLM_AST_SEARCH,
+  LLM_CONTEXT,
   LLM_DISCOVER,
   LLM_LOG,
   LLM_MCP,
@@ -32,7 +33,8 @@ export type CodePrefix =
   | "LFW"
   | "LMV"
   | "MCP"
-  | "LML";
+  | "LML"
+  | "LMC";
 
 /** One registry entry. */
 export interface ErrorCodeEntry {
@@ -78,6 +80,7 @@ const TOOL_OF_PREFIX: Record<CodePrefix, string> = {
   LMV: LLM_VALIDATE,
   MCP: LLM_MCP,
   LML: LLM_LOG,
+  LMC: LLM_CONTEXT,
 };
 
 type EntryText = Omit<ErrorCodeEntry, "code">;
@@ -440,6 +443,66 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation:
       "Rewrite the pattern without backreferences and multi-character look-arounds (ripgrep refuses them too), or run it on the command line without --timeout.",
     exit: EXIT.badInput,
+  },
+  // llm-context
+  "LMC-ARG-010": {
+    meaning: "The task is empty.",
+    cause:
+      "No task text was given (positional, --task-file, or - for standard input), or it is blank.",
+    remediation: "Give the task: the issue's text, a request, a traceback.",
+    exit: EXIT.badInput,
+  },
+  "LMC-ARG-011": {
+    meaning: "The task file cannot be read as text.",
+    cause: "--task-file names a binary file, a file too large, or one outside the root's reach.",
+    remediation: "Give a text file of the task (up to 1 MiB), or the text itself.",
+    exit: EXIT.badInput,
+  },
+  "LMC-ARG-012": {
+    meaning: "The task is long: only its start and its end were read.",
+    cause: "A task text over 64 Ki characters (a long log pasted whole).",
+    remediation: "Nothing to do, or cut the task to what matters (the error, its traceback).",
+    exit: EXIT.ok,
+  },
+  "LMC-ARG-013": {
+    meaning: "A --focus or --exclude path lies outside the root.",
+    cause: "An absolute path, a .. or a link that leads out of the root.",
+    remediation: "Name files and folders inside the root, as root-relative paths.",
+    exit: EXIT.badInput,
+  },
+  "LMC-QRY-001": {
+    meaning: "No block fits the budget.",
+    cause: "The budget is smaller than the best block (a whole definition).",
+    remediation: "Raise --budget, or ask the block by --symbol NAME at a larger budget.",
+    exit: EXIT.ok,
+  },
+  "LMC-QRY-002": {
+    meaning: "No definition has the name --symbol gives.",
+    cause: "The name is not defined in the indexed files (a typo, or a name of a library).",
+    remediation: "Find the name first (llm-symbols find NAME), or ask with the task's text.",
+    exit: EXIT.badInput,
+  },
+  "LMC-IO-010": {
+    meaning: "There is no symbol index in the root: the run ranked from one built in memory.",
+    cause:
+      "llm-context ranks from the symbol index (.llm/index.db); there is none yet and the run may not write .llm/, so the index was built for this run only.",
+    remediation:
+      "Run `llm-symbols index` in the root once (or allow writing <root>/.llm): later runs start at once.",
+    exit: EXIT.ok,
+  },
+
+  "LMC-IO-012": {
+    meaning: "A file changed since the index read it: its blocks were found in its bytes again.",
+    cause: "The file was edited after the last `llm-symbols index` (or the MCP server's refresh).",
+    remediation:
+      "Nothing to do; `llm-symbols index` brings the index up to date for the next runs.",
+    exit: EXIT.ok,
+  },
+  "LMC-IO-011": {
+    meaning: "The symbol index was built for this run.",
+    cause: "The root had no index, and the run may write <root>/.llm.",
+    remediation: "Nothing to do: later runs use it (and refresh it).",
+    exit: EXIT.ok,
   },
   "LMS-IO-010": {
     meaning:

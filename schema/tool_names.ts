@@ -18,6 +18,8 @@ export const LLM_SEARCH = "llm-search";
 export const LLM_AST_SEARCH = "llm-ast-search";
 /** `llm-discover`: fuzzy file finding. */
 export const LLM_DISCOVER = "llm-discover";
+/** `llm-context`: from a task to the code it needs, in a token budget. */
+export const LLM_CONTEXT = "llm-context";
 /** `llm-transform`: checksummed edits. */
 export const LLM_TRANSFORM = "llm-transform";
 /** `llm-symbols`: the symbol index and its queries. */

@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import type { ToolPermission } from "../core/tool.ts";
 import {
   LLM_AST_SEARCH,
+  LLM_CONTEXT,
   LLM_DISCOVER,
   LLM_LOG,
   LLM_MCP,
@@ -57,7 +58,7 @@ export interface CompileTarget {
   permissions: readonly ToolPermission[];
   /**
    * Modules loaded at run time by a computed specifier, embedded with `--include`: the workers,
-   * and `llm-symbols`' full command line (its fast path loads no definition at start).
+   * and `llm-symbols`' indexer and walker (its queries read neither at start).
    */
   include: readonly string[];
 }
@@ -100,10 +101,13 @@ export function compileTargets(): CompileTarget[] {
       WORKERS.symbolIndex,
       WORKERS.stamps,
       WORKERS.repository,
-      "tools/symbols/dispatch.ts",
+      // Loaded by computed specifiers, so that no query reads their graphs at start.
+      "core/symbol_index/indexer.ts",
+      "core/symbol_index/candidates.ts",
     ]),
     tool(LLM_REFACTOR, "refactor", [WORKERS.symbolIndex, WORKERS.stamps, WORKERS.repository]),
     tool(LLM_VALIDATE, "validate"),
+    tool(LLM_CONTEXT, "context", [WORKERS.symbolIndex, WORKERS.stamps, WORKERS.repository]),
     {
       name: LLM_MCP,
       entry: "tools/mcp/main.ts",

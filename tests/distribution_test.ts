@@ -45,6 +45,7 @@ Deno.test("every tool has an executable with its own permissions; the MCP server
     "llm-symbols": "--allow-read --allow-write",
     "llm-refactor": "--allow-read --allow-write",
     "llm-validate": "--allow-read",
+    "llm-context": "--allow-read",
     "llm-mcp": "--allow-read --allow-write",
     "llm-log": "--allow-read",
   });

@@ -46,6 +46,7 @@ const CALLS: Call[] = [
   ["search", { patterns: ["greet_count"] }],
   ["ast_search", { kind: ["function"], name: "^greet" }],
   ["discover", { query: "parse config" }],
+  ["context", { task: "greet_count(3) should greet three times but returns early", budget: 2000 }],
   ["transform", { file: EDITED, old: 'printf("hello', new: 'printf("goodbye' }],
   ["transform", { undo: "$transform.execution_id" }],
 ];
@@ -156,7 +157,7 @@ async function assertSequence(reports: CallReport[], original: string): Promise<
     assert.ok(!report.is_error, `${report.tool}: ${JSON.stringify(report.structured)}`);
     assert.equal(report.structured.status, "ok", `${report.tool} status`);
   }
-  const [search, ast, discover, transform, undo] = reports.map((report) =>
+  const [search, ast, discover, context, transform, undo] = reports.map((report) =>
     leaves(report.structured)
   );
 
@@ -172,14 +173,18 @@ async function assertSequence(reports: CallReport[], original: string): Promise<
   assert.equal(ranked[0], "src/parse_config.py", `discover ranked ${ranked.join(", ")}`);
 
   assert.ok(transform.includes(EDITED), "transform names the edited file");
-  assert.equal(reports[3].watched, original.replace('printf("hello', 'printf("goodbye'));
-  assert.ok(undo.includes(reports[3].structured.execution_id as string), "undo names the run");
-  assert.equal(reports[4].watched, original, "undo restores the original bytes");
+  assert.equal(reports[4].watched, original.replace('printf("hello', 'printf("goodbye'));
+  assert.ok(undo.includes(reports[4].structured.execution_id as string), "undo names the run");
+  assert.equal(reports[5].watched, original, "undo restores the original bytes");
+
+  // llm-context built the index (the server may write .llm) and lists the function named.
+  assert.ok(context.includes("greet_count"), "context lists greet_count");
+  assert.ok(context.includes("src/greet.c"), "context names its file");
 }
 
 Deno.test({
   name:
-    `mcp clients: Python mcp ${PYTHON_MCP_VERSION} from PyPI — search, ast_search, discover, transform, undo (needs python3 + pip)`,
+    `mcp clients: Python mcp ${PYTHON_MCP_VERSION} from PyPI — search, ast_search, discover, transform, undo, context (needs python3 + pip)`,
   ignore: !hasPythonClient,
   async fn() {
     const { root, elsewhere, cleanup } = await workspace();
@@ -244,7 +249,7 @@ async function inspectorCall(
 
 Deno.test({
   name:
-    `mcp clients: MCP Inspector CLI ${INSPECTOR_VERSION} from npm — search, ast_search, discover, transform, undo (needs npm)`,
+    `mcp clients: MCP Inspector CLI ${INSPECTOR_VERSION} from npm — search, ast_search, discover, transform, undo, context (needs npm)`,
   ignore: !hasInspector,
   async fn() {
     const { root, elsewhere, cleanup } = await workspace();

@@ -237,6 +237,19 @@ export const SAMPLES: Record<string, Sample> = {
       if (paths[0] !== "src/greet.ts") throw new Error(`discover ranked ${paths.join(", ")}`);
     },
   },
+  context: {
+    args: { task: "greet() should greet in French: `greet(name)` returns 'hello ' + name" },
+    check(envelope) {
+      const data = envelope.data as {
+        blocks: { span: { file_path: string }; name?: string }[];
+        tokens_used: number;
+        budget: number;
+      };
+      const named = data.blocks.filter((block) => block.name === "greet");
+      if (named.length === 0) throw new Error(`context listed ${JSON.stringify(data.blocks)}`);
+      if (data.tokens_used > data.budget) throw new Error("context went over its budget");
+    },
+  },
   symbols_find: {
     args: { name: "greet" },
     check(envelope) {

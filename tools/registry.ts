@@ -7,6 +7,7 @@
 import type { Tool } from "../core/tool.ts";
 import { astSearchTool } from "./ast-search/tool.ts";
 import { discoverTool } from "./discover/tool.ts";
+import { contextTool } from "./context/tool.ts";
 import { searchTool } from "./search/tool.ts";
 import { transformTool } from "./transform/tool.ts";
 import { writeTool } from "./write/tool.ts";
@@ -41,7 +42,7 @@ import {
 } from "./symbols/graph_tool.ts";
 
 /**
- * All tools, read-only ones first.
+ * All tools, read-only ones first; `context` leads, as the first call of a new task.
  *
  * @example List the tools an MCP server offers under read-only permissions
  * ```ts
@@ -49,14 +50,15 @@ import {
  * import { TOOLS } from "@llm/search";
  * const readOnly = TOOLS.filter((tool) => !tool.permissions.includes("write"));
  * assert.deepEqual(readOnly.map((tool) => tool.mcpName).slice(0, 4), [
+ *   "context",
  *   "search",
  *   "ast_search",
  *   "discover",
- *   "symbols_find",
  * ]);
  * ```
  */
 export const TOOLS: readonly Tool[] = [
+  contextTool,
   searchTool,
   astSearchTool,
   discoverTool,

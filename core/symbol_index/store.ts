@@ -68,6 +68,15 @@ const SIBLING_SUFFIXES = ["", "-wal", "-shm", CLAIM_SUFFIX];
 /** Rows read per statement by {@linkcode IndexStore.useGroups} and `everySymbol`. */
 const USE_SLICE = 500_000;
 
+/** Share of the chunks past which a term is too common for {@linkcode IndexStore.chunkScores}. */
+const COMMON_TERM_SHARE = 0.1;
+
+/**
+ * Chunks a term may be in whatever the share, up to half of them (a small index keeps its
+ * terms as long as their IDF is above 0).
+ */
+const COMMON_TERM_MIN_CHUNKS = 200;
+
 /** How long a writer waits for another writer's transaction, in milliseconds. */
 const BUSY_TIMEOUT_MS = 30_000;
 
@@ -1489,10 +1498,11 @@ export class IndexStore {
 
   /**
    * The `limit` chunks with the highest sum over `terms` of weight × BM25 of the term
-   * ({@linkcode IndexStore.termScores}), best first (ties by rowid). A term that more than half
-   * the chunks have is left out: its IDF is below 0, which FTS5 raises to 10⁻⁶ (a term of every
-   * path, such as the package's folder, would cost the most and change nothing). Empty without
-   * the table.
+   * ({@linkcode IndexStore.termScores}), best first (ties by rowid). A term common to the
+   * chunks is left out ({@linkcode COMMON_TERM_SHARE}): past half of them its IDF is below 0,
+   * which FTS5 raises to 10⁻⁶, and past a tenth it weighs little beside the rarer terms while
+   * its postings cost the most (on sympy, 40,000 chunks: the ranking of a task 25 % faster, the
+   * dev set's measures unchanged). Empty without the table.
    *
    * @example
    * ```ts
@@ -1517,12 +1527,16 @@ export class IndexStore {
     scoring: ChunkScoring = {},
   ): ChunkScore[] {
     if (!this.hasChunks() || limit <= 0) return [];
-    const half = this.chunkCount() / 2;
+    const chunks = this.chunkCount();
+    const common = Math.min(
+      chunks / 2,
+      Math.max(chunks * COMMON_TERM_SHARE, COMMON_TERM_MIN_CHUNKS),
+    );
     const lists: { weight: number; scores: TermScores }[] = [];
     let postings = 0;
     for (const { term, weight } of terms) {
       if (!(weight > 0)) continue;
-      if (this.derived(`chunks:df:${term}`, () => this.chunkFrequency(term)) > half) continue;
+      if (this.derived(`chunks:df:${term}`, () => this.chunkFrequency(term)) > common) continue;
       const scores = this.termScores(term, scoring);
       lists.push({ weight, scores });
       postings += scores.rowids.length;

@@ -1293,6 +1293,14 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Send one JSON-RPC 2.0 message per line, encoded as UTF-8 JSON.",
     exit: EXIT.badInput,
   },
+  "MCP-ARG-013": {
+    meaning: "--tools names a tool the toolkit does not have.",
+    cause:
+      "A misspelt MCP tool name, or a command's name (llm-search) in place of its tool's (search).",
+    remediation:
+      "Name MCP tools as tools/list does (context, search, symbols_find…), comma-separated.",
+    exit: EXIT.badInput,
+  },
   "MCP-ARG-012": {
     meaning: "A message is JSON but not a JSON-RPC 2.0 message; it was answered with -32600.",
     cause:

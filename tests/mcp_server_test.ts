@@ -8,7 +8,14 @@ import { ExecutionRecordSchema, GetExecutionEnvelopeSchema } from "../schema/mod
 import { TOOLS } from "../tools/registry.ts";
 import type { Tool } from "../core/tool.ts";
 import { makeTree } from "./helpers.ts";
-import { connect, FIXTURE, indexFixture, listAllTools, SAMPLES } from "./mcp_helpers.ts";
+import {
+  connect,
+  FIXTURE,
+  indexFixture,
+  listAllTools,
+  SAMPLES,
+  serverCommand,
+} from "./mcp_helpers.ts";
 
 interface CallOutcome {
   structuredContent: Record<string, unknown>;
@@ -259,6 +266,45 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
     });
   } finally {
     await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp: --tools serves the tools it names (and get_execution); an unknown name is MCP-ARG-013", async () => {
+  const root = await makeTree(FIXTURE);
+  try {
+    const server = await connect({
+      root,
+      permissions: [`--allow-read=${root}`],
+      args: ["--tools", "search,context", "--tools", "symbols_find"],
+    });
+    try {
+      const names = (await listAllTools(server.client)).map((tool) => tool.name);
+      // In the registry's order, whatever the order written.
+      assert.deepEqual(names, ["context", "search", "symbols_find", "get_execution"]);
+      // A tool left out is unknown to this server (MCP-ARG-010, a JSON-RPC error).
+      await assert.rejects(
+        server.client.callTool({ name: "discover", arguments: { query: "x" } }),
+        /MCP-ARG-010/,
+      );
+    } finally {
+      await server.close();
+    }
+    const unknown = await new Deno.Command("deno", {
+      args: serverCommand({
+        root,
+        permissions: [`--allow-read=${root}`],
+        args: ["--tools", "grep"],
+      }),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(unknown.code, 2);
+    const stderr = new TextDecoder().decode(unknown.stderr);
+    assert.match(stderr, /MCP-ARG-013: --tools names no tool: grep/);
+    assert.match(stderr, /context, search/);
+  } finally {
     await Deno.remove(root, { recursive: true });
   }
 });

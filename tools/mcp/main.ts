@@ -30,6 +30,8 @@ import { VERSION } from "../../core/version.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { EXIT } from "../../schema/error_codes.ts";
 import { TOOLS } from "../registry.ts";
+import type { Tool } from "../../core/tool.ts";
+import { GET_EXECUTION } from "./execution_tool.ts";
 import { packageDirectory, workersAvailable } from "../../core/workers.ts";
 import { warmCache } from "./call_protocol.ts";
 import { InProcessRunner, type ToolRunner, WorkerRunner } from "./calls.ts";
@@ -74,6 +76,8 @@ export interface McpServerOptions {
   callTimeoutMs: number;
   /** Stack traces in internal-error diagnostics. */
   debug: boolean;
+  /** Only these tools (MCP names); absent or empty: every tool the permissions allow. */
+  tools?: readonly string[];
 }
 
 /**
@@ -108,6 +112,9 @@ export function parseServerArgs(args: string[]): McpServerOptions | undefined {
     debug: input.debug,
   };
   if (input.log_dir !== undefined) options.logDir = input.log_dir;
+  const tools = input.tools.flatMap((names) => names.split(",")).map((name) => name.trim())
+    .filter(Boolean);
+  if (tools.length > 0) options.tools = tools;
   return options;
 }
 
@@ -116,8 +123,32 @@ function warn(message: string): void {
 }
 
 /**
- * Builds the server for `options`: scope from Deno's permissions, log, warm cache. Throws
- * `MCP-PERM-001` when the root cannot be read at all.
+ * The registry's tools `names` asks for (all of them when it is empty), in the registry's order.
+ * Throws `MCP-ARG-013` naming the valid names for a name no tool has.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { selectTools } from "@llm/search/mcp";
+ * assert.deepEqual(selectTools(["search", "context"]).map((tool) => tool.mcpName), ["context", "search"]);
+ * assert.throws(() => selectTools(["grep"]), { code: "MCP-ARG-013" });
+ * ```
+ */
+export function selectTools(names: readonly string[] = []): readonly Tool[] {
+  if (names.length === 0) return TOOLS;
+  const known = new Set([...TOOLS.map((tool) => tool.mcpName), GET_EXECUTION]);
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new ToolError("MCP-ARG-013", `--tools names no tool: ${unknown.join(", ")}`, {
+      remediation: `Name tools among: ${[...known].join(", ")}.`,
+    });
+  }
+  return TOOLS.filter((tool) => names.includes(tool.mcpName));
+}
+
+/**
+ * Builds the server for `options`: scope from Deno's permissions, log, warm cache, the tools
+ * `options.tools` selects. Throws `MCP-PERM-001` when the root cannot be read at all.
  *
  * @example
  * ```ts
@@ -130,6 +161,7 @@ function warn(message: string): void {
  * ```
  */
 export function createServer(options: McpServerOptions): ToolServer {
+  const tools = selectTools(options.tools);
   const scope = queryScope(options.root);
   if (!scope.granted.has("read")) {
     throw new ToolError("MCP-PERM-001", `no read permission for the root ${scope.root}`, {
@@ -148,7 +180,7 @@ export function createServer(options: McpServerOptions): ToolServer {
   const offered = [...scope.granted].join("+");
   warn(`serving ${scope.root} (${offered}); log ${log.dir ?? "in memory"}`);
   return new ToolServer({
-    tools: TOOLS,
+    tools,
     scope,
     maxOutputBytes: options.maxOutputBytes,
     log,

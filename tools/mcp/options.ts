@@ -36,6 +36,8 @@ export interface McpServerInput {
   call_timeout_ms: number;
   /** Stack traces in internal-error diagnostics. */
   debug: boolean;
+  /** Only these tools (MCP names); empty: every tool the permissions allow. */
+  tools: string[];
 }
 
 /** The server's options: the flags of `llm-mcp`, its `--help`, parsed by the tools' machinery. */
@@ -60,6 +62,10 @@ const McpServerSchema: z.ZodType<McpServerInput> & z.ZodObject = z.object({
     "Stop a call still running after N ms (MCP-QRY-011)",
   ),
   debug: z.boolean().default(false).describe("Stack traces in internal-error diagnostics"),
+  tools: z.array(z.string()).default([]).describe(
+    "Serve only these tools (MCP names, comma-separated or repeated; get_execution is always " +
+      "served) [default: every tool the permissions allow]",
+  ),
 });
 
 /** The `llm-mcp` command as the command-line machinery of the tools reads it. */
@@ -78,6 +84,7 @@ export const MCP_COMMAND: CommandSpec = {
     examples: [
       "deno run -R jsr:@llm/search/mcp --root ~/src/app",
       "deno run -R --allow-write=.llm jsr:@llm/search/mcp --root .   # read-only, logged in .llm/log",
+      "deno run -R jsr:@llm/search/mcp --tools context,search,symbols_find   # a subset",
       "deno run -R jsr:@llm/search/mcp log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11",
     ],
     exitCodes:

@@ -943,6 +943,13 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
       "Run `llm-symbols index` in the root (it needs --allow-write=<root>/.llm), then ask again.",
     exit: EXIT.refused,
   },
+  "MAG-IO-028": {
+    meaning: "There was no symbol index: the host built it on the first call that needed it.",
+    cause:
+      "A long-lived host (the MCP server) that may write <root>/.llm was asked a symbol, graph or map question on a tree without an index.",
+    remediation: "Nothing to do: the index is kept fresh from now on.",
+    exit: EXIT.ok,
+  },
   "MAG-IO-014": {
     meaning: "The index database stayed locked by another run past the busy timeout.",
     cause:

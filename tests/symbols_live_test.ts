@@ -88,11 +88,14 @@ Deno.test("live index: an edit deep in a folder just before a query is always se
   }
 });
 
-Deno.test("live index: a missing index is MAG-IO-013 and nothing is kept open", async () => {
+Deno.test("live index: a missing index is built on first need by a host that may write it", async () => {
+  // A host that may not write it answers MAG-IO-013 (tests/index_first_need_test.ts).
   const root = await makeTree(FILES);
   const cache = new MemoryCache();
-  await assert.rejects(() => findSymbols({ root, cache }, "helper", "exact"), {
-    code: "MAG-IO-013",
-  });
+  const outcome = await findSymbols({ root, cache }, "helper", "exact");
+  assert.ok(outcome.diagnostics.some((d) => d.code === "MAG-IO-028"));
+  assert.ok(Deno.statSync(join(root, ".llm", "index.db")).isFile);
+  const again = await findSymbols({ root, cache }, "helper", "exact");
+  assert.ok(!again.diagnostics.some((d) => d.code === "MAG-IO-028"));
   cache.close();
 });

@@ -18,11 +18,11 @@
  *
  * @module
  */
-import { basename, join } from "../path_syntax.ts";
+import { basename, dirname, join } from "../path_syntax.ts";
 import { displayPath, isInside } from "../paths.ts";
 import type { RunCache } from "../cache.ts";
 import { IGNORE_FILES } from "../walk/ignore_rules.ts";
-import { type Diagnostic, makeDiagnostic } from "../../schema/diagnostic.ts";
+import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnostic.ts";
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import type { Candidate } from "./candidates.ts";
@@ -435,4 +435,79 @@ function fileIdentity(location: DbLocation): string {
 export function liveIndex(cache: RunCache, root: string, db: string | undefined): LiveIndex {
   const location = locateDb(root, db, false);
   return cache.resource(`symbols-index\0${location.absPath}`, () => LiveIndex.open(root, db));
+}
+
+/** First builds of an index under way in this process, by database path (see below). */
+const firstBuilds = new Map<string, Promise<Diagnostic>>();
+
+/**
+ * The live index of `root` as {@linkcode liveIndex} gives it, built first when there is none
+ * yet and this host may write it (the index on first need: an agent's first `repo_map` or
+ * `symbols` call on a fresh tree gets its answer, with a note, not `MAG-IO-013`). Calls that
+ * need it at once share one build; a build stopped by `signal` is begun again by the next call.
+ * A host that may not write the index gets `MAG-IO-013`, whose remediation says how to build it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MemoryCache } from "../cache.ts";
+ * import { liveIndexOnNeed } from "./live.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
+ * const cache = new MemoryCache();
+ * const { live, notes } = await liveIndexOnNeed(cache, root, undefined);
+ * assert.equal(live.store.counts().symbols, 1);
+ * assert.deepEqual(notes.map((note) => note.code), ["MAG-IO-028"]);
+ * cache.close();
+ * Deno.removeSync(root, { recursive: true });
+ * ```
+ */
+export async function liveIndexOnNeed(
+  cache: RunCache,
+  root: string,
+  db: string | undefined,
+  signal?: AbortSignal,
+): Promise<{ live: LiveIndex; notes: Diagnostic[] }> {
+  try {
+    return { live: liveIndex(cache, root, db), notes: [] };
+  } catch (error) {
+    if (!(error instanceof ToolError && error.code === "MAG-IO-013")) throw error;
+    const location = locateDb(root, db, false);
+    if (!mayCreate(location)) throw error;
+    let build = firstBuilds.get(location.absPath);
+    if (!build) {
+      build = buildFirst(root, db, signal);
+      firstBuilds.set(location.absPath, build);
+      build.then(
+        () => firstBuilds.delete(location.absPath),
+        () => firstBuilds.delete(location.absPath),
+      );
+    }
+    const note = await build;
+    return { live: liveIndex(cache, root, db), notes: [note] };
+  }
+}
+
+/** Whether this process may create the index at `location` (its folder, its files). */
+function mayCreate(location: DbLocation): boolean {
+  const folder = dirname(location.absPath);
+  return Deno.permissions.querySync({ name: "write", path: folder }).state === "granted" &&
+    hasWritePermission(location.absPath);
+}
+
+/** Builds the index of `root` as `llm-symbols index` does; the note that says so. */
+async function buildFirst(
+  root: string,
+  db: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Diagnostic> {
+  const { indexRoot } = await import("./indexer.ts");
+  const { result } = await indexRoot({ root, db, signal });
+  return makeDiagnostic(
+    LLM_SYMBOLS,
+    "MAG-IO-028",
+    `there was no symbol index: built it on first need (${result.parsed} file(s) in ` +
+      `${result.duration_ms} ms); later calls keep it fresh`,
+    { level: "note", file: result.db_path },
+  );
 }

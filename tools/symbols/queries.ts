@@ -80,8 +80,9 @@ const LIVE_INDEX = new URL("../../core/symbol_index/live.ts", import.meta.url).h
 
 /**
  * Runs `work` on the index of a query: opened read-only for this query, or, in a host with a
- * cache, the host's live index brought up to date first (what that refresh reports is added to
- * the diagnostics of `work`'s outcome).
+ * cache, the host's live index (built on first need when the host may write it) brought up to
+ * date first (what that build and refresh report is added to the diagnostics of `work`'s
+ * outcome).
  *
  * @example
  * ```ts
@@ -97,11 +98,17 @@ export async function withIndex<T>(
   work: (store: IndexStore) => T | Promise<T>,
 ): Promise<T> {
   if (options.cache) {
-    const { liveIndex }: typeof import("../../core/symbol_index/live.ts") = await import(
+    const { liveIndexOnNeed }: typeof import("../../core/symbol_index/live.ts") = await import(
       LIVE_INDEX
     );
-    const live = liveIndex(options.cache, options.root, options.db);
-    const notes = await live.fresh(options.signal);
+    // A host that may write the index builds it on the first call that needs it.
+    const { live, notes: built } = await liveIndexOnNeed(
+      options.cache,
+      options.root,
+      options.db,
+      options.signal,
+    );
+    const notes = [...built, ...await live.fresh(options.signal)];
     const outcome = await work(live.store);
     if (notes.length > 0 && hasDiagnostics(outcome)) outcome.diagnostics.push(...notes);
     return outcome;

@@ -377,10 +377,16 @@ export function rankTask(
     term.kind === "frame" && !EXTERNAL.test(term.path ?? term.value)
   )
     .sort((a, b) => (a.distance ?? 0) - (b.distance ?? 0) || a.offset - b.offset);
+  // A file counts by its innermost frame alone: a file the traceback passes through twice (an
+  // outer API and its callback) is not more the error's than the file that raised it.
+  const framed = new Set<string>();
   for (const [rank, term] of frames.entries()) {
     const decay = SIGNAL.frameDecay ** rank;
+    const written = term.path ?? term.value;
+    const again = framed.has(written);
+    framed.add(written);
     locate(scores, symbols, store, { ...term, weight: term.weight * decay }, {
-      file: SIGNAL.frameFile,
+      file: again ? 0 : SIGNAL.frameFile,
       definition: SIGNAL.frameDefinition,
     });
   }
@@ -397,7 +403,7 @@ export function rankTask(
   // A file the task writes as a path is what it is about, test or not; a frame's file is not
   // (a traceback passes through tests and vendored code).
   for (const term of task.terms) {
-    if (term.kind !== "path") continue;
+    if (term.kind !== "path" || term.context === "traceback") continue;
     for (const path of filesOfPath(store, term.path ?? term.value)) named_files.add(path);
   }
   if (store.hasChunks()) bm25(scores, store, task);

@@ -189,6 +189,13 @@ export interface ToolDefinition<
    * against the input schema). Every tool of the registry has one.
    */
   example?: Record<string, unknown>;
+  /**
+   * What the model of an MCP client reads of the tool, when it differs from the command's:
+   * `description`, short (what the tool is for, when to prefer it over the client's built-in
+   * grep, read or edit; the arguments' own descriptions say the rest), and `unlisted`, the
+   * arguments the MCP listing leaves out (advanced ones, accepted all the same).
+   */
+  mcp?: { description: string; unlisted?: readonly string[] };
   /** Error-code prefix, e.g. `LMS`. */
   prefix: CodePrefix;
   /** Query tools print a query envelope, mutation tools a mutation envelope. */
@@ -236,6 +243,12 @@ export interface Tool extends ToolInfo {
   execute(raw: unknown, context: RunContext): Promise<ToolOutcome>;
   /** Renders `--format text`. */
   renderText(envelope: Envelope): string;
+  /**
+   * Arguments the MCP server accepts but leaves out of the tool's `tools/list` input schema,
+   * named on one line of its description instead (advanced ones: walk tuning, threads, time
+   * budgets), so that what the model reads stays small.
+   */
+  unlisted?: readonly string[];
 }
 
 /**

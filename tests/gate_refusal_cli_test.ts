@@ -599,7 +599,7 @@ interface McpAnswer {
 }
 
 Deno.test({
-  name: "mcp: write, transform and refactor_patch answer a gate's refusal with its kind; the " +
+  name: "mcp: write, transform and refactor patch answer a gate's refusal with its kind; the " +
     "compact answers leave its gate errors to the rows or the summary (needs gcc)",
   ignore: !hasCommand("gcc"),
   fn: async () => {
@@ -635,7 +635,8 @@ Deno.test({
       ]);
       assert.deepEqual(transform.structuredContent.diagnostics.map((d) => d.code), ["LMT-V-101"]);
 
-      const patch = await call("refactor_patch", {
+      const patch = await call("refactor", {
+        op: "patch",
         symbol: "helper",
         text: "int helper(int x) {\n  return x + missing;\n}",
       });

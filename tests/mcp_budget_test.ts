@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { responseBytes, shrinkToFit } from "../tools/mcp/budget.ts";
 import { mutationEnvelope, queryEnvelope } from "../schema/mod.ts";
 import { TOOLS } from "../tools/registry.ts";
+import { DEFAULT_TOOLS } from "../tools/mcp/surface.ts";
 import { makeTree, parseJson, runEntry } from "./helpers.ts";
 import { initialize, type RawServer, spawnRaw } from "./mcp_helpers.ts";
 
@@ -158,7 +159,7 @@ Deno.test("mcp budget: pages fit on the wire and add up to the full result", asy
         const again = await small.request("tools/list", { cursor: "0" });
         assert.deepEqual(again.message.result, message.result);
         await small.close();
-        const readOnly = TOOLS.filter((tool) => !tool.permissions.includes("write"));
+        const readOnly = DEFAULT_TOOLS.filter((tool) => !tool.permissions.includes("write"));
         assert.deepEqual(
           result.tools.map((tool) => tool.name),
           [...readOnly.map((tool) => tool.mcpName), "get_execution"],

@@ -14,7 +14,15 @@ import { queryEnvelope, queryEnvelopeSchema } from "../schema/envelope.ts";
 import { ExecutionLog, queryScope, ToolServer } from "../tools/mcp/main.ts";
 import { flagSignal } from "../tools/mcp/call_protocol.ts";
 import { makeTree, REPO } from "./helpers.ts";
-import { connect, type Connected, FIXTURE, indexFixture, SAMPLES } from "./mcp_helpers.ts";
+import {
+  connect,
+  type Connected,
+  FIXTURE,
+  indexFixture,
+  sampleCall,
+  SAMPLES,
+  SERVE_SAMPLED,
+} from "./mcp_helpers.ts";
 import { CATASTROPHIC, SLOW_PATTERN, slowText } from "./slow_search.ts";
 
 /** A file whose search by SLOW_PATTERN takes tens of seconds on one thread. */
@@ -124,7 +132,7 @@ for (const [mode, permissions] of Object.entries(MODES)) {
       const listed = await server.client.listTools();
       assert.ok(listed.tools.some((tool: { name: string }) => tool.name === "search"));
       for (const name of ["search", "ast_search", "discover"]) {
-        const other = await server.client.callTool({ name, arguments: SAMPLES[name].args }) as {
+        const other = await server.client.callTool(sampleCall(name)) as {
           structuredContent: Record<string, unknown>;
         };
         SAMPLES[name].check(other.structuredContent);
@@ -403,14 +411,17 @@ for (const [mode, permissions] of Object.entries(MODES)) {
 Deno.test("mcp concurrency: concurrent calls of every tool from one client come back right", async () => {
   const root = await makeTree(FIXTURE);
   await indexFixture(root);
+  // Every sample: each default tool, each relation, algorithm and op, and the maintenance tools
+  // (served because --tools names them).
   const server = await connect({
     root,
     permissions: [`--allow-read=${root},${REPO}`, `--allow-write=${root}`],
+    args: SERVE_SAMPLED,
   });
   try {
     const names = Object.keys(SAMPLES);
     const calls = [...names, "search"].map((name) =>
-      server.client.callTool({ name, arguments: SAMPLES[name].args }) as Promise<{
+      server.client.callTool(sampleCall(name)) as Promise<{
         isError?: boolean;
         structuredContent: Record<string, unknown>;
       }>
@@ -480,7 +491,7 @@ Deno.test("mcp concurrency: a change made through one call worker is seen by the
   };
   try {
     assert.deepEqual(await files(), ["README.md", "src/greet.ts", "src/util.py"]);
-    await server.client.callTool({ name: "transform", arguments: SAMPLES.transform.args });
+    await server.client.callTool(sampleCall("transform"));
     assert.deepEqual(await files(), ["README.md", "src/util.py"]);
   } finally {
     await server.close();

@@ -1,11 +1,12 @@
 /**
  * llm-mcp through the official SDK's stdio client, on a fixture repository, with read
- * permission only (scoped to the fixture, as a user would grant it).
+ * permission only (scoped to the fixture, as a user would grant it): the default surface's read
+ * tools, each relation and algorithm of `symbols` and `graph` called once.
  */
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { ExecutionRecordSchema, GetExecutionEnvelopeSchema } from "../schema/mod.ts";
-import { TOOLS } from "../tools/registry.ts";
+import { DEFAULT_TOOLS } from "../tools/mcp/surface.ts";
 import type { Tool } from "../core/tool.ts";
 import { makeTree } from "./helpers.ts";
 import {
@@ -13,8 +14,11 @@ import {
   FIXTURE,
   indexFixture,
   listAllTools,
+  sampleCall,
+  sampleDefinition,
   SAMPLES,
   serverCommand,
+  unsampled,
 } from "./mcp_helpers.ts";
 
 interface CallOutcome {
@@ -34,24 +38,36 @@ interface ListedTool {
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 
 /**
- * Checks an envelope against the tool's zod output schema and against the outputSchema the
- * server listed for it (what an MCP client validates with).
+ * Checks an envelope against the zod output schema of the definition that answered (a merged
+ * tool's member) and against the outputSchema the server listed for the tool called, `name`
+ * (what an MCP client validates with; listed with `--output-schemas`).
  */
-function assertEnvelope(tool: Tool, listed: ListedTool[], envelope: unknown): void {
+function assertEnvelope(tool: Tool, name: string, listed: ListedTool[], envelope: unknown): void {
   const parsed = tool.output.safeParse(envelope);
   assert.ok(parsed.success, `zod: ${parsed.success ? "" : JSON.stringify(parsed.error.issues)}`);
-  const schema = listed.find((entry) => entry.name === tool.mcpName)?.outputSchema;
-  assert.ok(schema, `${tool.mcpName} has an outputSchema`);
+  const schema = listed.find((entry) => entry.name === name)?.outputSchema;
+  assert.ok(schema, `${name} has an outputSchema`);
   const validate = ajv.compile(schema);
   assert.ok(validate(envelope), `outputSchema: ${JSON.stringify(validate.errors)}`);
 }
 
-const READ_ONLY = TOOLS.filter((tool) => !tool.permissions.includes("write"));
+/** The default surface's tools a read-only server lists. */
+const READ_ONLY = DEFAULT_TOOLS.filter((tool) => !tool.permissions.includes("write"));
+
+/** The samples of those tools: every relation of `symbols` and algorithm of `graph` among them. */
+const READ_SAMPLES = Object.keys(SAMPLES).filter((key) =>
+  READ_ONLY.some((tool) => tool.mcpName === SAMPLES[key].tool)
+);
 
 Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execution", async (t) => {
   const root = await makeTree(FIXTURE);
   await indexFixture(root);
-  const server = await connect({ root, permissions: [`--allow-read=${root}`] });
+  // The outputSchemas are listed only when asked for (issue 33): this test validates with them.
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root}`],
+    args: ["--output-schemas"],
+  });
   try {
     await t.step("initialize negotiates 2025-11-25 and names the server", () => {
       const info = server.client.getServerVersion();
@@ -61,7 +77,7 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
     });
 
     const tools = await listAllTools<ListedTool>(server.client);
-    await t.step("tools/list: registry order, read-only tools only, then get_execution", () => {
+    await t.step("tools/list: the default surface's order, read tools only, get_execution", () => {
       assert.deepEqual(tools.map((tool) => tool.name), [
         ...READ_ONLY.map((tool) => tool.mcpName),
         "get_execution",
@@ -101,37 +117,30 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
     });
 
     const executions = new Map<string, Record<string, unknown>>();
-    await t.step("every registry tool has a sample (coverage cannot shrink)", () => {
-      const missing = TOOLS.filter((tool) => !(tool.mcpName in SAMPLES)).map((tool) =>
-        tool.mcpName
-      );
-      assert.deepEqual(missing, [], "tools without a sample in tests/mcp_helpers.ts");
+    await t.step("every default tool, relation, algorithm and op has a sample", () => {
+      assert.deepEqual(unsampled(), [], "calls without a sample in tests/mcp_helpers.ts");
     });
 
-    for (const definition of READ_ONLY) {
-      await t.step(
-        `call ${definition.mcpName}: structured envelope valid and as text`,
-        async () => {
-          const sample = SAMPLES[definition.mcpName];
-          const result = await server.client.callTool({
-            name: definition.mcpName,
-            arguments: sample.args,
-          }) as CallOutcome;
-          const envelope = result.structuredContent;
-          assert.notEqual(result.isError, true, JSON.stringify(envelope));
-          assertEnvelope(definition, tools, envelope);
-          assert.notEqual(envelope.status, "error");
-          assert.equal(envelope.tool, definition.name);
-          sample.check(envelope);
-          assert.equal(result.content[0].type, "text");
-          assert.deepEqual(JSON.parse(result.content[0].text), envelope);
-          executions.set(definition.mcpName, envelope);
-        },
-      );
+    for (const key of READ_SAMPLES) {
+      await t.step(`call ${key}: structured envelope valid and as text`, async () => {
+        const sample = SAMPLES[key];
+        const definition = sampleDefinition(key);
+        const result = await server.client.callTool(sampleCall(key)) as CallOutcome;
+        const envelope = result.structuredContent;
+        assert.notEqual(result.isError, true, JSON.stringify(envelope));
+        assertEnvelope(definition, sample.tool, tools, envelope);
+        assert.notEqual(envelope.status, "error");
+        assert.equal(envelope.tool, definition.name);
+        sample.check(envelope);
+        assert.equal(result.content[0].type, "text");
+        assert.deepEqual(JSON.parse(result.content[0].text), envelope);
+        executions.set(key, envelope);
+      });
     }
 
     await t.step("get_execution returns each past envelope unchanged", async () => {
-      for (const [name, envelope] of executions) {
+      for (const [key, envelope] of executions) {
+        const { tool: name, args } = SAMPLES[key];
         const result = await server.client.callTool({
           name: "get_execution",
           arguments: { execution_id: envelope.execution_id, detail: "full" },
@@ -142,7 +151,7 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
           (parsed.data as { execution: unknown }).execution,
         );
         assert.equal(record.tool, name);
-        assert.deepEqual(record.arguments, SAMPLES[name].args);
+        assert.deepEqual(record.arguments, args);
         assert.equal(record.status, envelope.status);
         assert.deepEqual(record.envelope, envelope);
       }
@@ -160,7 +169,7 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
       }) as CallOutcome;
       assert.equal(result.isError, true);
       const envelope = result.structuredContent;
-      assertEnvelope(TOOLS.find((tool) => tool.mcpName === "search")!, tools, envelope);
+      assertEnvelope(sampleDefinition("search"), "search", tools, envelope);
       const [diagnostic] = envelope.diagnostics as { code: string; remediation?: string }[];
       assert.equal(diagnostic.code, "LMS-QRY-001");
       assert.ok(diagnostic.remediation);
@@ -211,6 +220,35 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
         assert.match(unknown.message, /unknown argument 'patern' \(did you mean 'patterns'\?\)/);
         assert.match(unknown.note ?? "", /search takes: patterns, paths, .*glob/);
         assert.match((await refusal({ patterns: ["x"], offset: -1 })).message, /offset/);
+      },
+    );
+
+    await t.step(
+      "a merged tool's call mixing another value's arguments: isError *-ARG-002 with the combinations",
+      async () => {
+        const refusal = async (name: string, args: Record<string, unknown>) => {
+          const result = await server.client.callTool({ name, arguments: args }) as CallOutcome;
+          assert.equal(result.isError, true, JSON.stringify(args));
+          const [diagnostic] = result.structuredContent.diagnostics as {
+            code: string;
+            message: string;
+            note?: string;
+          }[];
+          assert.match(diagnostic.code, /^[A-Z]+-ARG-002$/, JSON.stringify(diagnostic));
+          assert.ok(result.content.length > 0, "the model reads the refusal as text");
+          return diagnostic;
+        };
+        const mixed = await refusal("symbols", { relation: "outline", name: "greet" });
+        assert.match(mixed.message, /relation outline does not take 'name'/);
+        assert.match(mixed.note ?? "", /relation: find takes [^;]*\bname\b/);
+        assert.match(mixed.note ?? "", /relation: outline takes [^;]*\bfile\b/);
+        const graph = await refusal("graph", { algorithm: "cycles", from: "add" });
+        assert.match(graph.message, /algorithm cycles does not take 'from'/);
+        assert.match(graph.note ?? "", /algorithm: paths takes [^;]*\bfrom\b/);
+        const unknown = await refusal("symbols", { relation: "definition", name: "greet" });
+        assert.match(unknown.message, /\$\.relation\b.*find.*refs.*callers/);
+        const none = await refusal("graph", {});
+        assert.match(none.message, /algorithm/);
       },
     );
 
@@ -270,18 +308,38 @@ Deno.test("mcp: initialize, list, call every read-only tool, refusals, get_execu
   }
 });
 
-Deno.test("mcp: --tools serves the tools it names (and get_execution); an unknown name is MCP-ARG-013", async () => {
+Deno.test("mcp: --tools serves the tools it names (and get_execution), a merged tool's member by its own name; an unknown name is MCP-ARG-013", async () => {
   const root = await makeTree(FIXTURE);
+  await indexFixture(root);
   try {
     const server = await connect({
       root,
       permissions: [`--allow-read=${root}`],
-      args: ["--tools", "search,context", "--tools", "symbols_find"],
+      args: ["--tools", "search,symbols_find,context", "--tools", "graph,symbols_verify"],
     });
     try {
       const names = (await listAllTools(server.client)).map((tool) => tool.name);
-      // In the registry's order, whatever the order written.
-      assert.deepEqual(names, ["context", "search", "symbols_find", "get_execution"]);
+      // The default surface's order, then the registry's, whatever the order written.
+      assert.deepEqual(names, [
+        "context",
+        "search",
+        "graph",
+        "symbols_find",
+        "symbols_verify",
+        "get_execution",
+      ]);
+      // A member named by its own name answers as `symbols` with its relation does.
+      const { relation: _relation, ...args } = SAMPLES["symbols:find"].args;
+      const found = await server.client.callTool({
+        name: "symbols_find",
+        arguments: args,
+      }) as CallOutcome;
+      assert.notEqual(found.isError, true, JSON.stringify(found.structuredContent));
+      SAMPLES["symbols:find"].check(found.structuredContent);
+      // A maintenance tool, outside the default surface.
+      const verified = await server.client.callTool(sampleCall("symbols_verify")) as CallOutcome;
+      assert.notEqual(verified.isError, true, JSON.stringify(verified.structuredContent));
+      SAMPLES.symbols_verify.check(verified.structuredContent);
       // A tool left out is unknown to this server (MCP-ARG-010, a JSON-RPC error).
       await assert.rejects(
         server.client.callTool({ name: "discover", arguments: { query: "x" } }),

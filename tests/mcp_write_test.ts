@@ -1,15 +1,24 @@
 /**
  * Mutating tools through llm-mcp: offered only with write permission, refused without it, and
  * with it a transform changes the file, the log records the call, and later reads see the
- * change.
+ * change. The mutating tools are the default surface's (`transform`, `write`, `refactor` with each
+ * of its ops) and the maintenance tool `symbols_index`, served when `--tools` names it.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CompactTransformEnvelopeSchema, ExecutionRecordSchema } from "../schema/mod.ts";
 import { LOG_FILE } from "../core/execution_log.ts";
-import { TOOLS } from "../tools/registry.ts";
+import { DEFAULT_TOOLS, mcpTool } from "../tools/mcp/surface.ts";
 import { makeTree } from "./helpers.ts";
-import { connect, FIXTURE, listAllTools, SAMPLES } from "./mcp_helpers.ts";
+import {
+  connect,
+  FIXTURE,
+  listAllTools,
+  sampleCall,
+  sampleDefinition,
+  SAMPLES,
+  SERVE_SAMPLED,
+} from "./mcp_helpers.ts";
 
 interface CallOutcome {
   structuredContent: Record<string, unknown> & { execution_id: string; status: string };
@@ -22,25 +31,34 @@ interface ListedTool {
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
 }
 
-const MUTATING = TOOLS.filter((tool) => tool.permissions.includes("write"));
+/** The default surface's mutating tools. */
+const MUTATING = DEFAULT_TOOLS.filter((tool) => tool.permissions.includes("write"));
 
-Deno.test("mcp write: the registry has mutating tools for these tests to cover", () => {
-  assert.ok(
-    MUTATING.some((tool) => tool.mcpName === "transform"),
-    "transform is in the registry",
-  );
+/** The samples of mutating tools: each of theirs (every op of refactor) and symbols_index's. */
+const MUTATING_SAMPLES = Object.keys(SAMPLES).filter((key) =>
+  mcpTool(SAMPLES[key].tool)?.permissions.includes("write")
+);
+
+Deno.test("mcp write: the surface has mutating tools for these tests to cover", () => {
+  assert.deepEqual(MUTATING.map((tool) => tool.mcpName), ["transform", "write", "refactor"]);
+  assert.ok(MUTATING_SAMPLES.includes("symbols_index"), "symbols_index is sampled");
 });
 
 Deno.test("mcp write: a read-only server lists no mutating tool and refuses a call to one", async () => {
   const root = await makeTree(FIXTURE);
-  const server = await connect({ root, permissions: [`--allow-read=${root}`] });
+  // --tools names symbols_index too: it is refused for want of write permission, not unknown.
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root}`],
+    args: SERVE_SAMPLED,
+  });
   try {
     const listed = await listAllTools<ListedTool>(server.client);
     const names = listed.map((tool) => tool.name);
-    for (const tool of MUTATING) assert.ok(!names.includes(tool.mcpName), tool.mcpName);
-    for (const tool of MUTATING) {
+    for (const key of MUTATING_SAMPLES) assert.ok(!names.includes(SAMPLES[key].tool), key);
+    for (const key of MUTATING_SAMPLES) {
       await assert.rejects(
-        () => server.client.callTool({ name: tool.mcpName, arguments: SAMPLES[tool.mcpName].args }),
+        () => server.client.callTool(sampleCall(key)),
         (
           error: Error & {
             code?: number;
@@ -92,7 +110,7 @@ Deno.test("mcp write: with write permission a transform changes the file and the
     }) as CallOutcome;
     assert.equal((before.structuredContent.data as { count: number }).count, 0);
 
-    const transform = TOOLS.find((tool) => tool.mcpName === "transform")!;
+    const transform = sampleDefinition("transform");
     const sample = SAMPLES.transform;
     const result = await server.client.callTool({
       name: "transform",
@@ -161,21 +179,19 @@ Deno.test("mcp write: with write permission a transform changes the file and the
   }
 });
 
-Deno.test("mcp write: every mutating tool answers its sample with a valid envelope", async (t) => {
-  for (const tool of MUTATING) {
-    await t.step(tool.mcpName, async () => {
+Deno.test("mcp write: every mutating tool (every op of refactor) answers its sample with a valid envelope", async (t) => {
+  for (const key of MUTATING_SAMPLES) {
+    await t.step(key, async () => {
       const root = await makeTree(FIXTURE);
       const server = await connect({
         root,
         permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
+        args: SERVE_SAMPLED,
       });
       try {
-        const sample = SAMPLES[tool.mcpName];
-        assert.ok(sample, `a sample for ${tool.mcpName} in tests/mcp_helpers.ts`);
-        const result = await server.client.callTool({
-          name: tool.mcpName,
-          arguments: sample.args,
-        }) as CallOutcome;
+        const sample = SAMPLES[key];
+        const tool = sampleDefinition(key);
+        const result = await server.client.callTool(sampleCall(key)) as CallOutcome;
         assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
         const parsed = tool.output.safeParse(result.structuredContent);
         assert.ok(parsed.success, JSON.stringify(!parsed.success && parsed.error.issues));

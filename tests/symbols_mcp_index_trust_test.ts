@@ -1,13 +1,13 @@
 /**
  * The symbol index in llm-mcp is not trusted input, and indexing never starves an interactive
  * call (issue 29, items 9–11). A crafted row or a damaged database is refused with its code
- * (never an internal error), `symbols_index` builds it anew, and the server's open index
- * follows the new file. While `symbols_index` is under way on generated files (its refresh
- * claim on `.llm/index.db.lock` is held), a `symbols_find` answers at once from the index as
- * written so far, with a note, and a `refactor_rename` of the small project waits for that run
- * instead of parsing its files a second time beside it. Both with calls on worker threads and on
- * the main thread (a server that may not read its own modules), where a synchronous parse blocks
- * every other call.
+ * (never an internal error), `symbols_index` (served when `--tools` names it) builds it anew, and
+ * the server's open index follows the new file. While `symbols_index` is under way on generated
+ * files (its refresh claim on `.llm/index.db.lock` is held), a `symbols` find answers at once
+ * from the index as written so far, with a note, and a `refactor` rename of the small project
+ * waits for that run instead of parsing its files a second time beside it. Both with calls on
+ * worker threads and on the main thread (a server that may not read its own modules), where a
+ * synchronous parse blocks every other call.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -19,6 +19,9 @@ const FILES: Record<string, string> = {
   "a.py": "def greet(name):\n    return name\n",
   "b.py": "from a import greet\n\ngreet('x')\n",
 };
+
+/** The tools these tests call: `symbols_index` is outside the default surface. */
+const TOOLS = ["--tools", "symbols,refactor,symbols_index"];
 
 /** A generated file: 500,000 one-line statements, over the node budget (its facts are capped). */
 const GENERATED = "x = 1\n".repeat(500_000);
@@ -34,7 +37,7 @@ interface Answer {
 }
 
 async function call(server: Connected, name: string, args: Record<string, unknown>) {
-  const detail = name.startsWith("symbols_") && name !== "symbols_index" ? { detail: "full" } : {};
+  const detail = name === "symbols" ? { detail: "full" } : {};
   const result = await server.client.callTool(
     { name, arguments: { ...args, ...detail } },
     undefined,
@@ -67,7 +70,11 @@ for (
 ) {
   Deno.test(`symbols in llm-mcp (calls on ${calls}): a query and a rename answer while index runs`, async () => {
     const root = await makeTree(FILES);
-    const server = await connect({ root, permissions: [read(root), `--allow-write=${root}`] });
+    const server = await connect({
+      root,
+      permissions: [read(root), `--allow-write=${root}`],
+      args: TOOLS,
+    });
     try {
       const first = await call(server, "symbols_index", {});
       assert.equal(first.isError, false, JSON.stringify(first.envelope));
@@ -84,14 +91,15 @@ for (
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
 
-      const found = await call(server, "symbols_find", { name: "greet" });
+      const found = await call(server, "symbols", { relation: "find", name: "greet" });
       // Answered while the index run still works through the generated files.
-      assert.equal(indexDone, false, "symbols_find waited for the index run");
+      assert.equal(indexDone, false, "symbols find waited for the index run");
       assert.equal(found.isError, false, JSON.stringify(found.envelope));
       assert.deepEqual(found.envelope.data?.results?.map((r) => r.span.file_path), ["a.py"]);
       assert.ok(found.envelope.diagnostics.some((d) => d.code === "MAG-IO-027"));
 
-      const renamed = await call(server, "refactor_rename", {
+      const renamed = await call(server, "refactor", {
+        op: "rename",
         symbol: "greet",
         to: "welcome",
         dry_run: true,
@@ -121,9 +129,9 @@ Deno.test("symbols in llm-mcp: a crafted or damaged index is refused, and symbol
   const root = await makeTree(FILES);
   const db = join(root, ".llm", "index.db");
   const start = () =>
-    connect({ root, permissions: [`--allow-read=${root}`, `--allow-write=${root}`] });
+    connect({ root, permissions: [`--allow-read=${root}`, `--allow-write=${root}`], args: TOOLS });
   let server = await start();
-  const findGreet = () => call(server, "symbols_find", { name: "greet" });
+  const findGreet = () => call(server, "symbols", { relation: "find", name: "greet" });
   const rebuild = async () => {
     const rebuilt = await call(server, "symbols_index", {});
     assert.equal(rebuilt.isError, false, JSON.stringify(rebuilt.envelope));

@@ -1,5 +1,5 @@
 /**
- * The symbols tools inside llm-mcp, through the official SDK's stdio client: the index the
+ * The `symbols` tool inside llm-mcp (and `symbols_index`, served when `--tools` names it), through the official SDK's stdio client: the index the
  * server answers from is kept fresh while it runs (an edited file is re-indexed before the next
  * answer, a deleted file's symbols vanish, a new file is found), and a server that may not write
  * the index answers from it as it is, with a note.
@@ -52,12 +52,13 @@ Deno.test("symbols in llm-mcp: the index follows edits, deletions and new files"
   const server = await connect({
     root,
     permissions: [`--allow-read=${root}`, `--allow-write=${root}`],
+    args: ["--tools", "symbols,symbols_index"],
   });
   try {
     await t.step("symbols_index through the server, then find answers", async () => {
       const indexed = await call(server, "symbols_index", {});
       assert.equal(indexed.isError, false, JSON.stringify(indexed.envelope));
-      assert.deepEqual(paths(await call(server, "symbols_find", { name: "greet" })), [
+      assert.deepEqual(paths(await call(server, "symbols", { relation: "find", name: "greet" })), [
         "src/greet.py",
       ]);
     });
@@ -71,20 +72,20 @@ Deno.test("symbols in llm-mcp: the index follows edits, deletions and new files"
         join(root, "src/main.py"),
         "from greet import salute\n\n\ndef main():\n    salute('world')\n",
       );
-      const found = await call(server, "symbols_find", { name: "salute" });
+      const found = await call(server, "symbols", { relation: "find", name: "salute" });
       assert.deepEqual(paths(found), ["src/greet.py"], JSON.stringify(found.envelope));
-      const callers = await call(server, "symbols_callers", { name: "salute" });
+      const callers = await call(server, "symbols", { relation: "callers", name: "salute" });
       assert.deepEqual(paths(callers), ["src/main.py"], JSON.stringify(callers.envelope));
-      const old = await call(server, "symbols_find", { name: "greet" });
+      const old = await call(server, "symbols", { relation: "find", name: "greet" });
       assert.equal(failureCode(old), "MAG-REF-001", JSON.stringify(old.envelope));
     });
 
     await t.step("a deleted file's symbols vanish", async () => {
-      assert.deepEqual(paths(await call(server, "symbols_find", { name: "helper" })), [
+      assert.deepEqual(paths(await call(server, "symbols", { relation: "find", name: "helper" })), [
         "src/helper.py",
       ]);
       await Deno.remove(join(root, "src/helper.py"));
-      const gone = await call(server, "symbols_find", { name: "helper" });
+      const gone = await call(server, "symbols", { relation: "find", name: "helper" });
       assert.equal(failureCode(gone), "MAG-REF-001", JSON.stringify(gone.envelope));
     });
 
@@ -93,7 +94,7 @@ Deno.test("symbols in llm-mcp: the index follows edits, deletions and new files"
       await Deno.mkdir(join(root, "build"));
       await Deno.writeTextFile(join(root, "build/gen.py"), "def added():\n    pass\n");
       await Deno.writeTextFile(join(root, "src/added.py"), "def added():\n    pass\n");
-      const found = await call(server, "symbols_find", { name: "added" });
+      const found = await call(server, "symbols", { relation: "find", name: "added" });
       assert.deepEqual(paths(found), ["src/added.py"], JSON.stringify(found.envelope));
     });
   } finally {
@@ -107,7 +108,7 @@ Deno.test("symbols in llm-mcp without write permission: answers as indexed, with
   const server = await connect({ root, permissions: [`--allow-read=${root}`] });
   try {
     await Deno.writeTextFile(join(root, "src/greet.py"), "def salute(name):\n    return name\n");
-    const found = await call(server, "symbols_find", { name: "greet" });
+    const found = await call(server, "symbols", { relation: "find", name: "greet" });
     assert.equal(found.isError, false, JSON.stringify(found.envelope));
     assert.deepEqual(paths(found), ["src/greet.py"]);
     const codes = found.envelope.diagnostics.map((diagnostic) => diagnostic.code);

@@ -14,6 +14,7 @@ import { writeTool } from "./write/tool.ts";
 import { validateTool } from "./validate/tool.ts";
 import {
   refactorDeleteTool,
+  refactorInsertTool,
   refactorPatchTool,
   refactorPlanTool,
   refactorRenameTool,
@@ -85,6 +86,7 @@ export const TOOLS: readonly Tool[] = [
   refactorRenameTool,
   refactorPatchTool,
   refactorDeleteTool,
+  refactorInsertTool,
   refactorPlanTool,
   refactorUndoTool,
 ];

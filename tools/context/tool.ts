@@ -42,6 +42,13 @@ export const contextTool: Tool = defineTool({
     "Ranks from the symbol index: traceback frames, paths and names the task writes, BM25 over " +
     "the definitions' text, callers and callees. Use it first on a new task, before grep.",
   example: { task: "TypeError in parse_args when --verbose is given", budget: 4000 },
+  mcp: {
+    description: "The first call on a new task: from its words (issue, request, traceback) to " +
+      "the code it needs, whole definitions ranked and fitted to a token budget, " +
+      "with spans and checksums. Prefer it to rounds of grep and reads; builds the " +
+      "symbol index if missing.",
+    unlisted: ["task_file", "language", "exclude"],
+  },
   prefix: "LMC",
   kind: "query",
   permissions: ["read"],

@@ -49,6 +49,22 @@ export const discoverTool: Tool = defineTool({
     "and the matched UTF-8 byte positions; ties break by path. Respects .gitignore and skips " +
     "hidden files. Use it to locate a file when you know roughly its name.",
   example: { query: "walker .ts$", paths: ["src"], limit: 5 },
+  mcp: {
+    description: "Find files by fuzzy name (fzf scoring), ranked. Prefer it to listing " +
+      "directories when you know roughly a file's name.",
+    unlisted: [
+      "type_not",
+      "hidden",
+      "no_ignore",
+      "follow",
+      "max_depth",
+      "max_filesize",
+      "no_index",
+      "case",
+      "type",
+      "glob",
+    ],
+  },
   prefix: "LMD",
   kind: "query",
   permissions: ["read"],

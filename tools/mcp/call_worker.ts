@@ -11,7 +11,7 @@
 import { failureOutcome } from "../../core/failure.ts";
 import type { Envelope } from "../../schema/envelope.ts";
 import { markChanged } from "../../core/trigram/live.ts";
-import { TOOLS } from "../registry.ts";
+import { mcpTool } from "./surface.ts";
 import { type CallMessage, type CallReply, flagSignal, warmCache } from "./call_protocol.ts";
 
 /** The parts of a worker's global scope this module uses (typed here, not via a lib directive). */
@@ -25,7 +25,7 @@ const scope = globalThis as unknown as WorkerScope;
 const cache = warmCache();
 
 async function runCall(message: Extract<CallMessage, { type: "call" }>): Promise<Envelope> {
-  const tool = TOOLS.find((candidate) => candidate.mcpName === message.tool);
+  const tool = mcpTool(message.tool);
   if (!tool) throw new Error(`call worker: no tool '${message.tool}' in the registry`);
   const context = {
     executionId: message.executionId,

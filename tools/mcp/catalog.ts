@@ -23,8 +23,11 @@ export interface McpToolDescriptor {
   description: string;
   /** JSON Schema of the arguments. */
   inputSchema: JsonSchema & { type: "object" };
-  /** JSON Schema of `structuredContent` (the tool's envelope). */
-  outputSchema: JsonSchema & { type: "object" };
+  /**
+   * JSON Schema of `structuredContent` (the tool's envelope, or its compact form): only when the
+   * server was started with `--output-schemas` (most clients read it and never use it).
+   */
+  outputSchema?: JsonSchema & { type: "object" };
   /** Behaviour hints, stated by the tool definition. */
   annotations: {
     title: string;
@@ -57,13 +60,17 @@ export const DETAIL_ARGUMENT = "detail";
 const DETAIL_SCHEMA = {
   type: "string",
   enum: [...DETAILS],
-  default: "compact",
-  description: 'How much to show: "compact" (default) gives rows grouped by file (line, ' +
-    'column, byte span, line text or first line; a transform\'s status and new spans); "full" ' +
-    "adds ids, span ids, matched text, captures, whole node text and a transform's checksums " +
-    "and full spans, as the command line prints with --format json. A call asking for " +
-    "with_context, with_checksums or with_semantics is full unless it says compact.",
+  description: '"full" adds ids and whole text',
 };
+
+/** What the server's offset argument says (the instructions say how paging works). */
+const OFFSET_DESCRIPTION = "Results to skip";
+
+/** How the server lists its tools. */
+export interface CatalogOptions {
+  /** Put each tool's outputSchema in its entry (`--output-schemas`); default: left out. */
+  outputSchemas?: boolean;
+}
 
 /** The tool's envelope schema, or, when it declares a compact form, either form. */
 function answerSchema(tool: Tool): z.ZodType {
@@ -71,19 +78,113 @@ function answerSchema(tool: Tool): z.ZodType {
   return compact ? z.union([compact, output]) : output;
 }
 
-/** JSON Schema for MCP: the 2020-12 dialect MCP assumes by default, without `$schema`. */
+/**
+ * JSON Schema for MCP: the 2020-12 dialect MCP assumes by default, without `$schema`, and
+ * without what says nothing more to a client (see {@linkcode withoutRedundancy}).
+ */
 function mcpSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema & { type: "object" } {
   const { $schema: _dialect, ...rest } = toJsonSchema(schema, io);
-  const slim = io === "output" ? withoutRedundancy(rest) as JsonSchema : rest;
+  const slim = withoutRedundancy(rest) as JsonSchema;
   return { ...slim, type: "object" };
 }
 
 /**
- * A schema without what says nothing more to a client, repeated in every tool's outputSchema
- * (`tools/list` is read whole by every client): zod's bounds of a safe integer (every count and
- * offset has them; JSON numbers past them never occur), and the long patterns zod adds beside
- * `format: "uuid"` and `format: "date-time"` (the format says it). The full JSON Schemas of the
- * contract, in `schema/json/`, keep them.
+ * What a field's description says only of the command line (positional arguments, JSON text,
+ * repetition, standard input, exit codes), left out of what the model reads.
+ */
+const COMMAND_LINE_ONLY: readonly [RegExp, string][] = [
+  [/[.;] On the command line, [^.;(]*/gi, ""],
+  [/;? ?\(?on the command line,? [^);]*\)?/gi, ""],
+  [/ ?\(the first positional argument\)/g, ""],
+  [/ ?\(first positional\)/g, ""],
+  [/\(the first positional argument; ([^)]*)\)/g, "($1)"],
+  [/ ?\(repeatable\)/g, ""],
+  [/ ?\(exit 1 when changes are pending\)/g, ""],
+  [/ ?\[default: false on the command line, true for MCP clients\]/g, " [default: true]"],
+];
+
+/** Trailing notes a merged tool adds to a field: its defaults and the values that take it. */
+const MERGE_NOTES = /(\s*(\[default: [^\]]*\]|\((not )?(relation|algorithm|op): [^)]*\)))+$/;
+
+/** A field's description longer than this is cut to its first clause for the model. */
+const FIELD_TEXT_BYTES = 48;
+
+/**
+ * A field's description as the model reads it: without what says only of the command line
+ * (see {@linkcode COMMAND_LINE_ONLY}), and, when long, cut to its first clause (up to `;` or a
+ * sentence's end), a merged tool's notes kept. `--help` and the JSON Schema files keep it whole.
+ */
+function modelText(description: string): string {
+  let text = description;
+  for (const [pattern, replacement] of COMMAND_LINE_ONLY) text = text.replace(pattern, replacement);
+  const notes = MERGE_NOTES.exec(text)?.[0] ?? "";
+  let head = text.slice(0, text.length - notes.length).trim();
+  if (head.length > FIELD_TEXT_BYTES) {
+    const cut = [/; /g, /(?<!e\.g|i\.e)\. /g, / \((?!e\.g)/g].map((pattern) => {
+      pattern.lastIndex = 20;
+      return pattern.exec(head)?.index ?? -1;
+    }).filter((index) => index > 0);
+    if (cut.length) head = head.slice(0, Math.min(...cut));
+  }
+  return `${head}${notes}`.trim();
+}
+
+/** Whether `value` is `{}` (the schema that allows anything). */
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.keys(value).length === 0;
+}
+
+/** Whether `option` is a bare string schema, beside a list or an object: its JSON as text. */
+function isJsonText(option: unknown): boolean {
+  return JSON.stringify(option) === '{"type":"string"}';
+}
+
+/** Whether `value` is the empty value of its type: an argument left out means the same. */
+function isEmptyDefault(value: unknown): boolean {
+  return value === false || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * An input schema as the model reads it: each field's description without what says only of the
+ * command line, and no descriptions inside a field's items (the field's own says their shape).
+ */
+function modelSchema(schema: JsonSchema): void {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  for (const [name, property] of Object.entries(properties)) {
+    const description = typeof property.description === "string"
+      ? { description: modelText(property.description) }
+      : {};
+    properties[name] = { ...withoutDescriptions(property) as JsonSchema, ...description };
+  }
+}
+
+/** `value` with no `description` at any depth. */
+function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === "description") continue;
+    out[key] = key === "properties"
+      ? Object.fromEntries(
+        Object.entries(child as Record<string, unknown>).map(([name, property]) => [
+          name,
+          withoutDescriptions(property),
+        ]),
+      )
+      : withoutDescriptions(child);
+  }
+  return out;
+}
+
+/**
+ * A schema without what says nothing more to a client (`tools/list` is read whole by every
+ * client): zod's bounds of a safe integer (every count and offset has them; JSON numbers past
+ * them never occur), the long patterns zod adds beside `format: "uuid"` and
+ * `format: "date-time"` (the format says it), a default of `false` or `[]` (an argument left
+ * out means that), a `minLength` of 1, an `additionalProperties` that allows anything, and the
+ * text form of a JSON value beside it in an `anyOf` (the command line's; an MCP client sends the
+ * value). The full JSON Schemas of the contract, in `schema/json/`, keep them.
  */
 function withoutRedundancy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutRedundancy);
@@ -94,6 +195,17 @@ function withoutRedundancy(value: unknown): unknown {
     if (key === "maximum" && child === Number.MAX_SAFE_INTEGER) continue;
     if (key === "minimum" && child === Number.MIN_SAFE_INTEGER) continue;
     if (key === "pattern" && typeof schema.format === "string") continue;
+    if (key === "default" && isEmptyDefault(child)) continue;
+    if (key === "minLength" && child === 1) continue;
+    if (key === "additionalProperties" && isEmptyObject(child)) continue;
+    if (key === "anyOf" && Array.isArray(child)) {
+      // A JSON value the command line also takes as text: the client sends the value.
+      const values = child.filter((option) => !isJsonText(option));
+      if (values.length === 1 && child.length === 2) {
+        Object.assign(out, withoutRedundancy(values[0]));
+        continue;
+      }
+    }
     out[key] = key === "properties" || key === "$defs"
       ? Object.fromEntries(
         Object.entries(child as Record<string, unknown>).map(([name, property]) => [
@@ -113,7 +225,9 @@ function offsetName(tool: Tool): string {
 
 /**
  * The catalog entry of `tool`. `pageable` adds the offset argument (tools with a `listKey`, and
- * `get_execution`, whose pages are those of the result it returns).
+ * `get_execution`, whose pages are those of the result it returns). The arguments the tool marks
+ * `unlisted` are left out of its inputSchema (they are still accepted, as the server's
+ * instructions say); the outputSchema is there only when `options.outputSchemas` asks for it.
  *
  * @example
  * ```ts
@@ -123,26 +237,28 @@ function offsetName(tool: Tool): string {
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
  * const properties = entry.descriptor.inputSchema.properties ?? {};
  * assert.deepEqual(Object.keys(properties), ["execution_id", "offset", "detail"]);
+ * assert.equal(entry.descriptor.outputSchema, undefined);
  * ```
  */
 export function catalogEntry(
   tool: Tool,
   pageable: boolean = tool.listKey !== undefined,
+  options: CatalogOptions = {},
 ): CatalogEntry {
   const schemas = zodSchemas(tool);
   const inputSchema = mcpSchema(schemas.input, "input");
-  mentionAliases(tool, inputSchema);
+  modelSchema(inputSchema);
+  const unlisted = (tool.unlisted ?? []).filter((name) => name in tool.input.shape);
+  const example = tool.example ? `\nExample: ${JSON.stringify(tool.example)}` : "";
   const entry: CatalogEntry = {
     tool,
     takesDetail: pageable || tool.compact !== undefined,
     descriptor: {
       name: tool.mcpName,
       title: tool.title,
-      description: tool.example
-        ? `${tool.description}\nExample: ${JSON.stringify(tool.example)}`
-        : tool.description,
+      description: `${tool.description}${example}`,
       inputSchema,
-      outputSchema: mcpSchema(answerSchema(tool), "output"),
+      ...(options.outputSchemas ? { outputSchema: mcpSchema(answerSchema(tool), "output") } : {}),
       annotations: {
         title: tool.title,
         ...tool.annotations,
@@ -153,32 +269,23 @@ export function catalogEntry(
   const properties: Record<string, JsonSchema> = {
     ...(inputSchema.properties as Record<string, JsonSchema> | undefined),
   };
+  for (const name of unlisted) delete properties[name];
   if (pageable) {
     entry.offsetArgument = offsetName(tool);
     properties[entry.offsetArgument] = {
       type: "integer",
       minimum: 0,
-      default: 0,
-      description: "Paging by the MCP server: skip this many result items. A result cut to " +
-        "fit the output budget is marked partial and names its next page: get_execution " +
-        "with its execution_id and offset pages the stored result without a re-run.",
+      description: OFFSET_DESCRIPTION,
     };
   }
   if (entry.takesDetail) properties[DETAIL_ARGUMENT] = DETAIL_SCHEMA;
   inputSchema.properties = properties;
-  return entry;
-}
-
-/** Adds each field's aliases to its description, so clients see the names the server accepts. */
-function mentionAliases(tool: Tool, inputSchema: JsonSchema): void {
-  const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchema>;
-  for (const [name, schema] of Object.entries(tool.input.shape)) {
-    const aliases = fieldMeta(schema as z.ZodType).aliases ?? [];
-    const property = properties[name];
-    if (!aliases.length || !property) continue;
-    const said = typeof property.description === "string" ? `${property.description} ` : "";
-    properties[name] = { ...property, description: `${said}(also: ${aliases.join(", ")})` };
+  if (Array.isArray(inputSchema.required)) {
+    const required = inputSchema.required.filter((name) => !unlisted.includes(name as string));
+    if (required.length) inputSchema.required = required;
+    else delete inputSchema.required;
   }
+  return entry;
 }
 
 /** A call's arguments split into the tool's input and the server's own paging offset. */

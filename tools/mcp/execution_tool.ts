@@ -18,12 +18,9 @@ import { defineTool, type Tool } from "../../core/tool.ts";
 /** MCP name of the execution tool. */
 export const GET_EXECUTION = "get_execution";
 
-const DESCRIPTION = "Returns a past run by its execution_id (a call of this server, or an " +
-  "llm-* command line logged in the workspace's .llm/log): the tool, the " +
-  "arguments, the time, the status and the result envelope exactly as the tool produced it. " +
-  "Use it to re-read a result after your context was compacted instead of running the tool " +
-  "again; a long result list comes in pages (pass `offset`, as a cut answer's `next_page` " +
-  'says), compact unless `detail: "full"` is asked for.';
+const DESCRIPTION = "Re-reads a past result by its execution_id (a call of this server, or an " +
+  "llm-* command line logged in .llm/log), or another page of it (offset), without running " +
+  "the tool again: what a cut answer's next_page names.";
 
 const executionId = z.string().min(1).describe(
   "execution_id of an earlier result (UUID; `operation_id` is accepted too)",

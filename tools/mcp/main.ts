@@ -29,7 +29,7 @@ import LOG_TABLES from "../../core/tables/log.json" with { type: "json" };
 import { VERSION } from "../../core/version.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { EXIT } from "../../schema/error_codes.ts";
-import { TOOLS } from "../registry.ts";
+import { ALL_TOOLS, DEFAULT_TOOLS } from "./surface.ts";
 import type { Tool } from "../../core/tool.ts";
 import { GET_EXECUTION } from "./execution_tool.ts";
 import { packageDirectory, workersAvailable } from "../../core/workers.ts";
@@ -76,8 +76,10 @@ export interface McpServerOptions {
   callTimeoutMs: number;
   /** Stack traces in internal-error diagnostics. */
   debug: boolean;
-  /** Only these tools (MCP names); absent or empty: every tool the permissions allow. */
+  /** Only these tools (MCP names); absent or empty: the default surface. */
   tools?: readonly string[];
+  /** List each tool's outputSchema in tools/list. */
+  outputSchemas?: boolean;
 }
 
 /**
@@ -111,6 +113,7 @@ export function parseServerArgs(args: string[]): McpServerOptions | undefined {
     callTimeoutMs: input.call_timeout_ms,
     debug: input.debug,
   };
+  if (input.output_schemas) options.outputSchemas = true;
   if (input.log_dir !== undefined) options.logDir = input.log_dir;
   const tools = input.tools.flatMap((names) => names.split(",")).map((name) => name.trim())
     .filter(Boolean);
@@ -123,27 +126,32 @@ function warn(message: string): void {
 }
 
 /**
- * The registry's tools `names` asks for (all of them when it is empty), in the registry's order.
- * Throws `MCP-ARG-013` naming the valid names for a name no tool has.
+ * The tools `names` asks for, in the surface's fixed order: the default surface
+ * (`DEFAULT_TOOLS`: context, search, …, symbols, graph, refactor) when it is empty; else any of
+ * the default tools and of the registry's others (`symbols_index`, `symbols_verify`, each merged
+ * tool's members by their own names). Throws `MCP-ARG-013` naming the valid names for a name no
+ * tool has.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { selectTools } from "@llm/search/mcp";
  * assert.deepEqual(selectTools(["search", "context"]).map((tool) => tool.mcpName), ["context", "search"]);
+ * assert.equal(selectTools().length, 11); // with get_execution, 12
+ * assert.equal(selectTools(["symbols_index"])[0].name, "llm-symbols index");
  * assert.throws(() => selectTools(["grep"]), { code: "MCP-ARG-013" });
  * ```
  */
 export function selectTools(names: readonly string[] = []): readonly Tool[] {
-  if (names.length === 0) return TOOLS;
-  const known = new Set([...TOOLS.map((tool) => tool.mcpName), GET_EXECUTION]);
+  if (names.length === 0) return DEFAULT_TOOLS;
+  const known = new Set([...ALL_TOOLS.map((tool) => tool.mcpName), GET_EXECUTION]);
   const unknown = names.filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw new ToolError("MCP-ARG-013", `--tools names no tool: ${unknown.join(", ")}`, {
       remediation: `Name tools among: ${[...known].join(", ")}.`,
     });
   }
-  return TOOLS.filter((tool) => names.includes(tool.mcpName));
+  return ALL_TOOLS.filter((tool) => names.includes(tool.mcpName));
 }
 
 /**
@@ -187,6 +195,7 @@ export function createServer(options: McpServerOptions): ToolServer {
     runner: callRunner(scope.root, options.debug),
     callTimeoutMs: options.callTimeoutMs,
     debug: options.debug,
+    outputSchemas: options.outputSchemas ?? false,
   });
 }
 

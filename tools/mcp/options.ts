@@ -36,8 +36,10 @@ export interface McpServerInput {
   call_timeout_ms: number;
   /** Stack traces in internal-error diagnostics. */
   debug: boolean;
-  /** Only these tools (MCP names); empty: every tool the permissions allow. */
+  /** Only these tools (MCP names); empty: the default surface the permissions allow. */
   tools: string[];
+  /** List each tool's outputSchema in tools/list. */
+  output_schemas: boolean;
 }
 
 /** The server's options: the flags of `llm-mcp`, its `--help`, parsed by the tools' machinery. */
@@ -64,7 +66,13 @@ const McpServerSchema: z.ZodType<McpServerInput> & z.ZodObject = z.object({
   debug: z.boolean().default(false).describe("Stack traces in internal-error diagnostics"),
   tools: z.array(z.string()).default([]).describe(
     "Serve only these tools (MCP names, comma-separated or repeated; get_execution is always " +
-      "served) [default: every tool the permissions allow]",
+      "served); also names the tools outside the default surface (symbols_index, " +
+      "symbols_verify, and each symbols, graph and refactor member by its own name, e.g. " +
+      "symbols_find) [default: the default surface the permissions allow]",
+  ),
+  output_schemas: z.boolean().default(false).describe(
+    "List each tool's outputSchema in tools/list (left out by default: most clients never " +
+      "use it; structuredContent is there either way)",
   ),
 });
 
@@ -84,7 +92,7 @@ export const MCP_COMMAND: CommandSpec = {
     examples: [
       "deno run -R jsr:@llm/search/mcp --root ~/src/app",
       "deno run -R --allow-write=.llm jsr:@llm/search/mcp --root .   # read-only, logged in .llm/log",
-      "deno run -R jsr:@llm/search/mcp --tools context,search,symbols_find   # a subset",
+      "deno run -R jsr:@llm/search/mcp --tools context,search,symbols   # a subset",
       "deno run -R jsr:@llm/search/mcp log show 4d1c2f9e-0b7a-4c55-9a51-2f0f6f4c1e11",
     ],
     exitCodes:

@@ -27,6 +27,7 @@ import {
 } from "./budget.ts";
 import { type CatalogEntry, catalogEntry, type McpToolDescriptor, prepareCall } from "./catalog.ts";
 import { GET_EXECUTION, getExecutionTool } from "./execution_tool.ts";
+import { isMerged } from "./merge.ts";
 import type { ExecutionLog } from "../../core/execution_log.ts";
 import { allows, changedPaths, confineToRoot, type Scope } from "./scope.ts";
 import { LLM_MCP } from "../../schema/tool_names.ts";
@@ -110,6 +111,8 @@ export interface ToolServerOptions {
   callTimeoutMs?: number;
   /** Put stack traces of internal errors in their diagnostics. */
   debug?: boolean;
+  /** List each tool's outputSchema (`--output-schemas`); default: left out. */
+  outputSchemas?: boolean;
 }
 
 const SERVER_INFO = { name: LLM_MCP, kind: "query", mcpName: "mcp", prefix: "MCP" } as const;
@@ -221,13 +224,18 @@ export class ToolServer {
     const offered = options.tools.filter((tool) => allows(options.scope, tool));
     for (const tool of options.tools) {
       this.#listKeys.set(tool.mcpName, tool.listKey);
-      if (tool.compact) this.#compactForms.set(tool.name, tool.compact.form);
+      // A merged tool's answers are its members' envelopes, each compacted by its own form.
+      const members = isMerged(tool) ? Object.values(tool.members) : [];
+      for (const each of [tool, ...members]) {
+        if (each.compact) this.#compactForms.set(each.name, each.compact.form);
+      }
       if (!offered.includes(tool)) this.#hidden.set(tool.mcpName, tool);
     }
     const log = options.log;
+    const listing = { outputSchemas: options.outputSchemas ?? false };
     this.#entries = [
-      ...offered.map((tool) => catalogEntry(tool)),
-      catalogEntry(getExecutionTool((id) => log.get(id)), true),
+      ...offered.map((tool) => catalogEntry(tool, undefined, listing)),
+      catalogEntry(getExecutionTool((id) => log.get(id)), true, listing),
     ];
     for (const entry of this.#entries) this.#byName.set(entry.tool.mcpName, entry);
   }

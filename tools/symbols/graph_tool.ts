@@ -344,6 +344,11 @@ export const repoMapTool: Tool = defineTool({
   description: "The repository's most used definitions (PageRank over references, restarted " +
     "at focus files or symbols) as file headers and signature lines within tokens; read it first.",
   example: { focus: ["src/main.rs"], tokens: 1000 },
+  mcp: {
+    description: "The repository's most used definitions as signature lines within a token " +
+      "budget. Read it first in an unknown repository, instead of listing and opening files.",
+    unlisted: ["db"],
+  },
   input: z.object({
     focus: field(
       z.array(z.string().min(1)).default([]).describe(

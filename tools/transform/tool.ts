@@ -44,6 +44,21 @@ export const transformTool: Tool = defineTool({
     'form, detail: "full", adds the old spans and the checksums); its execution_id is what ' +
     "undo takes. Use dry_run to preview a unified diff.",
   example: { file: "src/main.ts", old: "let x = 1;", new: "const x = 1;", dry_run: true },
+  mcp: {
+    description: "Edits files: replace a text that occurs once, or apply byte-span edits from " +
+      "search, checksum-checked, all or nothing, undoable. Prefer it to the " +
+      "client's edit for multi-file or span-exact changes.",
+    unlisted: [
+      "root",
+      "allow_build_scripts",
+      "plan",
+      "recover",
+      "file_checksums",
+      "expect",
+      "all",
+      "count",
+    ],
+  },
   prefix: "LMT",
   kind: "mutation",
   operationType: "edit",

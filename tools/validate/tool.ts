@@ -42,6 +42,11 @@ export const validateTool: Tool = defineTool({
     "bash; JSON, YAML and TOML parsers) in the file's folder. Answers approved or rejected with diagnostics " +
     "(line, column, the compiler's message and code); a gate that cannot run says why in a note.",
   example: { path: "src/util.py", content: "def f(x):\n    return x + 1\n" },
+  mcp: {
+    description: "Checks text meant for a file by its syntax and compiler, writing nothing: " +
+      "approved, or rejected with exact diagnostics.",
+    unlisted: ["stdin", "allow_build_scripts"],
+  },
   prefix: "LMV",
   kind: "query",
   permissions: ["read"],

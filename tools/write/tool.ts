@@ -46,6 +46,12 @@ export const writeTool: Tool = defineTool({
     "is replaced only with overwrite and expected_checksum. validate_only checks without " +
     "writing; undo takes the execution_id of a write and removes what it created.",
   example: { path: "src/hello.py", content: 'print("hello")\n' },
+  mcp: {
+    description: "Creates files only if they pass the syntax and compiler gates, else writes " +
+      "nothing and answers the diagnostics. Prefer it to the client's write for " +
+      "code that must compile.",
+    unlisted: ["root", "allow_build_scripts", "plan"],
+  },
   prefix: "LFW",
   kind: "mutation",
   operationType: "write",

@@ -96,6 +96,8 @@ export function responseBytes(envelope: Answer, isError: boolean): number {
 export interface PageRequest {
   /** Execution id of the full result, which `get_execution` pages without re-running. */
   executionId: string;
+  /** Items a page holds at most (a call's own `limit`); absent: as many as fit the budget. */
+  pageSize?: number;
 }
 
 /** A list that can be shown one page at a time. */

@@ -236,7 +236,7 @@ function offsetName(tool: Tool): string {
  * import { getExecutionTool } from "./execution_tool.ts";
  * const entry = catalogEntry(getExecutionTool(() => undefined), true);
  * const properties = entry.descriptor.inputSchema.properties ?? {};
- * assert.deepEqual(Object.keys(properties), ["execution_id", "offset", "detail"]);
+ * assert.deepEqual(Object.keys(properties), ["execution_id", "limit", "offset", "detail"]);
  * assert.equal(entry.descriptor.outputSchema, undefined);
  * ```
  */

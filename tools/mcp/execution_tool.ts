@@ -18,9 +18,8 @@ import { defineTool, type Tool } from "../../core/tool.ts";
 /** MCP name of the execution tool. */
 export const GET_EXECUTION = "get_execution";
 
-const DESCRIPTION = "Re-reads a past result by its execution_id (a call of this server, or an " +
-  "llm-* command line logged in .llm/log), or another page of it (offset), without running " +
-  "the tool again: what a cut answer's next_page names.";
+const DESCRIPTION = "A past result by its execution_id (a call here or an llm-* command), or " +
+  "its next page (offset, limit), without running the tool again: what next_page names.";
 
 const executionId = z.string().min(1).describe(
   "execution_id of an earlier result (UUID; `operation_id` is accepted too)",
@@ -64,7 +63,10 @@ export function getExecutionTool(lookup: (id: string) => ExecutionRecord | undef
     kind: "query",
     permissions: [],
     annotations,
-    input: z.object({ execution_id: executionId }),
+    input: z.object({
+      execution_id: executionId,
+      limit: z.number().int().positive().optional().describe("Items at most"),
+    }),
     output: GetExecutionEnvelopeSchema,
     cli: { usage: "ID", examples: [] },
     run: (input, context) =>

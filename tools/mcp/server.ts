@@ -313,9 +313,15 @@ export class ToolServer {
     }
     let envelope: Envelope;
     let cancelled = false;
+    // A list cut by the call's own `limit` is a page of a longer list the tool kept: its next
+    // page is then a `get_execution` of this call, answered from the log.
+    const pageSize = name === GET_EXECUTION ? undefined : limitOf(tool, prepared.input);
+    const input = pageSize === undefined
+      ? prepared.input
+      : { ...prepared.input, limit: reservedLimit(pageSize) };
     try {
       confineToRoot(this.#scope.root, zodSchemas(tool).input, prepared.input);
-      envelope = mcpUndoHint(await this.#execute(tool, prepared.input, executionId, signal), tool);
+      envelope = mcpUndoHint(await this.#execute(tool, input, executionId, signal), tool);
     } catch (thrown) {
       cancelled = thrown instanceof ToolError && thrown.code === CANCELLED;
       envelope = failureOutcome(tool, thrown, executionId, this.#debug).envelope;
@@ -328,8 +334,10 @@ export class ToolServer {
     if (tool.kind === "mutation" || !tool.annotations.readOnlyHint) this.#invalidate(envelope);
     // A write the gates rejected did not do what was asked, like a failure: the client flags it.
     const isError = envelope.status === "error" || envelope.status === "rejected";
+    const asked = name === GET_EXECUTION ? pageLimit(prepared.input.limit) : pageSize;
     const request: PageRequest = {
       executionId: name === GET_EXECUTION ? executionOf(envelope) ?? executionId : executionId,
+      ...(asked === undefined ? {} : { pageSize: asked }),
     };
     if (name === GET_EXECUTION) {
       // It logs the page it returned (the full record it read is in the log already).
@@ -432,10 +440,15 @@ export class ToolServer {
     const shape = this.#answerShape(detail);
     const pages = listPages(envelope, listKey);
     if (!pages) return shrinkToFit(shape(envelope), this.#maxOutputBytes, isError);
+    const { pageSize } = request;
+    const paged = pageSize !== undefined && offset + pageSize < pages.total;
     const whole = shape(envelope);
-    if (offset === 0 && responseBytes(whole, isError) <= this.#maxOutputBytes) return whole;
+    if (!paged && offset === 0 && responseBytes(whole, isError) <= this.#maxOutputBytes) {
+      return whole;
+    }
     const shaped: Pageable = {
-      total: pages.total,
+      // A call's own limit makes its page no longer than it asked.
+      total: paged ? offset + pageSize : pages.total,
       view: (start, count, note) =>
         withNextPage(shape(pages.view(start, count, note)), request, start + count, pages.total),
     };
@@ -475,10 +488,14 @@ export class ToolServer {
     } as QueryEnvelope);
     const inner = listPages(stored, this.#listKeys.get(record.tool));
     if (!inner) return shrinkToFit(wrap(shape(stored)), this.#maxOutputBytes, isError);
+    const { pageSize } = request;
+    const paged = pageSize !== undefined && offset + pageSize < inner.total;
     const whole = wrap(shape(stored));
-    if (offset === 0 && responseBytes(whole, isError) <= this.#maxOutputBytes) return whole;
+    if (!paged && offset === 0 && responseBytes(whole, isError) <= this.#maxOutputBytes) {
+      return whole;
+    }
     const pages: Pageable = {
-      total: inner.total,
+      total: paged ? offset + pageSize : inner.total,
       view: (start, count, note) =>
         wrap(
           withNextPage(shape(inner.view(start, count, note)), request, start + count, inner.total),
@@ -495,7 +512,11 @@ function withNextPage(answer: Answer, request: PageRequest, end: number, total: 
   const { diagnostics, ...head } = answer;
   const next_page = {
     tool: "get_execution" as const,
-    arguments: { execution_id: request.executionId, offset: end },
+    arguments: {
+      execution_id: request.executionId,
+      offset: end,
+      ...(request.pageSize === undefined ? {} : { limit: request.pageSize }),
+    },
   };
   return { ...head, next_page, diagnostics };
 }
@@ -504,4 +525,42 @@ function executionOf(envelope: Envelope): string | undefined {
   if (!isQuery(envelope)) return undefined;
   const data = envelope.data as unknown as { execution?: ExecutionRecord };
   return data.execution?.execution_id;
+}
+
+/**
+ * Items a call cut by its own `limit` asks of the tool, so that its next pages come from the log:
+ * ten pages' worth, at least 100, at most {@linkcode MAX_RESERVED_ITEMS}.
+ */
+function reservedLimit(pageSize: number): number {
+  return Math.max(pageSize, Math.min(Math.max(pageSize * 10, 100), MAX_RESERVED_ITEMS));
+}
+
+/** Most items a call asks of a tool beyond its own `limit`, to page them (see above). */
+const MAX_RESERVED_ITEMS = 1_000;
+
+/**
+ * The `limit` a call of a list tool asks for (its default when it names none): the size of its
+ * answer's page; undefined for a tool without one, a call asking for everything (0), or a limit
+ * already past what is reserved.
+ */
+function limitOf(tool: Tool, input: Record<string, unknown>): number | undefined {
+  let answering = tool;
+  let args = input;
+  if (isMerged(tool)) {
+    // The member the call names applies its own default.
+    const value = input[tool.discriminator];
+    if (typeof value !== "string" || !Object.hasOwn(tool.members, value)) return undefined;
+    answering = tool.members[value];
+    const { [tool.discriminator]: _value, ...rest } = input;
+    args = rest;
+  }
+  if (!answering.listKey || !("limit" in answering.input.shape)) return undefined;
+  const parsed = answering.input.safeParse(args);
+  const limit = parsed.success ? (parsed.data as Record<string, unknown>).limit : undefined;
+  return typeof limit === "number" && limit > 0 && limit < MAX_RESERVED_ITEMS ? limit : undefined;
+}
+
+/** A `get_execution` call's `limit`, when it gives a usable one. */
+function pageLimit(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }

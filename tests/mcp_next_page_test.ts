@@ -1,0 +1,67 @@
+/**
+ * A partial answer names its next call (issue 33, item 5): a list cut by the call's own `limit`
+ * carries `next_page`, the `get_execution` call (execution id, offset, limit) that returns the
+ * following page from the log without running the tool again; pages chain to the end, and
+ * together they are the list one call with a larger limit gives.
+ */
+import assert from "node:assert/strict";
+import { makeTree } from "./helpers.ts";
+import { connect } from "./mcp_helpers.ts";
+
+interface Page {
+  status: string;
+  partial?: boolean;
+  next_page?: { tool: string; arguments: Record<string, unknown> };
+  data: Record<string, unknown>;
+}
+
+function structured(result: unknown): Page {
+  return (result as { structuredContent: Page }).structuredContent;
+}
+
+/** The rows of a compact search answer (one line each), whatever their grouping. */
+function rowsOf(page: Page): string[] {
+  return JSON.stringify(page.data).match(/needle \d+/g) ?? [];
+}
+
+Deno.test("mcp: a list cut by its limit names the get_execution call of its next page", async () => {
+  const lines = Array.from({ length: 23 }, (_, i) => `needle ${i}`).join("\n") + "\n";
+  const root = await makeTree({ "a.txt": lines });
+  const server = await connect({ root, permissions: [`--allow-read=${root}`] });
+  try {
+    const call = { name: "search", arguments: { patterns: ["needle \\d+"], limit: 5 } };
+    const first = structured(await server.client.callTool(call));
+    assert.equal(first.partial, true);
+    assert.equal(first.data.match_count, 23);
+    assert.deepEqual(rowsOf(first), [0, 1, 2, 3, 4].map((i) => `needle ${i}`));
+    assert.equal(first.next_page?.tool, "get_execution");
+    assert.deepEqual(
+      { ...first.next_page?.arguments, execution_id: "-" },
+      { execution_id: "-", offset: 5, limit: 5 },
+    );
+    // The pages chain to the end: the rows of each, in order, are the whole list.
+    const seen = rowsOf(first);
+    let next: Page["next_page"] = first.next_page;
+    for (let pages = 0; next && pages < 10; pages++) {
+      const answer = structured(
+        await server.client.callTool({ name: next.tool, arguments: next.arguments }),
+      );
+      const inner = (answer.data.execution as { envelope: Page }).envelope;
+      seen.push(...rowsOf(inner));
+      next = inner.next_page;
+    }
+    assert.equal(next, undefined, "the last page names no next one");
+    assert.deepEqual(seen, Array.from({ length: 23 }, (_, i) => `needle ${i}`));
+    // A call that asked for everything it got names no next page.
+    const whole = structured(
+      await server.client.callTool({
+        name: "search",
+        arguments: { patterns: ["needle"], limit: 50 },
+      }),
+    );
+    assert.equal(whole.next_page, undefined);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

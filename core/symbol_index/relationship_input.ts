@@ -35,3 +35,9 @@ export const relationshipInputShape: {
     { short: "R" },
   ),
 };
+
+/**
+ * The relationship fields, by name: a tool's MCP listing leaves them out (the `symbols` tool
+ * answers those questions directly), though the tool accepts them.
+ */
+export const RELATIONSHIP_FIELDS: readonly string[] = Object.keys(relationshipInputShape);

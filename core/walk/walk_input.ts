@@ -46,3 +46,16 @@ export const walkInputShape: {
     "Skip files larger than this (bytes, or with K/M/G)",
   ),
 };
+
+/**
+ * The walk fields an MCP client rarely needs (the walk's tuning): accepted, and left out of what
+ * the model reads of a tool (its definition's `mcp.unlisted`).
+ */
+export const WALK_TUNING_FIELDS: readonly string[] = [
+  "type_not",
+  "hidden",
+  "no_ignore",
+  "follow",
+  "max_depth",
+  "max_filesize",
+];

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { WALK_TUNING_FIELDS } from "../../core/walk/walk_input.ts";
+import { RELATIONSHIP_FIELDS } from "../../core/symbol_index/relationship_input.ts";
 import type { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import {
@@ -52,17 +54,8 @@ export const astSearchTool: Tool = defineTool({
       "33 languages. Prefer it to grep when the match is a function, class or call, " +
       "not a line.",
     unlisted: [
-      "type_not",
-      "hidden",
-      "no_ignore",
-      "follow",
-      "max_depth",
-      "max_filesize",
-      "with_callers",
-      "with_callees",
-      "with_imports",
-      "with_exports",
-      "with_all_relationships",
+      ...WALK_TUNING_FIELDS,
+      ...RELATIONSHIP_FIELDS,
       "query_file",
       "max_columns",
       "max_parse_bytes",

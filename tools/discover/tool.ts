@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { WALK_TUNING_FIELDS } from "../../core/walk/walk_input.ts";
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import {
@@ -53,12 +54,7 @@ export const discoverTool: Tool = defineTool({
     description: "Find files by fuzzy name (fzf scoring), ranked. Prefer it to listing " +
       "directories when you know roughly a file's name.",
     unlisted: [
-      "type_not",
-      "hidden",
-      "no_ignore",
-      "follow",
-      "max_depth",
-      "max_filesize",
+      ...WALK_TUNING_FIELDS,
       "no_index",
       "case",
       "type",

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { WALK_TUNING_FIELDS } from "../../core/walk/walk_input.ts";
+import { RELATIONSHIP_FIELDS } from "../../core/symbol_index/relationship_input.ts";
 import { z } from "zod";
 import { defineTool, type Tool } from "../../core/tool.ts";
 import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
@@ -54,17 +56,8 @@ export const searchTool: Tool = defineTool({
       "client's grep: bounded, paged results with byte-exact spans that transform " +
       "edits take.",
     unlisted: [
-      "type_not",
-      "hidden",
-      "no_ignore",
-      "follow",
-      "max_depth",
-      "max_filesize",
-      "with_callers",
-      "with_callees",
-      "with_imports",
-      "with_exports",
-      "with_all_relationships",
+      ...WALK_TUNING_FIELDS,
+      ...RELATIONSHIP_FIELDS,
       "after_context",
       "before_context",
       "max_count",

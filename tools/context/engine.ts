@@ -282,13 +282,16 @@ function literalFinder(
     if (!(error instanceof IndexRefusal)) throw error;
   }
   const encoder = new TextEncoder();
-  const placeIn = (path: string, needle: Uint8Array) => {
-    let bytes: Uint8Array;
+  const readFile = (path: string): Uint8Array | undefined => {
     try {
-      bytes = Deno.readFileSync(join(root, path));
+      return Deno.readFileSync(join(root, path));
     } catch {
       return undefined;
     }
+  };
+  const placeIn = (path: string, needle: Uint8Array, read = readFile) => {
+    const bytes = read(path);
+    if (!bytes) return undefined;
     const at = indexOfBytes(bytes, needle);
     if (at < 0) return undefined;
     let line = 1;
@@ -301,9 +304,15 @@ function literalFinder(
     const files = store.files();
     const bytes = files.reduce((sum, file) => sum + file.size, 0);
     if (bytes > LITERAL_SCAN_BYTES) return undefined;
+    // Read once for all the task's messages (at most LITERAL_SCAN_BYTES are kept).
+    const read = new Map<string, Uint8Array | undefined>();
+    const cached = (path: string) => {
+      if (!read.has(path)) read.set(path, readFile(path));
+      return read.get(path);
+    };
     return (literal) => {
       const needle = encoder.encode(literal);
-      return files.flatMap((file) => placeIn(file.path, needle) ?? []);
+      return files.flatMap((file) => placeIn(file.path, needle, cached) ?? []);
     };
   }
   const trigrams = index;

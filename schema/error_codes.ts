@@ -454,7 +454,7 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
   },
   "LMC-ARG-011": {
     meaning: "The task file cannot be read as text.",
-    cause: "--task-file names a binary file, a file too large, or one outside the root's reach.",
+    cause: "--task-file names a binary file, a file over 1 MiB, a missing file or a folder.",
     remediation: "Give a text file of the task (up to 1 MiB), or the text itself.",
     exit: EXIT.badInput,
   },

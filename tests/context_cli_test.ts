@@ -165,6 +165,12 @@ Deno.test("context: bad input is a coded answer, never an internal error", async
     const binary = await ask(root, ["--task-file", join(root, "task.bin")]);
     assert.equal(binary.code, 2, binary.stdout);
     assert.match(binary.stdout, /LMC-ARG-011/);
+    // A task file that is not there, or a folder.
+    for (const missing of [join(root, "no_such_task.md"), join(root, "pkg")]) {
+      const absent = await ask(root, ["--task-file", missing]);
+      assert.equal(absent.code, 2, absent.stdout);
+      assert.match(absent.stdout, /LMC-ARG-011/);
+    }
     // A task file over 1 MiB.
     await Deno.writeTextFile(join(root, "task.log"), "parse_args fails\n".repeat(70_000));
     const huge = await ask(root, ["--task-file", join(root, "task.log")]);

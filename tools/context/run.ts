@@ -7,6 +7,7 @@
  */
 import type { CommandCode } from "../../core/cli_table.ts";
 import type { PositionalMapper, RunContext, ToolOutcome } from "../../core/tool.ts";
+import { resolve } from "../../core/path_syntax.ts";
 import { decodeText } from "../../core/utf8.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { queryEnvelope } from "../../schema/envelope_build.ts";
@@ -26,8 +27,21 @@ async function taskOf(
   if (input.task === "-" && readStdin) return await readStdin();
   if (input.task !== undefined) return input.task;
   if (input.task_file === undefined) return "";
-  const path = input.task_file.startsWith("/") ? input.task_file : `${cwd}/${input.task_file}`;
-  const bytes = await Deno.readFile(path);
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(resolve(cwd, input.task_file));
+  } catch (error) {
+    // A permission refusal is the framework's PERM code; a file that is not there, or a folder,
+    // is the task file's fault.
+    if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+      throw error;
+    }
+    throw new ToolError(
+      "LMC-ARG-011",
+      `${input.task_file} cannot be read as the task: ${(error as Error).message}`,
+      { file: input.task_file },
+    );
+  }
   if (bytes.length > TASK_FILE_BYTES || bytes.subarray(0, 8192).includes(0)) {
     throw new ToolError(
       "LMC-ARG-011",

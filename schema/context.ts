@@ -81,6 +81,19 @@ export interface ContextData {
   blocks: ContextBlock[];
   /** The next best blocks left out. */
   omitted: ContextOmitted[];
+  /**
+   * When blocks were left out: the call that lists the next ones — `context` with the same task
+   * (not repeated here) and these arguments (the blocks listed so far excluded).
+   */
+  next?: ContextNext;
+}
+
+/** The next call of a partial `llm-context` answer: the same task, with these arguments. */
+export interface ContextNext {
+  /** The tool (MCP name; on the command line, `llm-context`). */
+  tool: "context";
+  /** Arguments to add to the same task's. */
+  arguments: { exclude: string[]; budget: number };
 }
 
 const score = z.number();
@@ -125,4 +138,8 @@ export const ContextDataSchema: z.ZodType<ContextData> = z.object({
     score,
     tokens: count,
   })),
+  next: z.object({
+    tool: z.literal("context"),
+    arguments: z.object({ exclude: z.array(z.string()), budget: count }),
+  }).optional(),
 });

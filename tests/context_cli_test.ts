@@ -58,6 +58,7 @@ interface Answer {
     files: { file_path: string }[];
     blocks: Block[];
     omitted: { span: { span_id: string }; tokens: number }[];
+    next?: { tool: string; arguments: { exclude: string[]; budget: number } };
   };
   diagnostics: { code: string; level: string }[];
 }
@@ -139,12 +140,21 @@ Deno.test("context: --exclude of what a first call listed gives the next blocks"
   const root = await indexed();
   try {
     const first = answerOf(await ask(root, ["--budget", "60", TASK]));
-    assert.ok(first.data.blocks.length > 0);
+    assert.ok(first.data.blocks.length > 0 && first.data.omitted.length > 0);
     const held = first.data.blocks.map((block) => block.span.span_id);
+    // A partial answer names its next call: the same task, what it listed excluded.
+    assert.deepEqual(first.data.next, {
+      tool: "context",
+      arguments: { exclude: held, budget: 60 },
+    });
     const next = answerOf(
       await ask(root, ["--budget", "60", ...held.flatMap((id) => ["--exclude", id]), TASK]),
     );
+    assert.ok(next.data.blocks.length > 0);
     for (const block of next.data.blocks) assert.ok(!held.includes(block.span.span_id));
+    // Its own next call excludes both pages' blocks.
+    const both = [...held, ...next.data.blocks.map((block) => block.span.span_id)];
+    if (next.data.next) assert.deepEqual(next.data.next.arguments.exclude, both);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

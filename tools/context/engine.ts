@@ -478,6 +478,17 @@ export async function context(options: ContextOptions): Promise<ContextResult> {
           })),
         blocks,
         omitted,
+        ...(omitted.length > 0
+          ? {
+            next: {
+              tool: "context" as const,
+              arguments: {
+                exclude: [...(options.exclude ?? []), ...blocks.map((b) => b.span.span_id)],
+                budget,
+              },
+            },
+          }
+          : {}),
       },
       diagnostics,
       partial: omitted.length > 0,

@@ -26,6 +26,7 @@ export type {
   ContextData,
   ContextFile,
   ContextMember,
+  ContextNext,
   ContextOmitted,
 } from "../../schema/context.ts";
 

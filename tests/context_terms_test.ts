@@ -1,19 +1,19 @@
 import assert from "node:assert/strict";
-import { seededRandom } from "../../tests/helpers.ts";
-import { decodeText } from "../../core/utf8.ts";
+import { seededRandom } from "./helpers.ts";
+import { decodeText } from "../core/utf8.ts";
 import {
   extractTerms,
   messageFragments,
   splitIdentifier,
   type TaskTerm,
   type TaskTerms,
-} from "./terms.ts";
-import { parseExceptionLine, pathSuffix } from "./frames.ts";
+} from "../tools/context/terms.ts";
+import { parseExceptionLine, pathSuffix } from "../tools/context/frames.ts";
 
 /** Issue texts of the development set (SWE-bench Lite: requests, flask, seaborn, xarray, sympy). */
 const TASKS: Record<string, string> = Object.fromEntries(
   (JSON.parse(
-    await Deno.readTextFile(new URL("../../tests/fixtures/context/tasks.json", import.meta.url)),
+    await Deno.readTextFile(new URL("./fixtures/context/tasks.json", import.meta.url)),
   ) as { instance_id: string; problem_statement: string }[]).map((t) => [
     t.instance_id,
     t.problem_statement,

@@ -78,13 +78,18 @@ export const MAX_DEFAULT_WORKERS = 8;
 /**
  * Bytes of parsing that pay for a parse worker (tree-sitter, about 3.5 MB/s a core): starting
  * one, loading its grammars and its share of the bookkeeping cost about as much as parsing
- * this much. On the same 16-core machine this repository (8.6 MB) parsed fastest with 4 workers.
+ * this much. On a 16-core machine `ast-search --kind function` over this repository (3.8 MB to
+ * parse) took 1.5 s with 4 workers and 2.3–3.5 s on one thread; at 2 MiB a worker the default
+ * was that one thread.
  */
-export const PARSE_BYTES_PER_WORKER = 2 * 1024 * 1024;
+export const PARSE_BYTES_PER_WORKER = 1024 * 1024;
 
 /**
  * Workers for a run: the number asked for, else one per core up to {@linkcode MAX_DEFAULT_WORKERS}
- * and at most one per `perWorker` bytes of `bytes` of work (at least one).
+ * and at most one per `perWorker` bytes of `bytes` of work (at least one). `callerWorks`: the
+ * calling thread does a share of the same work (ast-search parses beside its workers), so one
+ * core is left to it: on two cores, two workers and the calling thread parsing this repository
+ * took 3.2 s where the calling thread alone took 1.9 s.
  *
  * @example
  * ```ts
@@ -98,9 +103,11 @@ export function workersFor(
   requested: number | undefined,
   bytes: number,
   perWorker: number,
+  callerWorks = false,
 ): number {
   if (requested !== undefined) return Math.max(1, requested);
-  const machine = Math.min(navigator.hardwareConcurrency ?? 1, MAX_DEFAULT_WORKERS);
+  const cores = (navigator.hardwareConcurrency ?? 1) - (callerWorks ? 1 : 0);
+  const machine = Math.min(cores, MAX_DEFAULT_WORKERS);
   return Math.max(1, Math.min(machine, Math.floor(bytes / perWorker)));
 }
 

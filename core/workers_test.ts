@@ -38,5 +38,10 @@ Deno.test("workersFor: the request, else one per share of the work, within the c
       workersFor(undefined, shares * 1_000, 1_000),
       Math.max(1, Math.min(shares, cores, MAX_DEFAULT_WORKERS)),
     );
+    assert.equal(
+      workersFor(undefined, shares * 1_000, 1_000, true),
+      Math.max(1, Math.min(shares, cores - 1, MAX_DEFAULT_WORKERS)),
+      "a core is left to a calling thread that works too",
+    );
   }
 });

@@ -40,6 +40,8 @@ const WORKERS = {
   astSearch: "tools/ast-search/worker.ts",
   mcpCall: "tools/mcp/call_worker.ts",
   symbolIndex: "core/symbol_index/worker.ts",
+  /** The chunks' side build of a cold `index` (`core/symbol_index/chunk_side.ts`). */
+  chunkSide: "core/symbol_index/chunk_side_worker.ts",
   /** The repository index's stat reader (`core/trigram/entry_stats.ts`). */
   stamps: "core/trigram/stat_worker.ts",
   /** The repository index's builder during `index` (`core/trigram/repository_build.ts`). */
@@ -99,15 +101,26 @@ export function compileTargets(): CompileTarget[] {
     tool(LLM_WRITE, "write"),
     tool(LLM_SYMBOLS, "symbols", [
       WORKERS.symbolIndex,
+      WORKERS.chunkSide,
       WORKERS.stamps,
       WORKERS.repository,
       // Loaded by computed specifiers, so that no query reads their graphs at start.
       "core/symbol_index/indexer.ts",
       "core/symbol_index/candidates.ts",
     ]),
-    tool(LLM_REFACTOR, "refactor", [WORKERS.symbolIndex, WORKERS.stamps, WORKERS.repository]),
+    tool(LLM_REFACTOR, "refactor", [
+      WORKERS.symbolIndex,
+      WORKERS.chunkSide,
+      WORKERS.stamps,
+      WORKERS.repository,
+    ]),
     tool(LLM_VALIDATE, "validate"),
-    tool(LLM_CONTEXT, "context", [WORKERS.symbolIndex, WORKERS.stamps, WORKERS.repository]),
+    tool(LLM_CONTEXT, "context", [
+      WORKERS.symbolIndex,
+      WORKERS.chunkSide,
+      WORKERS.stamps,
+      WORKERS.repository,
+    ]),
     {
       name: LLM_MCP,
       entry: "tools/mcp/main.ts",
@@ -118,6 +131,7 @@ export function compileTargets(): CompileTarget[] {
         WORKERS.astSearch,
         WORKERS.mcpCall,
         WORKERS.symbolIndex,
+        WORKERS.chunkSide,
         WORKERS.stamps,
         WORKERS.repository,
       ],

@@ -457,8 +457,10 @@ Deno.test("symbols: kill -9 during index leaves an index that status reads and t
     const repair = await index(root);
     assert.equal(repair.code, 0, repair.stdout + repair.stderr);
     const result = parseJson(repair).result as Json;
-    assert.equal(result.unchanged, files);
-    assert.equal(result.parsed, total - files);
+    // Kept: the files whose facts and chunks were both written (a cold run writes the chunks
+    // on a thread of its own, a few batches behind the facts); the rest are extracted again.
+    assert.ok((result.unchanged as number) <= files, `${result.unchanged} of ${files} kept`);
+    assert.equal((result.unchanged as number) + (result.parsed as number), total);
     const verify = await query(root, ["verify"]);
     assert.equal(verify.code, 0, verify.stdout);
     const after = await queryJson(root, ["status"]);

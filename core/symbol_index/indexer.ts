@@ -24,7 +24,13 @@ import {
   runExtractTask,
   RUNTIME_SPENT,
 } from "./extract_job.ts";
-import { rowCount } from "./fact_rows.ts";
+import { rowCount, type RowValue } from "./fact_rows.ts";
+import {
+  ChunkSideBuild,
+  clearSideChunksPending,
+  markSideChunksPending,
+  recoverSideChunks,
+} from "./chunk_side.ts";
 import { ExtractPool, WORKER_DIED } from "./pool.ts";
 import { RefreshClaim } from "./refresh_claim.ts";
 import {
@@ -78,6 +84,16 @@ export interface IndexOptions {
    * takes it, waiting for a run that holds it.
    */
   claimed?: boolean;
+  /**
+   * Whether a cold run on workers writes the chunks' full-text table on a thread of its own
+   * (`chunk_side.ts`; default: yes. On two cores it was as fast as without, within the noise).
+   */
+  sideChunks?: boolean;
+  /**
+   * Called once the walk has listed the files to check, with their total size, before the first
+   * is read: work under way that should not overlap the parsers (memory) ends first.
+   */
+  beforeParse?: (bytes: number) => Promise<void>;
 }
 
 /** What a run changed, known once its files are written. */
@@ -179,6 +195,8 @@ function extractor(
 ): {
   extract: (task: ExtractTask) => Promise<ExtractReply>;
   inFlight: number;
+  /** Worker threads started (0: extraction runs on the calling thread). */
+  workers: number;
   close: () => void;
 } {
   const few = threads === undefined && files < INLINE_FILES;
@@ -186,29 +204,84 @@ function extractor(
   if (size > 0 && workersAvailable()) {
     const pool = new ExtractPool(size);
     const inFlight = size * QUEUED_PER_WORKER;
-    return { extract: (task) => pool.extract(task), inFlight, close: () => pool.close() };
+    const close = () => pool.close();
+    return { extract: (task) => pool.extract(task), inFlight, workers: size, close };
   }
   // On the calling thread, a run that may be cancelled (a host's) lets the event loop run inside
   // a long parse too, so that the host answers other calls meanwhile.
   const breather = signal && new Breather(signal, PAUSE_MS);
   const pause = breather && (() => breather.breathe());
-  return { extract: (task) => runExtractTask(task, pause), inFlight: 1, close: () => {} };
+  return {
+    extract: (task) => runExtractTask(task, pause),
+    inFlight: 1,
+    workers: 0,
+    close: () => {},
+  };
 }
 
-/** Writes batches of parsed files, one transaction each. */
+/**
+ * Writes batches of parsed files, one transaction each; on a cold run whose extraction is on
+ * workers, their chunks go to a side build on a thread of its own (`chunk_side.ts`).
+ */
 class BatchWriter {
   readonly #store: IndexStore;
   readonly #statsFrom: number;
+  /** Whether the index holds no file and no chunk, so that a side build may fill its chunks. */
+  readonly #cold: boolean;
+  #side: ChunkSideBuild | undefined;
   #writes: FileWrite[] = [];
   #touches: Candidate[] = [];
   #failures: FailureRow[] = [];
   #failureTouches: Candidate[] = [];
   #facts = 0;
 
-  /** A writer into `store` of stamps taken by stats at or after `statsFrom` (wall clock, ms). */
-  constructor(store: IndexStore, statsFrom: number) {
+  /**
+   * A writer into `store` of stamps taken by stats at or after `statsFrom` (wall clock, ms);
+   * `cold`: the index holds no file and no chunk yet.
+   */
+  constructor(store: IndexStore, statsFrom: number, cold: boolean) {
     this.#store = store;
     this.#statsFrom = statsFrom;
+    this.#cold = cold;
+  }
+
+  /**
+   * Sends the chunks to a side build from now on, when the index is cold. Until the index has
+   * taken them ({@linkcode BatchWriter.adoptChunks}) it is marked as waiting for them, so that
+   * the next run recovers what a run stopped before had written (`recoverSideChunks`).
+   */
+  divertChunks(): void {
+    if (!this.#cold || this.#side) return;
+    markSideChunksPending(this.#store);
+    this.#side = new ChunkSideBuild(this.#store.location.absPath);
+  }
+
+  /** Answers once the side build, if any, has room for more batches. */
+  room(): Promise<void> {
+    return this.#side?.room() ?? Promise.resolve();
+  }
+
+  /**
+   * Once every batch is flushed: waits for the side build to write its last batch, has the
+   * index take its chunks, and marks the facts current again.
+   */
+  async adoptChunks(): Promise<void> {
+    const side = this.#side;
+    if (!side) return;
+    await side.finish();
+    this.#store.adoptChunks(side.path);
+    clearSideChunksPending(this.#store);
+    side.remove();
+    this.#side = undefined;
+  }
+
+  /**
+   * Stops the side build, if the index has not taken its chunks: its database and the index's
+   * mark stay for the next run to recover.
+   */
+  async close(): Promise<void> {
+    await this.#side?.stop();
+    this.#side = undefined;
   }
 
   /** The stamp to record for `file`: its size smudged when the stamp is racy. */
@@ -248,12 +321,18 @@ class BatchWriter {
     this.#failures = [];
     this.#failureTouches = [];
     this.#facts = 0;
+    const chunks: RowValue[] = [];
+    const sink = this.#side && ((values: RowValue[]) => {
+      for (const value of values) chunks.push(value);
+    });
     this.#store.transaction(() => {
-      for (const write of writes) this.#store.writeFile(write);
+      for (const write of writes) this.#store.writeFile(write, sink);
       for (const file of touches) this.#store.touchFile(file.path, file.size, file.mtime);
       for (const failure of failures) this.#store.recordFailure(failure);
       for (const file of failureTouches) this.#store.touchFailure(file.path, file.size, file.mtime);
     });
+    // Once committed: a batch rolled back sends no chunk.
+    this.#side?.write(chunks);
   }
 }
 
@@ -293,12 +372,15 @@ async function processCandidates(
       changedBytes += candidate.size;
     }
   }
-  const { extract, inFlight, close } = extractor(
+  const { extract, inFlight, workers, close } = extractor(
     options.threads,
     candidates.length,
     changedBytes,
     options.signal,
   );
+  // With the parse spread over workers, the writes are what the run waits for: the chunks go to
+  // a thread of their own (extraction on the calling thread leaves no thread to overlap).
+  if (workers > 0 && options.sideChunks !== false) writer.divertChunks();
   const running = new Set<Promise<void>>();
   const parseErrors: Diagnostic[] = [];
   try {
@@ -309,6 +391,7 @@ async function processCandidates(
         state.timedOut = true;
         break;
       }
+      await writer.room();
       let bytes: Uint8Array<ArrayBuffer>;
       try {
         bytes = await Deno.readFile(candidate.absPath);
@@ -471,12 +554,14 @@ export async function indexRoot(options: IndexOptions): Promise<IndexOutcome> {
  * ```
  */
 export async function indexInMemory(
-  options: Omit<IndexOptions, "db" | "claimed" | "afterWrite">,
+  options: Omit<IndexOptions, "db" | "claimed" | "afterWrite" | "beforeParse">,
 ): Promise<{ store: IndexStore; outcome: IndexOutcome }> {
   // What `indexInto` does with a file's index less the repository index and the store's
-  // closing: the refresh itself. A caller's stray `db`, `claimed` or `afterWrite` (the type
-  // leaves them out) is dropped, so that no file is named and no work is hooked in.
-  const { db: _db, claimed: _claimed, afterWrite: _afterWrite, ...rest } = options as IndexOptions;
+  // closing: the refresh itself. A caller's stray `db`, `claimed`, `afterWrite` or
+  // `beforeParse` (the type leaves them out) is dropped, so that no file is named and no work
+  // is hooked in.
+  const { db: _db, claimed: _claimed, afterWrite: _a, beforeParse: _b, ...rest } =
+    options as IndexOptions;
   const store = IndexStore.inMemory(rest.root);
   try {
     return { store, outcome: await refreshIndex(store, rest) };
@@ -524,8 +609,15 @@ async function indexInto(store: IndexStore, options: IndexOptions): Promise<Inde
     const afterWrite = async (written: WrittenCounts) => {
       plan = await planRepositoryIndex(store, options, written, early);
     };
+    const beforeParse = async (bytes: number) => {
+      await options.beforeParse?.(bytes);
+      if (bytes > OVERLAPPED_BUILD_BYTES) await first?.outcome().catch(() => {});
+    };
     try {
-      outcome = await refreshIndex(store, first ? options : { ...options, afterWrite });
+      outcome = await refreshIndex(
+        store,
+        first ? { ...options, beforeParse } : { ...options, afterWrite },
+      );
     } catch (error) {
       (plan.build ?? early)?.cancel();
       throw error;
@@ -584,10 +676,18 @@ async function planRepositoryIndex(
 }
 
 /**
- * The repository index's build, run to its end before any file is parsed, when the run is
- * known to rebuild it (there is none, it cannot be read, or the symbol index has no record of
- * it) and may build it on a worker. Built at the end instead, beside the memory the run holds
- * by then, it took the cold run over the Linux tree to 1.63 GB; built first, the worker's
+ * Most bytes of files to parse beside which the repository index's build started first runs on
+ * (the parsers start with it): its worker holds about three times the bytes it reads, at most
+ * about 0.2 GB then, and on many cores its 0.35 s (Linux `kernel/`) left the cores idle.
+ */
+const OVERLAPPED_BUILD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The repository index's build, started first when the run is known to rebuild it (there is
+ * none, it cannot be read, or the symbol index has no record of it) and may build it on a
+ * worker. On a large tree it runs to its end before any file is parsed
+ * ({@linkcode OVERLAPPED_BUILD_BYTES}): built at the end instead, beside the memory the run
+ * holds by then, it took the cold run over the Linux tree to 1.63 GB; built first, the worker's
  * memory is gone before the parsers' comes. Its failure is thrown where the build's outcome is
  * asked for, after the symbol index, as before.
  */
@@ -600,13 +700,7 @@ async function repositoryFirst(
   const known = store.meta(TRIGRAM_DRIFT_KEY) === undefined ||
     existingIndex(options.root) === undefined || !await repositoryIndexReadable(options.root);
   if (!known) return undefined;
-  const build = new RepositoryWorker().build(
-    options.root,
-    coverageOf(options.walk),
-    options.signal,
-  );
-  await build.outcome().catch(() => {});
-  return build;
+  return new RepositoryWorker().build(options.root, coverageOf(options.walk), options.signal);
 }
 
 /**
@@ -692,6 +786,9 @@ export async function refreshIndex(
     : await RefreshClaim.take(location);
   const started = Date.now();
   const diagnostics: Diagnostic[] = [];
+  // Before the index's rows are compared with the walk: the files a stopped side build left
+  // without chunks lose their rows, and are extracted again as new.
+  recoverSideChunks(store);
   // The walk the repository index recorded, when it still holds, saves reading every folder.
   const recorded = options.walk?.cache ? undefined : await recordedWalk(options.root);
   const walk = { ...options.walk, cache: options.walk?.cache ?? recorded?.cache };
@@ -739,17 +836,26 @@ export async function refreshIndex(
   }
   if (indexed.size === gone.length) store.dropLookupIndexes();
   const known = factsCurrent ? indexedRows(store, toCheck, indexed) : new Map<string, FileRow>();
+  await options.beforeParse?.(toCheck.reduce((sum, candidate) => sum + candidate.size, 0));
   // Every stat of this run comes after its start.
-  const writer = new BatchWriter(store, started);
-  const state = await processCandidates(toCheck, known, failed, options, writer, diagnostics);
-  writer.flush();
-  if (!factsCurrent && !state.timedOut) store.markFactsCurrent();
-  await options.afterWrite?.({
-    parsed: state.parsed,
-    removed: gone.length,
-    filesSeen: candidates.length,
-  });
-  store.ensureLookupIndexes();
+  const cold = !location.inMemory && indexed.size === 0 && store.chunksEmpty();
+  const writer = new BatchWriter(store, started, cold);
+  let state: RunState;
+  try {
+    state = await processCandidates(toCheck, known, failed, options, writer, diagnostics);
+    writer.flush();
+    if (!factsCurrent && !state.timedOut) store.markFactsCurrent();
+    await options.afterWrite?.({
+      parsed: state.parsed,
+      removed: gone.length,
+      filesSeen: candidates.length,
+    });
+    store.ensureLookupIndexes();
+    // After the lookup indexes, which the side build's last batches overlap.
+    await writer.adoptChunks();
+  } finally {
+    await writer.close();
+  }
   const failedBefore = failedSameStamp + state.failedBefore;
   if (failedBefore > 0) diagnostics.push(failedBeforeNote(failedBefore));
   store.setMeta("indexed_at", new Date().toISOString());
@@ -870,7 +976,8 @@ export async function reindexFiles(
       diagnostics.push(tooLargeNote(candidate, MAX_FILE_BYTES));
     } else toCheck.push(candidate);
   }
-  const writer = new BatchWriter(store, statsFrom);
+  // A few files, on the calling thread (`threads: 0`): no side build.
+  const writer = new BatchWriter(store, statsFrom, false);
   const options = { root: "", threads: 0, signal };
   const state = await processCandidates(toCheck, known, failed, options, writer, diagnostics);
   writer.flush();

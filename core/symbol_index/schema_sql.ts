@@ -194,6 +194,14 @@ export const ADDED_FAILURES_TABLE = `CREATE TABLE IF NOT EXISTS ${FAILURES_TABLE
  */
 export const ADDED_CHUNKS_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS ${CHUNKS_TABLE}`;
 
+/** The tables FTS5 keeps the full-text table `chunks` in: the whole of its index. */
+export const CHUNK_SHADOW_TABLES: readonly string[] = [
+  "chunks_data",
+  "chunks_idx",
+  "chunks_docsize",
+  "chunks_config",
+];
+
 /**
  * Whether `tables` (names sorted, as `sqlite_master` lists them) are those of an index: all of
  * {@linkcode INDEX_TABLES}, or those of an index written before the `chunks` table was added, or

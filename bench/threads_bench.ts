@@ -12,7 +12,16 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { LINUX } from "./prepare.ts";
-import { type Command, denoRun, interleaved, ms, REPO, runsOption, wall } from "./measure.ts";
+import {
+  type Command,
+  denoRun,
+  interleaved,
+  ms,
+  REPO,
+  runsOption,
+  type Sample,
+  wall,
+} from "./measure.ts";
 
 const runs = runsOption(5);
 const cores = navigator.hardwareConcurrency ?? 1;
@@ -76,7 +85,12 @@ console.log(`| --- | ${counts.map(() => "---").join(" | ")} |`);
 try {
   for (const { name, command, cwd } of cases) {
     const samples = await interleaved(counts.map(command), cwd, runs);
-    console.log(`| ${name} | ${samples.map((s) => ms(wall(s))).join(" | ")} |`);
+    // A run that failed has no time to show (its exit code instead).
+    const cell = (runs: Sample[]) => {
+      const failed = runs.find((run) => run.code !== 0);
+      return failed ? `exit ${failed.code}` : ms(wall(runs));
+    };
+    console.log(`| ${name} | ${samples.map(cell).join(" | ")} |`);
   }
 } finally {
   await Deno.remove(copy, { recursive: true });

@@ -121,8 +121,16 @@ for (const [mode, permissions] of Object.entries(MODES)) {
     const server = await connect({ root, permissions: permissions(root) });
     try {
       const cancel = new AbortController();
-      const slow = slowCall(server, cancel.signal);
-      await sleep(500);
+      // Pinged once the call is under way: its first progress notification comes from the
+      // server's event loop during the call (past its start-up, whose module loading a machine
+      // loaded by the whole suite once stretched past a second).
+      let progressed = false;
+      const slow = server.client.callTool(SLOW_SEARCH, undefined, {
+        signal: cancel.signal,
+        onprogress: () => progressed = true,
+      }).then(() => "answered", (error: Error) => error.name);
+      for (let waited = 0; !progressed && waited < 10_000; waited += 50) await sleep(50);
+      assert.ok(progressed, "no progress notification within 10 s");
       const pings = [];
       for (let i = 0; i < 5; i++) pings.push(await timedPing(server));
       assert.ok(

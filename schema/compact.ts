@@ -63,12 +63,16 @@ export interface DiagnosticSummary {
   examples: DiagnosticExample[];
 }
 
-/** Where the next page of a cut answer is: call `tool` with `arguments` (no re-run). */
+/**
+ * Where the next page of a cut answer is: call `tool` with `arguments`, exactly. It is
+ * `get_execution` (the stored result's next page, without running the tool again) while the
+ * stored result holds more, else the listing tool itself from where its stored items end.
+ */
 export interface NextPage {
-  /** Always `get_execution`: it pages the stored result. */
-  tool: "get_execution";
+  /** The tool to call. */
+  tool: string;
   /** Its arguments. */
-  arguments: { execution_id: string; offset: number };
+  arguments: Record<string, unknown>;
 }
 
 /** A query envelope in compact form. */
@@ -87,7 +91,7 @@ export interface CompactEnvelope<D = unknown> {
   partial?: true;
   /** The results. */
   data: D;
-  /** Where the next page is, when the output budget cut the list. */
+  /** Where the next page is, when a limit or the output budget cut the list. */
   next_page?: NextPage;
   /** Diagnostics summarised by code, after the results. */
   diagnostics: DiagnosticSummary[];

@@ -42,8 +42,8 @@ export function compactEnvelopeSchema<D>(data: z.ZodType<D>): z.ZodType<CompactE
     partial: z.literal(true).optional(),
     data,
     next_page: z.object({
-      tool: z.literal("get_execution"),
-      arguments: z.object({ execution_id: z.string(), offset: count }),
+      tool: z.string(),
+      arguments: z.record(z.string(), z.unknown()),
     }).optional(),
     diagnostics: z.array(DiagnosticSummarySchema),
   });

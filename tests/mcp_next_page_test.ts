@@ -65,3 +65,38 @@ Deno.test("mcp: a list cut by its limit names the get_execution call of its next
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("mcp: past the items its log holds, a list names the call again from there", async () => {
+  // 1,234 matches, pages of 100: the call keeps 1,000 (ten pages), and the page after them is
+  // the same search from offset 1,000, which keeps the items up to its own ten pages.
+  const total = 1_234;
+  const lines = Array.from({ length: total }, (_, i) => `needle ${i}`).join("\n") + "\n";
+  const root = await makeTree({ "a.txt": lines });
+  const server = await connect({ root, permissions: [`--allow-read=${root}`] });
+  try {
+    const call = { name: "search", arguments: { patterns: ["needle \\d+"], limit: 100 } };
+    const first = structured(await server.client.callTool(call));
+    const seen = rowsOf(first);
+    const tools: string[] = [];
+    let next: Page["next_page"] = first.next_page;
+    for (let pages = 0; next && pages < 30; pages++) {
+      tools.push(next.tool);
+      const answer = structured(
+        await server.client.callTool({ name: next.tool, arguments: next.arguments }),
+      );
+      const page = next.tool === "get_execution"
+        ? (answer.data.execution as { envelope: Page }).envelope
+        : answer;
+      seen.push(...rowsOf(page));
+      next = page.next_page;
+    }
+    assert.equal(next, undefined, "the last page names no next one");
+    assert.deepEqual(seen, Array.from({ length: total }, (_, i) => `needle ${i}`));
+    const rerun = tools.indexOf("search");
+    assert.equal(rerun, 9, "nine get_execution pages, then the search again");
+    assert.deepEqual(tools.filter((tool) => tool === "search").length, 1);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -98,6 +98,12 @@ export interface PageRequest {
   executionId: string;
   /** Items a page holds at most (a call's own `limit`); absent: as many as fit the budget. */
   pageSize?: number;
+  /**
+   * The call that listed the items (its tool, its arguments as sent, and the name of its paging
+   * argument): once the items the log holds are shown while the tool found more, the next page
+   * is that call again from there.
+   */
+  rerun?: { tool: string; arguments: Record<string, unknown>; offsetArgument: string };
 }
 
 /** A list that can be shown one page at a time. */

@@ -6,7 +6,13 @@
  *
  * @module
  */
-import { compactEnvelope, type CompactForm, type Detail, isCompact } from "../../schema/compact.ts";
+import {
+  compactEnvelope,
+  type CompactForm,
+  type Detail,
+  isCompact,
+  type NextPage,
+} from "../../schema/compact.ts";
 import { type Diagnostic, ToolError } from "../../schema/diagnostic.ts";
 import type { Envelope, QueryEnvelope } from "../../schema/envelope.ts";
 import { newId } from "../../schema/ids.ts";
@@ -144,6 +150,8 @@ interface ListPages {
   key: string;
   /** Number of items in the full list. */
   total: number;
+  /** Items the tool found (its data's `total`), which may be more than it listed. */
+  found: number;
   /** The envelope showing `count` items from `start`, with `note` added to the diagnostics. */
   view(start: number, count: number, note: Diagnostic | undefined): Envelope;
 }
@@ -158,9 +166,13 @@ function listPages(envelope: Envelope, listKey: string | undefined): ListPages |
   const key = pagedKey(data, listKey);
   if (key === undefined) return undefined;
   const items = data[key] as unknown[];
+  const found = typeof data.total === "number" && data.total > items.length
+    ? data.total
+    : items.length;
   return {
     key,
     total: items.length,
+    found,
     view(start, count, note) {
       if (start === 0 && count >= items.length && !note) return envelope;
       const page: QueryEnvelope = {
@@ -316,9 +328,10 @@ export class ToolServer {
     // A list cut by the call's own `limit` is a page of a longer list the tool kept: its next
     // page is then a `get_execution` of this call, answered from the log.
     const pageSize = name === GET_EXECUTION ? undefined : limitOf(tool, prepared.input);
+    // From the first item, so that a page past the first reserve (`offset`) is in it too.
     const input = pageSize === undefined
       ? prepared.input
-      : { ...prepared.input, limit: reservedLimit(pageSize) };
+      : { ...prepared.input, limit: prepared.offset + reservedLimit(pageSize) };
     try {
       confineToRoot(this.#scope.root, zodSchemas(tool).input, prepared.input);
       envelope = mcpUndoHint(await this.#execute(tool, input, executionId, signal), tool);
@@ -335,9 +348,11 @@ export class ToolServer {
     // A write the gates rejected did not do what was asked, like a failure: the client flags it.
     const isError = envelope.status === "error" || envelope.status === "rejected";
     const asked = name === GET_EXECUTION ? pageLimit(prepared.input.limit) : pageSize;
+    const rerun = name === GET_EXECUTION ? this.#rerunOf(envelope) : this.#rerun(name, args);
     const request: PageRequest = {
       executionId: name === GET_EXECUTION ? executionOf(envelope) ?? executionId : executionId,
       ...(asked === undefined ? {} : { pageSize: asked }),
+      ...(rerun === undefined ? {} : { rerun }),
     };
     if (name === GET_EXECUTION) {
       // It logs the page it returned (the full record it read is in the log already).
@@ -425,9 +440,23 @@ export class ToolServer {
     this.#runner.invalidate(changedPaths(this.#scope.root, result));
   }
 
+  /** The call `tool` with `args`, to run again for the items past those its log holds. */
+  #rerun(tool: string, args: Record<string, unknown>): PageRequest["rerun"] {
+    const offsetArgument = this.#byName.get(tool)?.offsetArgument;
+    return offsetArgument === undefined ? undefined : { tool, arguments: args, offsetArgument };
+  }
+
+  /** {@linkcode ToolServer.#rerun} of the call a `get_execution` answer holds the record of. */
+  #rerunOf(envelope: Envelope): PageRequest["rerun"] {
+    if (!isQuery(envelope) || !("execution" in envelope.data)) return undefined;
+    const record = (envelope.data as unknown as { execution: ExecutionRecord }).execution;
+    return this.#rerun(record.tool, record.arguments as Record<string, unknown>);
+  }
+
   /**
    * The answer to a call: its envelope in the form `detail` asks for, cut to the budget. A cut
-   * compact answer names its next page (`next_page`: `get_execution` on the stored result).
+   * compact answer names its next page (`next_page`: `get_execution` on the stored result, or,
+   * past the items stored, the call again from there).
    */
   #fit(
     envelope: Envelope,
@@ -450,7 +479,7 @@ export class ToolServer {
       // A call's own limit makes its page no longer than it asked.
       total: paged ? offset + pageSize : pages.total,
       view: (start, count, note) =>
-        withNextPage(shape(pages.view(start, count, note)), request, start + count, pages.total),
+        withNextPage(shape(pages.view(start, count, note)), request, start + count, pages),
     };
     return fitPage(shaped, pages.key, offset, this.#maxOutputBytes, request, isError).envelope;
   }
@@ -497,27 +526,33 @@ export class ToolServer {
     const pages: Pageable = {
       total: paged ? offset + pageSize : inner.total,
       view: (start, count, note) =>
-        wrap(
-          withNextPage(shape(inner.view(start, count, note)), request, start + count, inner.total),
-        ),
+        wrap(withNextPage(shape(inner.view(start, count, note)), request, start + count, inner)),
     };
     return fitPage(pages, inner.key, offset, this.#maxOutputBytes, request, isError)
       .envelope as Envelope;
   }
 }
 
-/** A compact page ending at `end` of `total` items, with its `next_page` when items remain. */
-function withNextPage(answer: Answer, request: PageRequest, end: number, total: number): Answer {
-  if (end >= total || !isCompact(answer) || !("data" in answer)) return answer;
+/**
+ * A compact page ending at `end` of the list `pages`, with its `next_page` when items remain: a
+ * `get_execution` of the stored result while it holds more, else, when the tool found more than
+ * it listed (its `total`), the call again from `end` (the server then asks the tool for the items
+ * up to that page).
+ */
+function withNextPage(answer: Answer, request: PageRequest, end: number, pages: ListPages): Answer {
+  if (!isCompact(answer) || !("data" in answer)) return answer;
+  const limit = request.pageSize === undefined ? {} : { limit: request.pageSize };
+  let next_page: NextPage;
+  if (end < pages.total) {
+    next_page = {
+      tool: GET_EXECUTION,
+      arguments: { execution_id: request.executionId, offset: end, ...limit },
+    };
+  } else if (pages.found > pages.total && request.rerun) {
+    const { tool, arguments: args, offsetArgument } = request.rerun;
+    next_page = { tool, arguments: { ...args, [offsetArgument]: end, ...limit } };
+  } else return answer;
   const { diagnostics, ...head } = answer;
-  const next_page = {
-    tool: "get_execution" as const,
-    arguments: {
-      execution_id: request.executionId,
-      offset: end,
-      ...(request.pageSize === undefined ? {} : { limit: request.pageSize }),
-    },
-  };
   return { ...head, next_page, diagnostics };
 }
 

@@ -27,9 +27,10 @@ const INSTRUCTIONS = "Code search and editing tools of @llm/search; start a new 
   "context. Every result is one JSON envelope (status, data or result, diagnostics with codes " +
   "and remediation). Result lists are compact by default (rows under a `columns` header, " +
   'grouped by file; `detail: "full"` adds ids, matched text and whole nodes). A list cut by ' +
-  "its `limit` or by the output budget is partial, and its `next_page` names the get_execution " +
-  "call (execution_id, offset, limit) that returns the next page of the stored result, in " +
-  "milliseconds, without running the query again. Tools also accept the advanced arguments of their command lines, in " +
+  "its `limit` or by the output budget is partial, and its `next_page` names the exact call " +
+  "that returns the next page: get_execution (execution_id, offset, limit) on the stored " +
+  "result, in milliseconds, without running the query again, or past what was stored the " +
+  "same call from there. Tools also accept the advanced arguments of their command lines, in " +
   "snake_case (hidden, no_ignore, max_depth, threads, timeout_ms, root, …), unlisted.";
 
 /** The server's instructions to the model (at most 2,048 characters). */

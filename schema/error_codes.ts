@@ -950,6 +950,15 @@ const SPECIFIC_CODES: Record<string, EntryText> = {
     remediation: "Nothing to do: the index is kept fresh from now on.",
     exit: EXIT.ok,
   },
+  "MAG-IO-029": {
+    meaning:
+      "The symbol index is still being built: the answer covers the files indexed so far (partial).",
+    cause:
+      "A long-lived host (the MCP server) started building the index of a tree that had none, and a call needed it before the build ended, past the time it waits.",
+    remediation:
+      "Call again shortly for an answer over every file; `symbols` with relation `status` shows how far the build is.",
+    exit: EXIT.ok,
+  },
   "MAG-IO-014": {
     meaning: "The index database stayed locked by another run past the busy timeout.",
     cause:

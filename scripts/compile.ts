@@ -134,6 +134,8 @@ export function compileTargets(): CompileTarget[] {
         WORKERS.chunkSide,
         WORKERS.stamps,
         WORKERS.repository,
+        // Loaded by a computed specifier: the index's build at the server's start.
+        "core/symbol_index/live.ts",
       ],
     },
     {

@@ -39,6 +39,7 @@ import {
   type FailureRow,
   type FileRow,
   type FileWrite,
+  INDEXED_AT_KEY,
   IndexStore,
   isDamage,
   locateDb,
@@ -858,7 +859,7 @@ export async function refreshIndex(
   }
   const failedBefore = failedSameStamp + state.failedBefore;
   if (failedBefore > 0) diagnostics.push(failedBeforeNote(failedBefore));
-  store.setMeta("indexed_at", new Date().toISOString());
+  store.setMeta(INDEXED_AT_KEY, new Date().toISOString());
   store.setMeta(WALK_META_KEY, JSON.stringify(coverageOf(options.walk)));
   store.setMeta(MAX_FILE_BYTES_META, String(maxBytes));
   if (state.timedOut) {

@@ -26,7 +26,7 @@ import { type Diagnostic, makeDiagnostic, ToolError } from "../../schema/diagnos
 import { LLM_SYMBOLS } from "../../schema/tool_names.ts";
 import { languageForFile } from "../../grammars/languages.ts";
 import type { Candidate } from "./candidates.ts";
-import { type DbLocation, IndexStore, locateDb } from "./store.ts";
+import { type DbLocation, INDEXED_AT_KEY, IndexStore, locateDb } from "./store.ts";
 import { RefreshClaim } from "./refresh_claim.ts";
 import { statIfPresent } from "./file_stat.ts";
 import { stampOf } from "../racy_stamp.ts";
@@ -441,11 +441,68 @@ export function liveIndex(cache: RunCache, root: string, db: string | undefined)
 const firstBuilds = new Map<string, Promise<Diagnostic>>();
 
 /**
+ * How long a call waits for a first build under way in another thread or process (a host's
+ * background build, `llm-symbols index`) before it answers from the files indexed so far.
+ */
+export const FIRST_BUILD_WAIT_MS = 20_000;
+
+/** How often a call waiting for a first build looks whether it has ended (ms). */
+const FIRST_BUILD_POLL_MS = 50;
+
+/** Starts the first build of the index at `location` in this process, shared by its calls. */
+function startFirstBuild(
+  location: DbLocation,
+  root: string,
+  db: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Diagnostic> {
+  let build = firstBuilds.get(location.absPath);
+  if (!build) {
+    build = buildFirst(root, db, signal);
+    firstBuilds.set(location.absPath, build);
+    const done = () => firstBuilds.delete(location.absPath);
+    build.then(done, done);
+  }
+  return build;
+}
+
+/**
+ * Builds the index of `root` in the background when there is none yet and this process may
+ * write it: a host calls it when it starts, so that the first call that needs the index finds it
+ * built, or being built (calls in this process then wait for it and get its `MAG-IO-028` note).
+ * Answers the build, or undefined when none was started; `signal` stops it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { buildInBackground } from "./live.ts";
+ * const root = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
+ * const note = await buildInBackground(root, undefined, new AbortController().signal);
+ * assert.equal(note?.code, "MAG-IO-028");
+ * assert.equal(buildInBackground(root, undefined, new AbortController().signal), undefined); // built
+ * Deno.removeSync(root, { recursive: true });
+ * ```
+ */
+export function buildInBackground(
+  root: string,
+  db: string | undefined,
+  signal: AbortSignal,
+): Promise<Diagnostic> | undefined {
+  const location = locateDb(root, db, false);
+  if (statIfPresent(location.absPath) || !mayCreate(location)) return undefined;
+  return startFirstBuild(location, root, db, signal);
+}
+
+/**
  * The live index of `root` as {@linkcode liveIndex} gives it, built first when there is none
  * yet and this host may write it (the index on first need: an agent's first `repo_map` or
  * `symbols` call on a fresh tree gets its answer, with a note, not `MAG-IO-013`). Calls that
  * need it at once share one build; a build stopped by `signal` is begun again by the next call.
- * A host that may not write the index gets `MAG-IO-013`, whose remediation says how to build it.
+ * A first build under way elsewhere (another thread's, another process's: the index has no
+ * completed run yet) is waited for up to `waitMs`, then the call answers from the files indexed
+ * so far with a `MAG-IO-029` note (its answer is partial). A host that may not write the index
+ * gets `MAG-IO-013`, whose remediation says how to build it.
  *
  * @example
  * ```ts
@@ -467,25 +524,60 @@ export async function liveIndexOnNeed(
   root: string,
   db: string | undefined,
   signal?: AbortSignal,
+  waitMs: number = FIRST_BUILD_WAIT_MS,
 ): Promise<{ live: LiveIndex; notes: Diagnostic[] }> {
+  const location = locateDb(root, db, false);
+  const building = firstBuilds.get(location.absPath);
+  if (building) return { live: liveIndex(cache, root, db), notes: [await building] };
+  let live: LiveIndex;
   try {
-    return { live: liveIndex(cache, root, db), notes: [] };
+    live = liveIndex(cache, root, db);
   } catch (error) {
     if (!(error instanceof ToolError && error.code === "MAG-IO-013")) throw error;
-    const location = locateDb(root, db, false);
     if (!mayCreate(location)) throw error;
-    let build = firstBuilds.get(location.absPath);
-    if (!build) {
-      build = buildFirst(root, db, signal);
-      firstBuilds.set(location.absPath, build);
-      build.then(
-        () => firstBuilds.delete(location.absPath),
-        () => firstBuilds.delete(location.absPath),
-      );
-    }
-    const note = await build;
+    const note = await startFirstBuild(location, root, db, signal);
     return { live: liveIndex(cache, root, db), notes: [note] };
   }
+  if (live.store.meta(INDEXED_AT_KEY) !== undefined) return { live, notes: [] };
+  return { live, notes: await awaitFirstBuild(live, waitMs, signal) };
+}
+
+/**
+ * Waits up to `waitMs` for the first build of `live`'s index under way elsewhere (it holds the
+ * refresh claim): the note that it ended, or `MAG-IO-029` with the files indexed so far.
+ */
+async function awaitFirstBuild(
+  live: LiveIndex,
+  waitMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Diagnostic[]> {
+  const location = live.store.location;
+  const started = Date.now();
+  for (;;) {
+    const claim = RefreshClaim.tryTake(location);
+    if (claim !== "busy") {
+      claim?.[Symbol.dispose]();
+      // Not ended by a completed run (stopped, or crashed): the call's own refresh goes on.
+      if (live.store.meta(INDEXED_AT_KEY) === undefined) return [];
+      return [makeDiagnostic(
+        LLM_SYMBOLS,
+        "MAG-IO-028",
+        `there was no symbol index: it was built since this host started (waited ` +
+          `${Date.now() - started} ms); later calls keep it fresh`,
+        { level: "note", file: location.displayPath },
+      )];
+    }
+    if (signal?.aborted || Date.now() - started >= waitMs) break;
+    await new Promise((resolve) => setTimeout(resolve, FIRST_BUILD_POLL_MS));
+  }
+  const files = live.store.counts().files;
+  return [makeDiagnostic(
+    LLM_SYMBOLS,
+    "MAG-IO-029",
+    `the symbol index is still being built: this answer covers the ${files} file(s) indexed so ` +
+      `far (waited ${Date.now() - started} ms); call again shortly for every file`,
+    { level: "warning", file: location.displayPath },
+  )];
 }
 
 /** Whether this process may create the index at `location` (its folder, its files). */

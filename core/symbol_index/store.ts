@@ -69,6 +69,9 @@ import {
  */
 const UNDEFENDED: DatabaseSyncOptions & { defensive: boolean } = { defensive: false };
 
+/** `meta` key an index run sets when it ends: an index without it has had no completed run. */
+export const INDEXED_AT_KEY = "indexed_at";
+
 /** The meta key of the facts' version. */
 const FACTS_VERSION_KEY = "facts_version";
 /** Default index location under the root. */

@@ -208,12 +208,17 @@ async function withStore<T>(
 ): Promise<T> {
   const root = options.cwd;
   if (options.cache) {
-    const { liveIndex }: typeof import("../../core/symbol_index/live.ts") = await import(
+    const { liveIndexOnNeed }: typeof import("../../core/symbol_index/live.ts") = await import(
       "../../core/symbol_index/live.ts"
     );
     try {
-      const live = liveIndex(options.cache, root, undefined);
-      diagnostics.push(...await live.fresh(options.signal));
+      // A host that may write the index builds it on first need, or waits for its first build
+      // under way (then, past the wait, ranks the files indexed so far: `MAG-IO-029`).
+      const { live, notes } = await liveIndexOnNeed(options.cache, root, undefined, options.signal);
+      diagnostics.push(...notes);
+      if (!notes.some((note) => note.code === "MAG-IO-029")) {
+        diagnostics.push(...await live.fresh(options.signal));
+      }
       return await work(live.store);
     } catch (error) {
       if (!(error instanceof ToolError && error.code === "MAG-IO-013")) throw error;

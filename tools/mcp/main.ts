@@ -32,7 +32,7 @@ import { EXIT } from "../../schema/error_codes.ts";
 import { ALL_TOOLS, DEFAULT_TOOLS } from "./surface.ts";
 import type { Tool } from "../../core/tool.ts";
 import { GET_EXECUTION } from "./execution_tool.ts";
-import { packageDirectory, workersAvailable } from "../../core/workers.ts";
+import { importPackageModule, packageDirectory, workersAvailable } from "../../core/workers.ts";
 import { warmCache } from "./call_protocol.ts";
 import { InProcessRunner, type ToolRunner, WorkerRunner } from "./calls.ts";
 import { ExecutionLog, storeDirectory } from "../../core/execution_log.ts";
@@ -230,10 +230,12 @@ export async function runMcpCommand(args: string[]): Promise<number> {
     return await runCommand(tableOf(LOG_TABLES, LLM_LOG), LOG_CODE, args.slice(1), { log: false });
   }
   let server: ToolServer;
+  let root: string;
   try {
     const options = parseServerArgs(args);
     if (!options) return EXIT.ok;
     server = createServer(options);
+    root = queryScope(options.root).root;
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     warn(
@@ -243,9 +245,41 @@ export async function runMcpCommand(args: string[]): Promise<number> {
     );
     return error.exitCode;
   }
+  const stopIndexing = new AbortController();
+  const indexing = indexInBackground(root, stopIndexing.signal);
   await serveStdio(server);
+  stopIndexing.abort();
+  await indexing;
   server.close();
   return EXIT.ok;
+}
+
+/** The live index's module, by URL (loaded only by a server that builds in the background). */
+const LIVE_INDEX = new URL("../../core/symbol_index/live.ts", import.meta.url).href;
+
+/**
+ * Builds the symbol index of `root` in the background when it has none and the server may write
+ * it (issue 33, item 4): the first `symbols`, `graph`, `repo_map` or `context` call then finds it
+ * built or being built, and waits for it up to a bound (`liveIndexOnNeed`). Not where the server
+ * cannot load the package's modules at run time (a checkout scoped to the project): there the
+ * first call that needs the index builds it. Its end is one line on stderr; `signal` stops it.
+ */
+async function indexInBackground(root: string, signal: AbortSignal): Promise<void> {
+  let live: typeof import("../../core/symbol_index/live.ts");
+  try {
+    live = await importPackageModule(LIVE_INDEX, "MCP");
+  } catch {
+    return;
+  }
+  const build = live.buildInBackground(root, undefined, signal);
+  if (!build) return;
+  warn(`building the symbol index of ${root} in the background`);
+  try {
+    const note = await build;
+    warn(`${note.code}: ${note.message}`);
+  } catch (error) {
+    if (!signal.aborted) warn(`the background build of the symbol index failed: ${error}`);
+  }
 }
 
 // Exit explicitly: a long-lived host's tools may keep worker threads for the next call.

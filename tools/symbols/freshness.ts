@@ -17,6 +17,7 @@ import { importPackageModule } from "../../core/workers.ts";
 import {
   type FailureRow,
   type FileRow,
+  INDEXED_AT_KEY,
   IndexStore,
   locateDb,
 } from "../../core/symbol_index/store.ts";
@@ -137,7 +138,7 @@ export function indexStatus(options: FreshnessOptions): QueryOutcome<IndexStatus
       stale,
       missing,
     };
-    const indexedAt = store.meta("indexed_at");
+    const indexedAt = store.meta(INDEXED_AT_KEY);
     if (indexedAt) data.indexed_at = indexedAt;
     return { data, diagnostics: failureNotes(failures), partial: false };
   } finally {

@@ -108,9 +108,13 @@ export async function withIndex<T>(
       options.db,
       options.signal,
     );
-    const notes = [...built, ...await live.fresh(options.signal)];
+    // While a first build goes on elsewhere, the call answers from the files it wrote so far:
+    // a refresh would only find it busy.
+    const building = built.some((note) => note.code === FIRST_BUILD_UNDER_WAY);
+    const notes = building ? built : [...built, ...await live.fresh(options.signal)];
     const outcome = await work(live.store);
     if (notes.length > 0 && hasDiagnostics(outcome)) outcome.diagnostics.push(...notes);
+    if (building && hasPartial(outcome)) outcome.partial = true;
     return outcome;
   }
   const store = IndexStore.open(locateDb(options.root, options.db, false), "read");
@@ -119,6 +123,14 @@ export async function withIndex<T>(
   } finally {
     store.close();
   }
+}
+
+/** The note of an answer given while the index's first build goes on (`liveIndexOnNeed`). */
+const FIRST_BUILD_UNDER_WAY = "MAG-IO-029";
+
+function hasPartial(value: unknown): value is { partial: boolean } {
+  return typeof value === "object" && value !== null && "partial" in value &&
+    typeof value.partial === "boolean";
 }
 
 function hasDiagnostics(value: unknown): value is { diagnostics: Diagnostic[] } {

@@ -5,8 +5,16 @@
  * together they are the list one call with a larger limit gives.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { makeTree } from "./helpers.ts";
-import { connect } from "./mcp_helpers.ts";
+import { connect, FIXTURE } from "./mcp_helpers.ts";
+import { z } from "zod";
+import { defineTool } from "../core/tool.ts";
+import { ExecutionLog, queryScope, ToolServer } from "../tools/mcp/main.ts";
+import { makeDiagnostic } from "../schema/diagnostic.ts";
+import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../schema/envelope.ts";
+import { compactQuery } from "../schema/compact.ts";
+import { compactEnvelopeSchema } from "../schema/compact_schema.ts";
 
 interface Page {
   status: string;
@@ -98,5 +106,75 @@ Deno.test("mcp: past the items its log holds, a list names the call again from t
   } finally {
     await server.close();
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp: a merged tool pages by the list of the member the call names", async () => {
+  const root = await makeTree(FIXTURE);
+  const server = await connect({
+    root,
+    permissions: ["--allow-read", `--allow-write=${join(root, ".llm")}`],
+  });
+  try {
+    const exported = (offset: number) =>
+      server.client.callTool({ name: "graph", arguments: { algorithm: "export", offset } });
+    const whole = structured(await exported(0));
+    assert.equal(whole.status, "ok", JSON.stringify(whole));
+    // `export` answers the graph, not a list: an offset pages nothing (it had emptied a list).
+    const offset = structured(await exported(1));
+    assert.deepEqual(offset.data, whole.data);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp: an answer given while the index's first build goes on names the same call again", async () => {
+  const building = makeDiagnostic(
+    "llm-stub",
+    "MAG-IO-029",
+    "the symbol index is still being built: this answer covers the 3 file(s) indexed so far",
+    { level: "warning" },
+  );
+  let calls = 0;
+  const stub = defineTool({
+    name: "llm-stub",
+    mcpName: "stub",
+    title: "Stub",
+    description: "Answers partial with the first-build note once, then in full.",
+    prefix: "MAG",
+    kind: "query",
+    permissions: [],
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    input: z.object({ name: z.string() }),
+    output: queryEnvelopeSchema(z.object({ count: z.number() })),
+    compact: {
+      form: { compact: (envelope) => compactQuery(envelope as QueryEnvelope, { rows: [] }) },
+      output: compactEnvelopeSchema(z.object({ rows: z.array(z.string()) })),
+    },
+    cli: { usage: "", examples: [] },
+    run: (_input, context) => {
+      const first = calls++ === 0;
+      return Promise.resolve({
+        envelope: queryEnvelope("llm-stub", { count: 0 }, first ? [building] : [], {
+          executionId: context.executionId,
+          partial: first,
+        }),
+      });
+    },
+  });
+  const server = new ToolServer({
+    tools: [stub],
+    scope: queryScope(Deno.cwd()),
+    log: new ExecutionLog(),
+  });
+  try {
+    const first = structured(await server.callTool("stub", { name: "f" }));
+    assert.equal(first.partial, true);
+    assert.deepEqual(first.next_page, { tool: "stub", arguments: { name: "f" } });
+    const again = structured(await server.callTool("stub", { name: "f" }));
+    assert.equal(again.next_page, undefined);
+  } finally {
+    server.close();
   }
 });

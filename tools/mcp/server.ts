@@ -208,7 +208,8 @@ export class ToolServer {
   readonly #entries: CatalogEntry[];
   readonly #byName = new Map<string, CatalogEntry>();
   readonly #hidden = new Map<string, Tool>();
-  readonly #listKeys = new Map<string, string | undefined>();
+  /** Every tool this server knows, offered or not, by its MCP name. */
+  readonly #tools = new Map<string, Tool>();
   /** Each tool's declared compact form, by the tool name its envelopes carry. */
   readonly #compactForms = new Map<string, CompactForm>();
   readonly #scope: Scope;
@@ -235,7 +236,7 @@ export class ToolServer {
     this.#callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const offered = options.tools.filter((tool) => allows(options.scope, tool));
     for (const tool of options.tools) {
-      this.#listKeys.set(tool.mcpName, tool.listKey);
+      this.#tools.set(tool.mcpName, tool);
       // A merged tool's answers are its members' envelopes, each compacted by its own form.
       const members = isMerged(tool) ? Object.values(tool.members) : [];
       for (const each of [tool, ...members]) {
@@ -362,13 +363,17 @@ export class ToolServer {
     }
     // A tool's full result is logged, whatever form the answer takes.
     record(envelope);
-    const answer = this.#fit(
+    const answer = withRetry(
+      this.#fit(
+        envelope,
+        listKeyOf(tool, prepared.input),
+        prepared.offset,
+        request,
+        isError,
+        prepared.detail,
+      ),
       envelope,
-      tool.listKey,
-      prepared.offset,
-      request,
-      isError,
-      prepared.detail,
+      { tool: name, arguments: args },
     );
     return toolResult({ envelope: answer, isError });
   }
@@ -515,7 +520,10 @@ export class ToolServer {
       ...envelope,
       data: { ...envelope.data, execution: { ...record, envelope: page } },
     } as QueryEnvelope);
-    const inner = listPages(stored, this.#listKeys.get(record.tool));
+    const recorded = this.#tools.get(record.tool);
+    const listKey = recorded &&
+      listKeyOf(recorded, record.arguments as Record<string, unknown>);
+    const inner = listPages(stored, listKey);
     if (!inner) return shrinkToFit(wrap(shape(stored)), this.#maxOutputBytes, isError);
     const { pageSize } = request;
     const paged = pageSize !== undefined && offset + pageSize < inner.total;
@@ -560,6 +568,32 @@ function executionOf(envelope: Envelope): string | undefined {
   if (!isQuery(envelope)) return undefined;
   const data = envelope.data as unknown as { execution?: ExecutionRecord };
   return data.execution?.execution_id;
+}
+
+/** Codes of a partial answer that the same call, made again shortly, answers in full. */
+const RETRY_LATER = new Set(["MAG-IO-029"]);
+
+/**
+ * A compact partial answer whose envelope says the same call answers in full a little later (the
+ * index's first build was still going on), with that call as its `next_page`.
+ */
+function withRetry(answer: Answer, envelope: Envelope, call: NextPage): Answer {
+  if (!isCompact(answer) || !("data" in answer) || answer.next_page) return answer;
+  if (!envelope.diagnostics.some((diagnostic) => RETRY_LATER.has(diagnostic.code))) return answer;
+  const { diagnostics, ...head } = answer;
+  return { ...head, next_page: call, diagnostics };
+}
+
+/**
+ * The list a call's answer is paged by: a merged tool's is that of the member the call names
+ * (`graph` with `algorithm: "export"` has none, so an offset pages nothing there).
+ */
+function listKeyOf(tool: Tool, input: Record<string, unknown>): string | undefined {
+  if (!isMerged(tool)) return tool.listKey;
+  const value = input[tool.discriminator];
+  return typeof value === "string" && Object.hasOwn(tool.members, value)
+    ? tool.members[value].listKey
+    : undefined;
 }
 
 /**

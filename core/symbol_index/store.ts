@@ -1116,20 +1116,34 @@ export class IndexStore {
 
   /** Indexed paths ending with `suffix` (which starts with `/`) or equal to it without the `/`. */
   pathsEndingWith(suffix: string): string[] {
-    return this.#all<{ path: string }>(
-      "SELECT path FROM files WHERE path = substr(?1, 2) OR substr(path, -length(?1)) = ?1 " +
-        "ORDER BY path",
-      suffix,
-    ).map((row) => row.path);
+    return suffix.startsWith("/") ? [...this.#pathsBySuffix().get(suffix.slice(1)) ?? []] : [];
   }
 
-  /** Indexed paths whose base name is `name` (to suggest close paths). */
+  /** Indexed paths whose base name is `name` (to suggest close paths): at most 20, by path. */
   pathsNamed(name: string): string[] {
-    return this.#all<{ path: string }>(
-      "SELECT path FROM files WHERE path = ?1 OR substr(path, -length(?1) - 1) = '/' || ?1 " +
-        "ORDER BY path LIMIT 20",
-      name,
-    ).map((row) => row.path);
+    return (this.#pathsBySuffix().get(name) ?? []).slice(0, 20);
+  }
+
+  /**
+   * Every indexed path under each of its suffixes that starts at a folder boundary (`a/b/c.py`
+   * under `a/b/c.py`, `b/c.py` and `c.py`), by path; kept until the index changes. A task names
+   * files by such suffixes, dozens of times a ranking: a scan of the `files` table each time took
+   * a quarter of a warm ranking on sympy (1,300 files).
+   */
+  #pathsBySuffix(): Map<string, string[]> {
+    return this.derived("files:suffixes", () => {
+      const bySuffix = new Map<string, string[]>();
+      const rows = this.#all<{ path: string }>("SELECT path FROM files ORDER BY path");
+      for (const { path } of rows) {
+        for (let start = 0; start >= 0; start = path.indexOf("/", start) + 1 || -1) {
+          const suffix = path.slice(start);
+          const paths = bySuffix.get(suffix);
+          if (paths) paths.push(path);
+          else bySuffix.set(suffix, [path]);
+        }
+      }
+      return bySuffix;
+    });
   }
 
   /** Whether some indexed file lies under the folder `folder` (root-relative, no trailing `/`). */

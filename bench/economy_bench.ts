@@ -120,7 +120,10 @@ async function allPages(
 /** The offset of the next page: `next_page` of a compact answer, else items shown so far. */
 function nextOffset(envelope: Record<string, unknown>, shown: number): number | undefined {
   const compact = envelope as unknown as CompactEnvelope;
-  if (compact.form === "compact") return compact.next_page?.arguments.offset;
+  if (compact.form === "compact") {
+    const offset = compact.next_page?.arguments.offset;
+    return typeof offset === "number" ? offset : undefined;
+  }
   const data = envelope.data as { match_count: number };
   return shown < data.match_count ? shown : undefined;
 }

@@ -10,8 +10,12 @@
  * @module
  */
 import type { RowValue } from "./fact_rows.ts";
-import type { ChunkSideMessage, ChunkSideReply } from "./chunk_side_worker.ts";
 import type { IndexStore } from "./store.ts";
+
+/** What the side build sends its worker (`chunk_side_worker.ts`). */
+export type ChunkSideMessage = { open: string } | { rows: RowValue[] } | { finish: true };
+/** What the worker answers: a batch written, the database closed, or why it stopped. */
+export type ChunkSideReply = { written: number } | { closed: true } | { error: string };
 
 /** `meta` key set while a side build's chunks are not yet the index's. */
 const PENDING_KEY = "chunks_side_pending";

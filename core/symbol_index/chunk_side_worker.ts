@@ -8,13 +8,10 @@
  */
 /// <reference lib="deno.worker" />
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { insertChunkRows, type RowValue } from "./fact_rows.ts";
+import { insertChunkRows } from "./fact_rows.ts";
+import type { ChunkSideMessage, ChunkSideReply } from "./chunk_side.ts";
 import { ADDED_CHUNKS_TABLE } from "./schema_sql.ts";
 
-/** What the side build sends its worker. */
-export type ChunkSideMessage = { open: string } | { rows: RowValue[] } | { finish: true };
-/** What the worker answers: a batch written, the database closed, or why it stopped. */
-export type ChunkSideReply = { written: number } | { closed: true } | { error: string };
 
 let db: DatabaseSync | undefined;
 const statements = new Map<string, StatementSync>();

@@ -12,7 +12,6 @@ import { insertChunkRows } from "./fact_rows.ts";
 import type { ChunkSideMessage, ChunkSideReply } from "./chunk_side.ts";
 import { ADDED_CHUNKS_TABLE } from "./schema_sql.ts";
 
-
 let db: DatabaseSync | undefined;
 const statements = new Map<string, StatementSync>();
 let failed = false;

@@ -15,6 +15,7 @@ import { makeDiagnostic } from "../schema/diagnostic.ts";
 import { type QueryEnvelope, queryEnvelope, queryEnvelopeSchema } from "../schema/envelope.ts";
 import { compactQuery } from "../schema/compact.ts";
 import { compactEnvelopeSchema } from "../schema/compact_schema.ts";
+import { SLOW_PATTERN, slowText } from "./slow_search.ts";
 
 interface Page {
   status: string;
@@ -176,5 +177,32 @@ Deno.test("mcp: an answer given while the index's first build goes on names the 
     assert.equal(again.next_page, undefined);
   } finally {
     server.close();
+  }
+});
+
+Deno.test("mcp: a search out of its own smaller time budget names the call with the server's", async () => {
+  const root = await makeTree({ "slow.txt": slowText(16) });
+  // The server's call limit 4 s: a tool's budget is three quarters of it, 3,000 ms.
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root}`],
+    args: ["--call-timeout-ms", "4000"],
+  });
+  try {
+    const call = { name: "search", arguments: { patterns: [SLOW_PATTERN], timeout_ms: 100 } };
+    const short = structured(await server.client.callTool(call));
+    assert.equal(short.partial, true, JSON.stringify(short));
+    assert.deepEqual(short.next_page, {
+      tool: "search",
+      arguments: { patterns: [SLOW_PATTERN], timeout_ms: 3_000 },
+    });
+    // Out of the server's whole budget: only narrower paths get more, and no call is named.
+    const whole = structured(
+      await server.client.callTool({ name: "search", arguments: { patterns: [SLOW_PATTERN] } }),
+    );
+    assert.equal(whole.next_page, undefined);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
   }
 });

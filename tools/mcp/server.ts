@@ -374,6 +374,7 @@ export class ToolServer {
       ),
       envelope,
       { tool: name, arguments: args },
+      this.#toolTimeoutMs,
     );
     return toolResult({ envelope: answer, isError });
   }
@@ -415,8 +416,12 @@ export class ToolServer {
    */
   #withTimeout(tool: Tool, input: Record<string, unknown>): Record<string, unknown> {
     if (!("timeout_ms" in tool.input.shape) || input.timeout_ms !== undefined) return input;
-    const timeout = Math.max(1, Math.floor(this.#callTimeoutMs * TOOL_TIMEOUT_SHARE));
-    return { ...input, timeout_ms: timeout };
+    return { ...input, timeout_ms: this.#toolTimeoutMs };
+  }
+
+  /** The time budget the server gives a tool that takes one (its default `timeout_ms`). */
+  get #toolTimeoutMs(): number {
+    return Math.max(1, Math.floor(this.#callTimeoutMs * TOOL_TIMEOUT_SHARE));
   }
 
   #unknownTool(name: string): ToolError {
@@ -573,15 +578,35 @@ function executionOf(envelope: Envelope): string | undefined {
 /** Codes of a partial answer that the same call, made again shortly, answers in full. */
 const RETRY_LATER = new Set(["MAG-IO-029"]);
 
+/** Codes of a partial answer cut by the call's own time budget (`timeout_ms`). */
+const OUT_OF_TIME = new Set(["LMS-QRY-003"]);
+
 /**
- * A compact partial answer whose envelope says the same call answers in full a little later (the
- * index's first build was still going on), with that call as its `next_page`.
+ * A compact partial answer with the call that gets more as its `next_page`: the same call when
+ * its envelope says it answers in full a little later (the index's first build was still going
+ * on); the same call with the server's whole budget (`maxTimeoutMs`) when it ran out of a smaller
+ * `timeout_ms` of its own. One that ran out of the server's budget names none: only narrower
+ * paths get more, as its diagnostic says.
  */
-function withRetry(answer: Answer, envelope: Envelope, call: NextPage): Answer {
+function withRetry(
+  answer: Answer,
+  envelope: Envelope,
+  call: NextPage,
+  maxTimeoutMs: number,
+): Answer {
   if (!isCompact(answer) || !("data" in answer) || answer.next_page) return answer;
-  if (!envelope.diagnostics.some((diagnostic) => RETRY_LATER.has(diagnostic.code))) return answer;
+  const codes = new Set(envelope.diagnostics.map((diagnostic) => diagnostic.code));
+  let next: NextPage | undefined;
+  if ([...RETRY_LATER].some((code) => codes.has(code))) next = call;
+  else if ([...OUT_OF_TIME].some((code) => codes.has(code))) {
+    const asked = call.arguments.timeout_ms;
+    if (typeof asked === "number" && asked < maxTimeoutMs) {
+      next = { tool: call.tool, arguments: { ...call.arguments, timeout_ms: maxTimeoutMs } };
+    }
+  }
+  if (!next) return answer;
   const { diagnostics, ...head } = answer;
-  return { ...head, next_page: call, diagnostics };
+  return { ...head, next_page: next, diagnostics };
 }
 
 /**

@@ -134,8 +134,10 @@ export function compileTargets(): CompileTarget[] {
         WORKERS.chunkSide,
         WORKERS.stamps,
         WORKERS.repository,
-        // Loaded by a computed specifier: the index's build at the server's start.
+        // Loaded by computed specifiers in calls: the host's live index and its builds.
         "core/symbol_index/live.ts",
+        "core/symbol_index/indexer.ts",
+        "core/symbol_index/candidates.ts",
       ],
     },
     {

@@ -467,34 +467,6 @@ function startFirstBuild(
 }
 
 /**
- * Builds the index of `root` in the background when there is none yet and this process may
- * write it: a host calls it when it starts, so that the first call that needs the index finds it
- * built, or being built (calls in this process then wait for it and get its `MAG-IO-028` note).
- * Answers the build, or undefined when none was started; `signal` stops it.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { buildInBackground } from "./live.ts";
- * const root = Deno.makeTempDirSync();
- * Deno.writeTextFileSync(`${root}/a.py`, "def f():\n    pass\n");
- * const note = await buildInBackground(root, undefined, new AbortController().signal);
- * assert.equal(note?.code, "MAG-IO-028");
- * assert.equal(buildInBackground(root, undefined, new AbortController().signal), undefined); // built
- * Deno.removeSync(root, { recursive: true });
- * ```
- */
-export function buildInBackground(
-  root: string,
-  db: string | undefined,
-  signal: AbortSignal,
-): Promise<Diagnostic> | undefined {
-  const location = locateDb(root, db, false);
-  if (statIfPresent(location.absPath) || !mayCreate(location)) return undefined;
-  return startFirstBuild(location, root, db, signal);
-}
-
-/**
  * The live index of `root` as {@linkcode liveIndex} gives it, built first when there is none
  * yet and this host may write it (the index on first need: an agent's first `repo_map` or
  * `symbols` call on a fresh tree gets its answer, with a note, not `MAG-IO-013`). Calls that

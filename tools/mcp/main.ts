@@ -29,10 +29,12 @@ import LOG_TABLES from "../../core/tables/log.json" with { type: "json" };
 import { VERSION } from "../../core/version.ts";
 import { ToolError } from "../../schema/diagnostic.ts";
 import { EXIT } from "../../schema/error_codes.ts";
-import { ALL_TOOLS, DEFAULT_TOOLS } from "./surface.ts";
+import { ALL_TOOLS, DEFAULT_TOOLS, mcpTool } from "./surface.ts";
 import type { Tool } from "../../core/tool.ts";
 import { GET_EXECUTION } from "./execution_tool.ts";
-import { importPackageModule, packageDirectory, workersAvailable } from "../../core/workers.ts";
+import { packageDirectory, workersAvailable } from "../../core/workers.ts";
+import { join } from "../../core/path_syntax.ts";
+import { statIfPresent } from "../../core/symbol_index/file_stat.ts";
 import { warmCache } from "./call_protocol.ts";
 import { InProcessRunner, type ToolRunner, WorkerRunner } from "./calls.ts";
 import { ExecutionLog, storeDirectory } from "../../core/execution_log.ts";
@@ -246,7 +248,7 @@ export async function runMcpCommand(args: string[]): Promise<number> {
     return error.exitCode;
   }
   const stopIndexing = new AbortController();
-  const indexing = indexInBackground(root, stopIndexing.signal);
+  const indexing = indexInBackground(server, root, stopIndexing.signal);
   await serveStdio(server);
   stopIndexing.abort();
   await indexing;
@@ -254,29 +256,31 @@ export async function runMcpCommand(args: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-/** The live index's module, by URL (loaded only by a server that builds in the background). */
-const LIVE_INDEX = new URL("../../core/symbol_index/live.ts", import.meta.url).href;
-
 /**
  * Builds the symbol index of `root` in the background when it has none and the server may write
  * it (issue 33, item 4): the first `symbols`, `graph`, `repo_map` or `context` call then finds it
- * built or being built, and waits for it up to a bound (`liveIndexOnNeed`). Not where the server
- * cannot load the package's modules at run time (a checkout scoped to the project): there the
- * first call that needs the index builds it. Its end is one line on stderr; `signal` stops it.
+ * built or being built, and waits for it up to a bound (`liveIndexOnNeed`). It runs as the
+ * `symbols_index` tool in a call worker: on the server's own thread its writes held the client's
+ * requests up to 314 ms (Linux `kernel/`). Not where calls run on the server's thread (a checkout
+ * scoped to the project): there the first call that needs the index builds it. Its end is one
+ * line on stderr; `signal` stops it.
  */
-async function indexInBackground(root: string, signal: AbortSignal): Promise<void> {
-  let live: typeof import("../../core/symbol_index/live.ts");
-  try {
-    live = await importPackageModule(LIVE_INDEX, "MCP");
-  } catch {
+async function indexInBackground(
+  server: ToolServer,
+  root: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const index = mcpTool("symbols_index");
+  const folder = join(root, ".llm");
+  const writable = Deno.permissions.querySync({ name: "write", path: folder }).state === "granted";
+  if (!index || !workersAvailable() || !writable || statIfPresent(join(folder, "index.db"))) {
     return;
   }
-  const build = live.buildInBackground(root, undefined, signal);
-  if (!build) return;
   warn(`building the symbol index of ${root} in the background`);
   try {
-    const note = await build;
-    warn(`${note.code}: ${note.message}`);
+    const envelope = await server.runForServer(index, {}, signal);
+    const outcome = "result" in envelope ? envelope.message : envelope.status;
+    warn(`the symbol index of ${root}: ${outcome}`);
   } catch (error) {
     if (!signal.aborted) warn(`the background build of the symbol index failed: ${error}`);
   }

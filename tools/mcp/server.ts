@@ -258,6 +258,15 @@ export class ToolServer {
     return this.#entries.map((entry) => entry.tool);
   }
 
+  /**
+   * Runs `tool` on `input` as a call would (in a call worker when the server has them), but for
+   * the server itself: not logged, answered to no client. The index's build at the server's start
+   * runs so, off the thread that answers the client.
+   */
+  runForServer(tool: Tool, input: Record<string, unknown>, signal: AbortSignal): Promise<Envelope> {
+    return this.#runner.run(tool, input, { executionId: newId(), signal });
+  }
+
   /** Stops the runner's workers (a host that shuts down calls it). */
   close(): void {
     this.#runner.close();

@@ -76,20 +76,27 @@ export function threadCount(requested: number | undefined): number {
 export const MAX_DEFAULT_WORKERS = 8;
 
 /**
- * Bytes of parsing that pay for a parse worker (tree-sitter, about 3.5 MB/s a core): starting
- * one, loading its grammars and its share of the bookkeeping cost about as much as parsing
- * this much. On a 16-core machine `ast-search --kind function` over this repository (3.8 MB to
- * parse) took 1.5 s with 4 workers and 2.3–3.5 s on one thread; at 2 MiB a worker the default
- * was that one thread.
+ * Bytes of parsing that pay for a parse thread (tree-sitter, about 3.5 MB/s a core): starting
+ * a worker, loading its grammars and its share of the bookkeeping cost about as much as parsing
+ * this much, on a machine with cores to spare. On a 16-core machine `ast-search --kind function`
+ * over this repository (3.8 MB to parse) took 1.5–1.7 s with 4 threads and 2.0–3.5 s on one; at
+ * 2 MiB a thread the default was that one.
  */
 export const PARSE_BYTES_PER_WORKER = 1024 * 1024;
 
 /**
- * Workers for a run: the number asked for, else one per core up to {@linkcode MAX_DEFAULT_WORKERS}
- * and at most one per `perWorker` bytes of `bytes` of work (at least one). `callerWorks`: the
- * calling thread does a share of the same work (ast-search parses beside its workers), so one
- * core is left to it: on two cores, two workers and the calling thread parsing this repository
- * took 3.2 s where the calling thread alone took 1.9 s.
+ * Below this many cores a worker's start-up takes a core the parse needs, so a worker pays for
+ * itself only at twice the bytes: on two cores this repository's 3.8 MB parsed in 1.9 s on the
+ * calling thread alone and in 3.2 s with one worker beside it (its grammars, a dozen languages,
+ * load on the shared cores), while Linux `kernel/`'s 13 MB of C took 4.3–4.9 s alone and
+ * 3.3–3.6 s with one worker.
+ */
+const FEW_CORES = 4;
+
+/**
+ * Threads for a run: the number asked for, else one per core up to
+ * {@linkcode MAX_DEFAULT_WORKERS} and at most one per `perWorker` bytes of `bytes` of work (twice
+ * that below {@linkcode FEW_CORES} cores), at least one.
  *
  * @example
  * ```ts
@@ -103,12 +110,11 @@ export function workersFor(
   requested: number | undefined,
   bytes: number,
   perWorker: number,
-  callerWorks = false,
 ): number {
   if (requested !== undefined) return Math.max(1, requested);
-  const cores = (navigator.hardwareConcurrency ?? 1) - (callerWorks ? 1 : 0);
-  const machine = Math.min(cores, MAX_DEFAULT_WORKERS);
-  return Math.max(1, Math.min(machine, Math.floor(bytes / perWorker)));
+  const cores = navigator.hardwareConcurrency ?? 1;
+  const share = cores < FEW_CORES ? perWorker * 2 : perWorker;
+  return Math.max(1, Math.min(cores, MAX_DEFAULT_WORKERS, Math.floor(bytes / share)));
 }
 
 /**

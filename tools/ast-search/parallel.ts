@@ -137,8 +137,8 @@ export async function parseAll(
 ): Promise<Parsed> {
   const { signal } = options;
   const bytes = work.reduce((sum, task) => sum + task.size, 0);
-  // This thread parses too (it claims files beside the workers).
-  const threads = workersFor(options.threads, bytes, PARSE_BYTES_PER_WORKER, true);
+  // Parsing threads, this one included (it claims files beside the workers).
+  const threads = workersFor(options.threads, bytes, PARSE_BYTES_PER_WORKER);
   const keep = options.keepWorkers ?? options.cache !== undefined;
   const { shared, own, single } = divideWork(work, threads, options);
   const results = new Map<Task, Result>();

@@ -115,6 +115,11 @@ export interface SearchData {
   counts?: FileCount[];
   /** How the repository index was used; present when the root has one and it was not refused. */
   index?: SearchIndexUse;
+  /**
+   * The first file the answer lacks when the time budget cut the search after at least one file:
+   * the same search with `resume_at` set to it answers the rest, repeating nothing.
+   */
+  resume_at?: string;
 }
 
 /** zod schema of {@linkcode SearchData}. */
@@ -130,6 +135,7 @@ export const SearchDataSchema: z.ZodType<SearchData> = z.object({
   files: z.array(z.string()).optional(),
   counts: z.array(FileCountSchema).optional(),
   index: SearchIndexUseSchema.optional(),
+  resume_at: z.string().optional(),
 }).meta({ id: "SearchData" });
 
 const count = z.number().int().nonnegative();

@@ -196,11 +196,47 @@ Deno.test("mcp: a search out of its own smaller time budget names the call with 
       tool: "search",
       arguments: { patterns: [SLOW_PATTERN], timeout_ms: 3_000 },
     });
-    // Out of the server's whole budget: only narrower paths get more, and no call is named.
+    // Out of the server's whole budget in its first file: only narrower paths get more, and no
+    // call is named.
     const whole = structured(
       await server.client.callTool({ name: "search", arguments: { patterns: [SLOW_PATTERN] } }),
     );
     assert.equal(whole.next_page, undefined);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mcp: a search out of the server's time budget past its first file names the call from the file it stopped in", async () => {
+  const root = await makeTree({ "a.txt": "aaab\n", "b.txt": slowText(16), "c.txt": "aab\n" });
+  // The server's call limit 2 s: a tool's budget is three quarters of it, 1,500 ms.
+  const server = await connect({
+    root,
+    permissions: [`--allow-read=${root}`],
+    args: ["--call-timeout-ms", "2000"],
+  });
+  try {
+    const call = { name: "search", arguments: { patterns: [SLOW_PATTERN] } };
+    const cut = structured(await server.client.callTool(call));
+    assert.equal(cut.partial, true, JSON.stringify(cut));
+    assert.deepEqual(cut.next_page, {
+      tool: "search",
+      arguments: { patterns: [SLOW_PATTERN], resume_at: "b.txt" },
+    });
+    // b.txt alone outlasts the budget: the resumed call gets no further and names nothing.
+    const stuck = structured(await server.client.callTool({ name: "search", ...cut.next_page }));
+    assert.equal(stuck.partial, true);
+    assert.equal(stuck.next_page, undefined);
+    // Past it, the rest of the tree answers in full.
+    const rest = structured(
+      await server.client.callTool({
+        name: "search",
+        arguments: { patterns: [SLOW_PATTERN], resume_at: "c.txt" },
+      }),
+    );
+    assert.equal(rest.partial, undefined, JSON.stringify(rest));
+    assert.equal(rest.next_page, undefined);
   } finally {
     await server.close();
     await Deno.remove(root, { recursive: true });

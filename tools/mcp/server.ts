@@ -593,9 +593,10 @@ const OUT_OF_TIME = new Set(["LMS-QRY-003"]);
 /**
  * A compact partial answer with the call that gets more as its `next_page`: the same call when
  * its envelope says it answers in full a little later (the index's first build was still going
- * on); the same call with the server's whole budget (`maxTimeoutMs`) when it ran out of a smaller
- * `timeout_ms` of its own. One that ran out of the server's budget names none: only narrower
- * paths get more, as its diagnostic says.
+ * on); for a search its time budget cut, the same call from the first file it lacks (its
+ * `resume_at`), with the server's whole budget (`maxTimeoutMs`) when it ran out of a smaller
+ * `timeout_ms` of its own. A search that finished no file names the same call with the whole
+ * budget when it had less, else none: only narrower paths get more, as its diagnostic says.
  */
 function withRetry(
   answer: Answer,
@@ -609,9 +610,15 @@ function withRetry(
   if ([...RETRY_LATER].some((code) => codes.has(code))) next = call;
   else if ([...OUT_OF_TIME].some((code) => codes.has(code))) {
     const asked = call.arguments.timeout_ms;
-    if (typeof asked === "number" && asked < maxTimeoutMs) {
-      next = { tool: call.tool, arguments: { ...call.arguments, timeout_ms: maxTimeoutMs } };
-    }
+    const budget = typeof asked === "number" && asked < maxTimeoutMs
+      ? { timeout_ms: maxTimeoutMs }
+      : undefined;
+    const resumeAt = isQuery(envelope)
+      ? (envelope.data as { resume_at?: unknown }).resume_at
+      : undefined;
+    if (typeof resumeAt === "string") {
+      next = { tool: call.tool, arguments: { ...call.arguments, resume_at: resumeAt, ...budget } };
+    } else if (budget) next = { tool: call.tool, arguments: { ...call.arguments, ...budget } };
   }
   if (!next) return answer;
   const { diagnostics, ...head } = answer;

@@ -82,6 +82,12 @@ export interface SearchOptions extends MatcherOptions {
    * results are the same either way.
    */
   useIndex?: boolean;
+  /**
+   * Search only the files from this `file_path` on, in the walk's order: the rest of a search
+   * its time budget cut, whose `resume_at` names it. Over one named path (or the root) the walk
+   * is in path order, so a file gone since then resumes at the next one.
+   */
+  resumeAt?: string;
 }
 
 /** The result of a search. */
@@ -157,6 +163,12 @@ interface WorkerRunOutcome {
   unsearched: number;
   /** The walk had files left that were never sent. */
   walkLeft: boolean;
+  /**
+   * The first file, in walk order, whose results the answer lacks, when the budget cut the run:
+   * every file before it is answered in full and none after it, so the search resumed there
+   * misses and repeats nothing.
+   */
+  resumeAt?: string;
 }
 
 /**
@@ -280,7 +292,8 @@ async function searchWithWorkers(
     for (;;) {
       signal?.throwIfAborted();
       if (deadline !== undefined && Date.now() >= deadline) {
-        return stopAtDeadline(pool, sent, done, collector, walkDone);
+        const next = walkDone ? undefined : pending[0] ?? takeFiles(entries, 1)[0];
+        return stopAtDeadline(pool, sent, done, nextToCollect, next, walkDone || !next);
       }
       // Keep every worker supplied while the walk lasts.
       for (let slot = 0; !walkDone && slot < threads; slot++) {
@@ -316,11 +329,11 @@ async function searchWithWorkers(
         }
         load[owner.get(reply.id) ?? 0]--;
         owner.delete(reply.id);
-        sent.delete(reply.id);
         done.set(reply.id, reply.outcome ?? { unmatched: 0, notable: [] });
       }
       for (let ready = done.get(nextToCollect); ready; ready = done.get(nextToCollect)) {
-        done.delete(nextToCollect++);
+        done.delete(nextToCollect);
+        sent.delete(nextToCollect++);
         collector.add(ready);
       }
     }
@@ -331,40 +344,53 @@ async function searchWithWorkers(
 }
 
 /**
- * The deadline passed: stops the workers, keeps every finished batch (in batch order, so the
- * results stay in walk order), and names the files the workers were matching.
+ * The deadline passed: stops the workers and names the files they were matching. The answer
+ * keeps the batches collected so far, every one before the first unfinished batch: those
+ * finished past it are dropped with it, so that the search resumed at that batch's first file
+ * (`resumeAt`; else at `next`, the walk's next file) repeats no result and misses none.
  */
 function stopAtDeadline(
   pool: SearchThread[],
   sent: Map<number, BatchFile[]>,
   done: Map<number, BatchOutcome>,
-  collector: ResultCollector,
+  nextToCollect: number,
+  next: BatchFile | undefined,
   walkDone: boolean,
 ): WorkerRunOutcome {
   for (const { worker } of pool) worker.terminate();
-  for (const id of [...done.keys()].sort((a, b) => a - b)) collector.add(done.get(id)!);
   const inFlight: string[] = [];
+  // Every batch not collected: unanswered, or answered past the first unanswered one.
   let unsearched = [...sent.values()].reduce((sum, files) => sum + files.length, 0);
   for (const { progress } of pool) {
     const batch = Atomics.load(progress, 0);
     const index = Atomics.load(progress, 1);
-    const file = sent.get(batch)?.[index];
+    const file = done.has(batch) ? undefined : sent.get(batch)?.[index];
     if (!file) continue;
     inFlight.push(file.filePath);
     // Named apart; the files of its batch before it were matched, but their results died with
     // the worker, so they count among the files the answer lacks.
     unsearched--;
   }
-  return { inFlight: inFlight.sort(), unsearched, walkLeft: !walkDone };
+  const resumeAt = sent.get(nextToCollect)?.[0]?.filePath ?? next?.filePath;
+  return { inFlight: inFlight.sort(), unsearched, walkLeft: !walkDone, resumeAt };
 }
 
-/** One `LMS-QRY-003` warning per file being matched when the budget ran out. */
+/**
+ * One `LMS-QRY-003` warning per file being matched when the budget ran out, naming where the
+ * search resumes (`resumeAt`, when it got past its first file) or, when it did not, that only
+ * narrower paths get further.
+ */
 function timeoutDiagnostics(outcome: WorkerRunOutcome, timeoutMs: number): Diagnostic[] {
   const left = outcome.unsearched > 0 || outcome.walkLeft;
+  const resume = outcome.resumeAt === undefined
+    ? "; no file was searched in full: search narrower paths"
+    : `; the same search with resume_at ${JSON.stringify(outcome.resumeAt)} searches the rest`;
   const rest = left
     ? `; ${outcome.unsearched} queued file(s)${
       outcome.walkLeft ? " and the rest of the tree" : ""
-    } not searched`
+    } not searched${resume}`
+    : outcome.inFlight.length > 0
+    ? resume
     : "";
   const files = outcome.inFlight.length > 0 ? outcome.inFlight : [undefined];
   if (outcome.inFlight.length === 0 && !left) return [];
@@ -431,7 +457,12 @@ async function searchInlineBounded(
     for (const [at, file] of files.entries()) {
       await pause();
       if (deadline !== undefined && Date.now() >= deadline) {
-        return { inFlight: [], unsearched: files.length - at, walkLeft: !walkDone };
+        return {
+          inFlight: [],
+          unsearched: files.length - at,
+          walkLeft: !walkDone,
+          resumeAt: file.filePath,
+        };
       }
       try {
         collector.add(await searcher.searchPausing(file, pause, collector.countsSuffice));
@@ -441,6 +472,7 @@ async function searchInlineBounded(
           inFlight: [file.filePath],
           unsearched: files.length - at - 1,
           walkLeft: !walkDone,
+          resumeAt: file.filePath,
         };
       }
     }
@@ -479,6 +511,34 @@ function searchInlineFor(
     files = files.length > BATCH_FILES ? files.slice(BATCH_FILES) : takeFiles(entries, BATCH_FILES);
   }
   return files;
+}
+
+/**
+ * The walk's entries from the file `resumeAt` on. In a walk in path order (`ordered`: one named
+ * path) a later path also ends the skip, so a file removed since the cut does not skip the rest;
+ * over several named paths, each walked in turn, only the file itself does.
+ */
+function* resumeFrom(
+  entries: Iterator<WalkEntry>,
+  resumeAt: string,
+  ordered: boolean,
+): Generator<WalkEntry> {
+  for (let next = entries.next(); !next.done; next = entries.next()) {
+    const { filePath } = next.value;
+    if (filePath === resumeAt || (ordered && filePath > resumeAt)) {
+      yield next.value;
+      break;
+    }
+  }
+  for (let next = entries.next(); !next.done; next = entries.next()) yield next.value;
+}
+
+/**
+ * Where a run cut by its budget resumes: nowhere when it finished no file (it stopped in the
+ * first file it took, where resuming would only start it over).
+ */
+function progressed(outcome: WorkerRunOutcome, first: BatchFile[]): string | undefined {
+  return outcome.resumeAt === first[0]?.filePath ? undefined : outcome.resumeAt;
 }
 
 /**
@@ -526,7 +586,10 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
     options.emit,
   );
   const walked = walker.listOrWalk();
-  const entries = index ? index.filter(walked) : walked[Symbol.iterator]();
+  const listed = index ? index.filter(walked) : walked[Symbol.iterator]();
+  const entries = options.resumeAt === undefined
+    ? listed
+    : resumeFrom(listed, options.resumeAt, (options.paths?.length ?? 0) <= 1);
   const first = takeFiles(entries, INLINE_FILES);
   const threads = threadCount(options.threads);
   const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
@@ -534,6 +597,7 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
   const bounded = deadline !== undefined || options.signal !== undefined;
   if (bounded) refuseBacktracking(spec, options.patterns);
   const timeDiagnostics: Diagnostic[] = [];
+  let resumeAt: string | undefined;
   if (bounded && (small || !workersAvailable())) {
     const outcome = await searchInlineBounded(
       first,
@@ -544,7 +608,8 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
       deadline,
       options.signal,
     );
-    timeDiagnostics.push(...timeoutDiagnostics(outcome, options.timeoutMs ?? 0));
+    resumeAt = progressed(outcome, first);
+    timeDiagnostics.push(...timeoutDiagnostics({ ...outcome, resumeAt }, options.timeoutMs ?? 0));
   } else if (small || !workersAvailable()) {
     const searcher = new BatchSearcher(spec, fileOptions);
     for (let files = first; files.length > 0; files = takeFiles(entries, BATCH_FILES)) {
@@ -578,9 +643,11 @@ export async function search(options: SearchOptions): Promise<SearchResult> {
       deadline,
       options.keepWorkers ?? false,
     );
-    timeDiagnostics.push(...timeoutDiagnostics(outcome, options.timeoutMs ?? 0));
+    resumeAt = progressed(outcome, first);
+    timeDiagnostics.push(...timeoutDiagnostics({ ...outcome, resumeAt }, options.timeoutMs ?? 0));
   }
   const data = collector.finish();
+  if (resumeAt !== undefined) data.resume_at = resumeAt;
   if (index) {
     data.files_searched += index.ruledOut;
     data.index = index.use();

@@ -94,6 +94,9 @@ export const SearchInput = z.object({
     ),
     { aliases: ["timeout"] },
   ),
+  resume_at: z.string().min(1).optional().describe(
+    "Search only the files from this file_path on, in the walk's order: the rest of a search its time budget cut, whose resume_at names it [default: every file]",
+  ),
 });
 
 /** Input of `llm-search`, as the engine receives it after defaults. */

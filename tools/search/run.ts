@@ -105,6 +105,7 @@ export async function runSearch(input: SearchInput, context: RunContext): Promis
         withChecksums: input.with_checksums,
         threads: input.threads,
         timeoutMs: input.timeout_ms,
+        resumeAt: input.resume_at,
         // A long-lived host (it has a cache) keeps the worker threads warm between calls.
         keepWorkers: context.cache !== undefined,
         useIndex: !input.no_index,

@@ -65,6 +65,7 @@ export const searchTool: Tool = defineTool({
       "threads",
       "no_index",
       "timeout_ms",
+      "resume_at",
       "smart_case",
       "count",
       "multiline",

@@ -15,8 +15,9 @@
  */
 import { z } from "zod";
 import type { RunCache } from "./cache.ts";
-import type { CompactAnswer, CompactForm } from "../schema/compact.ts";
-import type { Envelope } from "../schema/envelope.ts";
+import { type CompactAnswer, type CompactForm, compactQuery } from "../schema/compact.ts";
+import { compactEnvelopeSchema } from "../schema/compact_schema.ts";
+import type { Envelope, QueryEnvelope } from "../schema/envelope.ts";
 import type { CodePrefix } from "../schema/error_codes.ts";
 import { inputError } from "./failure.ts";
 
@@ -141,6 +142,12 @@ export interface RunContext {
   emit?: (item: unknown) => void;
   /** Cancels a long run (MCP cancellation). */
   signal?: AbortSignal;
+  /**
+   * When the host needs the answer by (epoch ms; the MCP server's budget for the call): a run that
+   * waits on work elsewhere (an index's first build) stops waiting by then and answers partial,
+   * rather than being stopped with no answer.
+   */
+  deadline?: number;
   /** Cache of a long-lived host; absent in one-shot CLI runs. */
   cache?: RunCache;
   /**
@@ -163,6 +170,36 @@ export interface ToolCompact<E extends Envelope = Envelope> {
   form: CompactForm<E>;
   /** Schema of the compact answer (a zod schema): the MCP output schema lists it beside `output`. */
   output: Schema<CompactAnswer>;
+  /**
+   * The generic form of a tool that declares none (its data as it is): its answer differs from
+   * the full envelope only in the head, so the MCP server offers no `detail` argument for it.
+   */
+  generic?: true;
+}
+
+/** What a tool's {@linkcode NextCall} may need of the host that pages its answers. */
+export interface NextCallLimits {
+  /** The time budget the host gives a call of the tool (ms): its default `timeout_ms`. */
+  timeoutMs: number;
+  /** The most tokens (characters / 4) one answer may take. */
+  tokens: number;
+}
+
+/**
+ * How a partial answer names the call that gets what it lacks, beyond its list's next page
+ * (which the MCP server names itself, from the stored result).
+ */
+export interface NextCall<E extends Envelope = Envelope> {
+  /**
+   * The arguments of that call, given the envelope and the arguments of the call that answered
+   * it (e.g. a search cut by its time budget: the same ones, from the file it stopped in), or
+   * undefined when the envelope lacks nothing such a call gets (only a narrower call gets more).
+   */
+  next(
+    envelope: E,
+    args: Record<string, unknown>,
+    limits: NextCallLimits,
+  ): Record<string, unknown> | undefined;
 }
 
 /**
@@ -219,8 +256,18 @@ export interface ToolDefinition<
   itemType?: string;
   /** Renders `--format text`; without it text output is indented JSON. */
   text?: (envelope: E) => string;
-  /** Its compact form; without it, every answer is the full envelope. */
+  /**
+   * Its compact form. A query tool without one gets the generic form: its data as it is, the
+   * head without the timestamp, and its diagnostics summarised (contract §9: every query tool has
+   * one); a mutation tool without one always answers the full envelope.
+   */
   compact?: ToolCompact<E>;
+  /**
+   * The call that gets what a partial answer lacks when it is not the next page of its list: a
+   * longer time budget, a deeper walk, a larger token budget (contract §9: a partial answer
+   * names its next call).
+   */
+  nextCall?: NextCall<E>;
   /** Command-line details. */
   cli: CliSpec;
   /** The engine call. */
@@ -278,8 +325,11 @@ export function defineTool<T extends Record<string, unknown>, E extends Envelope
 ): Tool {
   zodSchemas(definition);
   const { input, output, run, text, ...info } = definition;
+  const compact = info.compact ??
+    (info.kind === "query" ? genericCompact(output as z.ZodType) : undefined);
   return {
     ...info,
+    ...(compact ? { compact: compact as ToolCompact<Envelope> } : {}),
     input,
     output,
     async execute(raw, context) {
@@ -290,6 +340,27 @@ export function defineTool<T extends Record<string, unknown>, E extends Envelope
     renderText(envelope) {
       return text ? text(envelope as E) : JSON.stringify(envelope, null, 2);
     },
+  };
+}
+
+/**
+ * The compact form of a query tool that declares none: its data as it is, in the compact head
+ * (no timestamp) with its diagnostics summarised. Its schema's data is the envelope schema's.
+ */
+function genericCompact(output: z.ZodType): ToolCompact {
+  const data = output instanceof z.ZodObject && output.shape.data instanceof z.ZodType
+    ? output.shape.data
+    : z.record(z.string(), z.unknown());
+  return {
+    form: {
+      // A failure stays in full, as tools' own forms leave it: its error is the answer.
+      compact: (envelope) =>
+        "data" in envelope && envelope.status !== "error"
+          ? compactQuery(envelope as QueryEnvelope, envelope.data)
+          : undefined,
+    },
+    output: compactEnvelopeSchema(data) as Schema<CompactAnswer>,
+    generic: true,
   };
 }
 

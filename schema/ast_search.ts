@@ -111,7 +111,33 @@ export interface AstSearchData {
   total?: number;
   /** Matches in (file_path, byte_start) order. */
   matches: AstMatch[];
+  /**
+   * Files a parse limit stopped, and the limits that let them through: the same query over
+   * `paths` with these limits searches them (an MCP answer names that call as its next page).
+   * Present only when a limit stopped a file that a higher limit lets through.
+   */
+  limited?: LimitedFiles;
 }
+
+/** Files a parse limit stopped, and the limits that let them through. */
+export interface LimitedFiles {
+  /** The files, in walk order. */
+  paths: string[];
+  /** Bytes of the largest file stopped by `max_parse_bytes`. */
+  max_parse_bytes?: number;
+  /** MiB of parser heap to allow (twice the limit that stopped a file, at most 1536). */
+  max_parse_memory?: number;
+  /** Milliseconds to allow one file (four times the limit that stopped a file). */
+  file_timeout?: number;
+}
+
+/** zod schema of {@linkcode LimitedFiles}. */
+export const LimitedFilesSchema: z.ZodType<LimitedFiles> = z.object({
+  paths: z.array(z.string()),
+  max_parse_bytes: z.number().int().positive().optional(),
+  max_parse_memory: z.number().int().positive().optional(),
+  file_timeout: z.number().int().positive().optional(),
+});
 
 /** zod schema of {@linkcode AstSearchData}. */
 export const AstSearchDataSchema: z.ZodType<AstSearchData> = z.object({
@@ -123,6 +149,7 @@ export const AstSearchDataSchema: z.ZodType<AstSearchData> = z.object({
   languages: z.array(z.string()),
   total: z.number().int().nonnegative().optional(),
   matches: z.array(AstMatchSchema),
+  limited: LimitedFilesSchema.optional(),
 }).meta({ id: "AstSearchData" });
 
 const count = z.number().int().nonnegative();

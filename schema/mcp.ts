@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { CompactAstSearchEnvelopeSchema } from "./ast_search.ts";
 import type { CompactAnswer } from "./compact.ts";
-import { AnyCompactMutationEnvelopeSchema } from "./compact_schema.ts";
+import { AnyCompactMutationEnvelopeSchema, compactEnvelopeSchema } from "./compact_schema.ts";
 import { CompactDiscoverEnvelopeSchema } from "./discover.ts";
 import {
   type EmptyData,
@@ -76,6 +76,8 @@ const LoggedEnvelopeSchema: z.ZodType<Envelope> = z.union([
  */
 const PageEnvelopeSchema: z.ZodType<Envelope | CompactAnswer> = z.union([
   LoggedEnvelopeSchema,
+  // The generic compact form of a query tool without its own (its data as it is).
+  compactEnvelopeSchema(z.looseObject({ count: z.number() })),
   CompactSearchEnvelopeSchema,
   CompactAstSearchEnvelopeSchema,
   CompactDiscoverEnvelopeSchema,

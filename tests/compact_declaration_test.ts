@@ -1,8 +1,9 @@
 /**
  * A tool's compact form is part of its declaration (`compact` of `defineTool`): the MCP server
- * (a call's answer and a `get_execution` page) and `--format compact` answer compact exactly for
- * the tools that declare a form, whatever their names, with no table to edit; and the tools of
- * the contract's compact form (§9) declare theirs.
+ * (a call's answer and a `get_execution` page) and `--format compact` answer in the form a tool
+ * declares, whatever its name, with no table to edit; a query tool that declares none answers the
+ * generic form (its data as it is); and the tools of the contract's compact form (§9) declare
+ * theirs.
  *
  * @module
  */
@@ -99,8 +100,15 @@ async function forms(tool: Tool): Promise<unknown[]> {
   return [answer.form, stored.execution.envelope.form, JSON.parse(stdout).form];
 }
 
-Deno.test("a tool that declares no compact form is answered in full, even under a compact tool's name", async () => {
-  assert.deepEqual(await forms(finder(LLM_SEARCH)), [undefined, undefined, undefined]);
+Deno.test("a query tool that declares no compact form answers the generic one, even under a compact tool's name", async () => {
+  // Its data as it is, in the compact head (contract §9: every query tool has a compact form).
+  const tool = finder(LLM_SEARCH);
+  assert.equal(tool.compact?.generic, true);
+  assert.deepEqual(await forms(tool), ["compact", "compact", "compact"]);
+  const envelope = queryEnvelope(LLM_SEARCH, DATA, []);
+  const compact = tool.compact?.form.compact(envelope);
+  assert.ok(compact && "data" in compact);
+  assert.deepEqual(compact.data, DATA);
 });
 
 Deno.test("a tool that declares a compact form is answered compact, with no other edit", async () => {
@@ -111,8 +119,12 @@ Deno.test("a tool that declares a compact form is answered compact, with no othe
   assert.deepEqual(await forms(declared), ["compact", "compact", "compact"]);
 });
 
-Deno.test("the tools of the contract's compact form declare it", () => {
-  assert.deepEqual(TOOLS.filter((tool) => tool.compact).map((tool) => tool.name), [
+Deno.test("the tools of the contract's compact form declare it; every other query tool has the generic one", () => {
+  for (const tool of TOOLS.filter((tool) => tool.kind === "query")) {
+    assert.ok(tool.compact, `${tool.name} has a compact form`);
+  }
+  const declared = TOOLS.filter((tool) => tool.compact && !tool.compact.generic);
+  assert.deepEqual(declared.map((tool) => tool.name), [
     LLM_SEARCH,
     LLM_AST_SEARCH,
     LLM_DISCOVER,

@@ -170,6 +170,10 @@ Deno.test("context: bad input is a coded answer, never an internal error", async
     const tiny = answerOf(await ask(root, ["--budget", "1", TASK]));
     assert.equal(tiny.data.blocks.length, 0);
     assert.ok(tiny.diagnostics.some((d) => d.code === "LMC-QRY-001"));
+    // Its next call takes a budget the best block fits in, not the same call again.
+    const next = (tiny.data as { next?: { arguments: { budget: number } } }).next;
+    const best = (tiny.data as { omitted: { tokens: number }[] }).omitted[0];
+    assert.equal(next?.arguments.budget, best.tokens);
     // A binary task file.
     await Deno.writeFile(join(root, "task.bin"), new Uint8Array([0, 1, 2, 0, 255]));
     const binary = await ask(root, ["--task-file", join(root, "task.bin")]);

@@ -15,6 +15,8 @@ import { MemoryCache } from "../core/cache.ts";
 import { liveIndexOnNeed } from "../core/symbol_index/live.ts";
 import { RefreshClaim } from "../core/symbol_index/refresh_claim.ts";
 import { IndexStore, locateDb } from "../core/symbol_index/store.ts";
+import { repoMapTool } from "../tools/symbols/graph_tool.ts";
+import { contextTool } from "../tools/context/tool.ts";
 
 interface Answer {
   status: string;
@@ -122,6 +124,36 @@ Deno.test("a call during a first build elsewhere waits for it, then answers from
     assert.deepEqual(notes, []);
   } finally {
     cache2.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a call with a deadline waits for a first build elsewhere only until it, then answers partial", async () => {
+  const root = await makeTree(FIXTURE);
+  const location = locateDb(root, undefined, true);
+  IndexStore.open(location, "write").close();
+  const claim = await RefreshClaim.take(location);
+  const cache = new MemoryCache();
+  try {
+    for (
+      const [tool, args] of [[repoMapTool, {}], [contextTool, { task: "greet in French" }]] as const
+    ) {
+      const started = Date.now();
+      const { envelope } = await tool.execute(args, {
+        executionId: crypto.randomUUID(),
+        cwd: root,
+        cache,
+        // A call the host needs answered within a second, far under the 20 s wait.
+        deadline: Date.now() + 1_000,
+      });
+      const took = Date.now() - started;
+      assert.ok(took < 5_000, `${tool.name} answered after ${took} ms`);
+      assert.equal(envelope.status, "partial", JSON.stringify(envelope));
+      assert.ok(envelope.diagnostics.some((d) => d.code === "MAG-IO-029"));
+    }
+  } finally {
+    claim?.[Symbol.dispose]();
+    cache.close();
     await Deno.remove(root, { recursive: true });
   }
 });

@@ -145,7 +145,16 @@ Deno.test("mcp compact: definitions without bodies; many warnings summarised, no
     const envelope = result.structuredContent as unknown as CompactEnvelope;
     const rows = flatRows(result.structuredContent);
     assert.equal(rows.length, 40, "every parsed definition is shown");
-    assert.equal(envelope.next_page, undefined);
+    // The next call searches the 40 files the parse limit stopped, with a limit they pass.
+    const next = envelope.next_page as { tool: string; arguments: Record<string, unknown> };
+    assert.equal(next.tool, "ast_search");
+    assert.equal((next.arguments.paths as string[]).length, 40);
+    assert.ok((next.arguments.paths as string[]).every((path) => path.startsWith("large")));
+    assert.ok((next.arguments.max_parse_bytes as number) > 100);
+    const rest = await server.client.callTool({ name: next.tool, arguments: next.arguments });
+    const restRows = flatRows(rest.structuredContent as Record<string, unknown>);
+    assert.equal(restRows.length, 40, "the files it names are searched");
+    assert.ok(restRows.every((row) => row.startsWith("large")), restRows[0]);
     const first = byFile(result.structuredContent)[0];
     assert.equal((envelope.data as { kind?: string }).kind, "function", "the one kind, once");
     assert.deepEqual(first.rows[0].slice(0, 2), ["small_0", 1]);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeTree } from "./helpers.ts";
-import { connect, FIXTURE } from "./mcp_helpers.ts";
+import { connect, FIXTURE, indexFixture } from "./mcp_helpers.ts";
 import { z } from "zod";
 import { defineTool } from "../core/tool.ts";
 import { ExecutionLog, queryScope, ToolServer } from "../tools/mcp/main.ts";
@@ -237,6 +237,77 @@ Deno.test("mcp: a search out of the server's time budget past its first file nam
     );
     assert.equal(rest.partial, undefined, JSON.stringify(rest));
     assert.equal(rest.next_page, undefined);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** A chain of eight Python functions, each calling the next: `f0` → `f1` → … → `f7`. */
+function chainTree(): Record<string, string> {
+  const defs = Array.from(
+    { length: 8 },
+    (_, i) =>
+      i < 7
+        ? `def f${i}(x):\n    """Step ${i} of the chain."""\n    return f${i + 1}(x) + ${i}\n`
+        : `def f7(x):\n    return x\n`,
+  );
+  const tree: Record<string, string> = { "chain.py": defs.join("\n\n") };
+  // Other code, so that the chain's words are rare in the repository, as in a real one.
+  for (let i = 0; i < 30; i++) {
+    tree[`widgets/w${i}.py`] = `def render_widget_${i}(canvas):\n    return canvas.draw(${i})\n`;
+  }
+  return tree;
+}
+
+Deno.test("mcp: every partial answer of the graph, map and context names the call that gets more", async () => {
+  const root = await makeTree(chainTree());
+  await indexFixture(root);
+  const server = await connect({ root, permissions: [`--allow-read=${root}`] });
+  const call = async (name: string, args: Record<string, unknown>) =>
+    structured(await server.client.callTool({ name, arguments: args }));
+  try {
+    // Cases: each call, and the arguments its next call changes.
+    const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ["graph", { algorithm: "reachable", name: "f0", depth: 1 }, { depth: 2 }],
+      ["graph", { algorithm: "impact", name: "f7", depth: 2 }, { depth: 4 }],
+      ["graph", { algorithm: "paths", from: "f0", to: "f7", depth: 4 }, { depth: 8 }],
+      ["graph", { algorithm: "export", limit: 2 }, { limit: 0 }],
+      ["repo_map", { tokens: 10 }, { tokens: 20 }],
+    ];
+    for (const [name, args, changed] of cases) {
+      const page = await call(name, args);
+      assert.equal(page.partial, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(page)}`);
+      assert.deepEqual(page.next_page, { tool: name, arguments: { ...args, ...changed } });
+      // The call it names gets more.
+      const next = await call(name, page.next_page!.arguments);
+      assert.notEqual(
+        next.data.count,
+        0,
+        `${name} ${JSON.stringify(page.next_page)}: ${JSON.stringify(next)}`,
+      );
+    }
+    // Deep enough, the walk is whole and names nothing.
+    const whole = await call("graph", { algorithm: "reachable", name: "f0", depth: 8 });
+    assert.equal(whole.partial, undefined);
+    assert.equal(whole.next_page, undefined);
+    // Paths cut by their count name the same search from there.
+    const paths = await call("graph", { algorithm: "paths", from: "f0", to: "f7", limit: 1 });
+    assert.equal(paths.partial, undefined, "one path in all: nothing cut");
+    // The context of a task larger than its budget names the call that lists the next blocks.
+    const task = "Step 3 of the chain calls the next step of the chain";
+    const first = await call("context", { task, budget: 60 });
+    assert.equal(first.partial, true, JSON.stringify(first));
+    const next = first.next_page!;
+    assert.equal(next.tool, "context");
+    assert.equal(next.arguments.task, task);
+    const held = (first.data.blocks as { span: { span_id: string } }[]).map((b) => b.span.span_id);
+    assert.deepEqual(next.arguments.exclude, held);
+    const second = await call("context", next.arguments);
+    const again = (second.data.blocks as { span: { span_id: string } }[]).map((b) =>
+      b.span.span_id
+    );
+    assert.ok(again.length > 0 && again.every((id) => !held.includes(id)), "new blocks only");
   } finally {
     await server.close();
     await Deno.remove(root, { recursive: true });

@@ -446,6 +446,27 @@ const firstBuilds = new Map<string, Promise<Diagnostic>>();
  */
 export const FIRST_BUILD_WAIT_MS = 20_000;
 
+/** Time kept, before a call's deadline, to answer once its wait for a first build ends (ms). */
+const ANSWER_MARGIN_MS = 250;
+
+/**
+ * How long a call whose answer is needed by `deadline` (epoch ms) may wait for a first build
+ * under way elsewhere: {@linkcode FIRST_BUILD_WAIT_MS} at most, and what the deadline leaves.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FIRST_BUILD_WAIT_MS, firstBuildWait } from "./live.ts";
+ * assert.equal(firstBuildWait(undefined), FIRST_BUILD_WAIT_MS);
+ * assert.ok(firstBuildWait(Date.now() + 3_000) <= 2_750);
+ * assert.equal(firstBuildWait(Date.now() - 1), 0);
+ * ```
+ */
+export function firstBuildWait(deadline: number | undefined): number {
+  if (deadline === undefined) return FIRST_BUILD_WAIT_MS;
+  return Math.max(0, Math.min(FIRST_BUILD_WAIT_MS, deadline - Date.now() - ANSWER_MARGIN_MS));
+}
+
 /** How often a call waiting for a first build looks whether it has ended (ms). */
 const FIRST_BUILD_POLL_MS = 50;
 

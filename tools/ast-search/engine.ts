@@ -11,7 +11,7 @@ import { permissionError } from "../../core/permissions.ts";
 import { packageDirectory } from "../../core/workers.ts";
 import { type WalkEntry, Walker } from "../../core/walk/walker.ts";
 import { Breather } from "../../core/breather.ts";
-import type { AstMatch, AstSearchData } from "../../schema/ast_search.ts";
+import type { AstMatch, AstSearchData, LimitedFiles } from "../../schema/ast_search.ts";
 import {
   type Diagnostic,
   type DiagnosticDetails,
@@ -137,6 +137,47 @@ function limitDiagnostic(task: Task, stopped: LimitStop): Diagnostic {
           remediation: `Raise --file-timeout, narrow the query, ${fallback}.`,
         },
       );
+  }
+}
+
+/** The most parser heap a search may allow, in MiB (the parser runtime aborts at 2048). */
+const MAX_PARSE_MEMORY_MIB = 1536;
+
+/** Gathers the files a parse limit stopped, and the limits that let each of them through. */
+class LimitedCollector {
+  readonly #paths: string[] = [];
+  #bytes = 0;
+  #memoryMib = 0;
+  #timeoutMs = 0;
+
+  /** Notes a file `stopped` stopped, unless no higher limit lets it through (heap at its cap). */
+  add(filePath: string, stopped: LimitStop): void {
+    switch (stopped.limit) {
+      case "maxParseBytes":
+        this.#bytes = Math.max(this.#bytes, stopped.reached);
+        break;
+      case "maxParseMemory": {
+        const mib = Math.round(stopped.value / MIB);
+        if (mib >= MAX_PARSE_MEMORY_MIB) return;
+        this.#memoryMib = Math.max(this.#memoryMib, Math.min(mib * 2, MAX_PARSE_MEMORY_MIB));
+        break;
+      }
+      case "fileTimeoutMs":
+        this.#timeoutMs = Math.max(this.#timeoutMs, stopped.value * 4);
+        break;
+    }
+    this.#paths.push(filePath);
+  }
+
+  /** The files and limits, or undefined when none was noted. */
+  finish(): LimitedFiles | undefined {
+    if (this.#paths.length === 0) return undefined;
+    return {
+      paths: this.#paths,
+      ...(this.#bytes ? { max_parse_bytes: this.#bytes } : {}),
+      ...(this.#memoryMib ? { max_parse_memory: this.#memoryMib } : {}),
+      ...(this.#timeoutMs ? { file_timeout: this.#timeoutMs } : {}),
+    };
   }
 }
 
@@ -512,6 +553,7 @@ function gather(
     (match) => list({ match_id: newId(), ...match }),
   );
   let unsearched = 0;
+  const limited = new LimitedCollector();
   const searchedLanguages = new Set<string>();
   for (const task of tasks) {
     const result = outcomes.get(task);
@@ -526,6 +568,7 @@ function gather(
     if (outcome.stopped) {
       // Not cached: another run may give the file more room.
       diagnostics.push(limitDiagnostic(task, outcome.stopped));
+      limited.add(task.filePath, outcome.stopped);
       unsearched++;
       continue;
     }
@@ -552,6 +595,8 @@ function gather(
   data.languages = [...searchedLanguages].sort();
   const total = listing.cutTotal;
   if (total !== undefined) data.total = total;
+  const letThrough = limited.finish();
+  if (letThrough) data.limited = letThrough;
   return { data, diagnostics, partial: listing.cut || unsearched > 0 };
 }
 

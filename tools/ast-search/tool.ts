@@ -7,7 +7,7 @@
 import { WALK_TUNING_FIELDS } from "../../core/walk/walk_input.ts";
 import { RELATIONSHIP_FIELDS } from "../../core/symbol_index/relationship_input.ts";
 import type { z } from "zod";
-import { defineTool, type Tool } from "../../core/tool.ts";
+import { defineTool, type NextCall, type Tool } from "../../core/tool.ts";
 import {
   type AstSearchData,
   AstSearchDataSchema,
@@ -24,6 +24,22 @@ export type { AstSearchInput } from "./input.ts";
 /** Output schema of `llm-ast-search`. */
 export const AstSearchEnvelopeSchema: z.ZodType<QueryEnvelope<AstSearchData | { count: 0 }>> =
   queryEnvelopeSchema(AstSearchDataSchema);
+
+/**
+ * The call that searches the files a parse limit stopped: the same query over them with the
+ * limits that let them through (`data.limited`), the time a file may take kept within the
+ * host's budget.
+ */
+const LIMITED_FILES: NextCall = {
+  next(envelope, args, limits) {
+    if (!("data" in envelope) || !("limited" in envelope.data)) return;
+    const limited = (envelope.data as AstSearchData).limited;
+    if (!limited) return;
+    const { paths, file_timeout, ...raised } = limited;
+    const timeout = file_timeout && Math.min(file_timeout, limits.timeoutMs);
+    return { ...args, ...raised, ...(timeout ? { file_timeout: timeout } : {}), paths };
+  },
+};
 
 /**
  * The `llm-ast-search` tool.
@@ -78,6 +94,7 @@ export const astSearchTool: Tool = defineTool({
   itemType: "match",
   text: AST_SEARCH_CODE.text,
   compact: { form: astSearchCompact, output: CompactAstSearchEnvelopeSchema },
+  nextCall: LIMITED_FILES,
   cli: {
     usage: "[FLAGS] QUERY [PATH...]\n  llm-ast-search [FLAGS] --kind KIND [--name REGEX] [PATH...]",
     positionals: AST_SEARCH_CODE.positionals,

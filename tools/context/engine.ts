@@ -60,6 +60,11 @@ export interface ContextOptions {
   cache?: RunCache;
   /** Stops the refresh of a live index between files. */
   signal?: AbortSignal;
+  /**
+   * When the host needs the answer by (epoch ms): a wait for the index's first build under way
+   * elsewhere ends by then.
+   */
+  deadline?: number;
 }
 
 export type { ContextBlock, ContextData, ContextOmitted } from "../../schema/context.ts";
@@ -208,13 +213,18 @@ async function withStore<T>(
 ): Promise<T> {
   const root = options.cwd;
   if (options.cache) {
-    const { liveIndexOnNeed }: typeof import("../../core/symbol_index/live.ts") = await import(
-      "../../core/symbol_index/live.ts"
-    );
+    const { firstBuildWait, liveIndexOnNeed }: typeof import("../../core/symbol_index/live.ts") =
+      await import("../../core/symbol_index/live.ts");
     try {
       // A host that may write the index builds it on first need, or waits for its first build
       // under way (then, past the wait, ranks the files indexed so far: `MAG-IO-029`).
-      const { live, notes } = await liveIndexOnNeed(options.cache, root, undefined, options.signal);
+      const { live, notes } = await liveIndexOnNeed(
+        options.cache,
+        root,
+        undefined,
+        options.signal,
+        firstBuildWait(options.deadline),
+      );
       diagnostics.push(...notes);
       if (!notes.some((note) => note.code === "MAG-IO-029")) {
         diagnostics.push(...await live.fresh(options.signal));
@@ -489,14 +499,17 @@ export async function context(options: ContextOptions): Promise<ContextResult> {
               tool: "context" as const,
               arguments: {
                 exclude: [...(options.exclude ?? []), ...blocks.map((b) => b.span.span_id)],
-                budget,
+                // When nothing fitted, the best block's size: the same budget would list nothing
+                // again.
+                budget: blocks.length > 0 ? budget : Math.max(budget, omitted[0].tokens),
               },
             },
           }
           : {}),
       },
       diagnostics,
-      partial: omitted.length > 0,
+      // Ranked over the files indexed so far while a first build goes on elsewhere: partial.
+      partial: omitted.length > 0 || diagnostics.some((d) => d.code === "MAG-IO-029"),
     };
   });
 }

@@ -95,6 +95,7 @@ export async function runContext(
     focus: input.focus,
     cache: runContext.cache,
     signal: runContext.signal,
+    ...(runContext.deadline === undefined ? {} : { deadline: runContext.deadline }),
   });
   return {
     envelope: queryEnvelope(LLM_CONTEXT, outcome.data, outcome.diagnostics, {

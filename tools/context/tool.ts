@@ -5,7 +5,7 @@
  * @module
  */
 import type { z } from "zod";
-import { defineTool, type Tool } from "../../core/tool.ts";
+import { defineTool, type NextCall, type Tool } from "../../core/tool.ts";
 import { type ContextData, ContextDataSchema } from "../../schema/context.ts";
 import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import { LLM_CONTEXT } from "../../schema/tool_names.ts";
@@ -17,6 +17,18 @@ export type { ContextInput } from "./input.ts";
 /** Output schema of `llm-context`. */
 export const ContextEnvelopeSchema: z.ZodType<QueryEnvelope<ContextData | { count: 0 }>> =
   queryEnvelopeSchema(ContextDataSchema);
+
+/**
+ * The call that lists the next best blocks of a partial answer: the same task with the
+ * arguments its `next` names (the blocks listed so far excluded).
+ */
+const NEXT_BLOCKS: NextCall = {
+  next(envelope, args) {
+    if (!("data" in envelope) || !("next" in envelope.data)) return;
+    const next = (envelope.data as ContextData).next;
+    return next && { ...args, ...next.arguments };
+  },
+};
 
 /**
  * The `llm-context` tool.
@@ -57,6 +69,7 @@ export const contextTool: Tool = defineTool({
   output: ContextEnvelopeSchema,
   listKey: "blocks",
   itemType: "block",
+  nextCall: NEXT_BLOCKS,
   cli: {
     usage: "[FLAGS] [TASK]",
     positionals: contextPositionals,

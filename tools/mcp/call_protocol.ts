@@ -82,6 +82,8 @@ export type CallMessage =
     /** Checked arguments. */
     input: Record<string, unknown>;
     executionId: string;
+    /** When the call's answer is needed by (epoch ms), see `RunContext.deadline`. */
+    deadline?: number;
     /** One Int32 the server sets to 1 to stop the call (a SharedArrayBuffer). */
     abortFlag: SharedArrayBuffer;
     /** Workspace root. */

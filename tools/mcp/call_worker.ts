@@ -32,6 +32,7 @@ async function runCall(message: Extract<CallMessage, { type: "call" }>): Promise
     cwd: message.cwd,
     cache,
     signal: flagSignal(new Int32Array(message.abortFlag)),
+    ...(message.deadline === undefined ? {} : { deadline: message.deadline }),
   };
   try {
     return (await tool.execute(message.input, context)).envelope;

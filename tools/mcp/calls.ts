@@ -22,6 +22,8 @@ export interface CallSpec {
   executionId: string;
   /** Aborted when the call must stop (cancelled by the client, or over the time limit). */
   signal: AbortSignal;
+  /** When the call's answer is needed by (epoch ms), see `RunContext.deadline`. */
+  deadline?: number;
 }
 
 /** Runs tool calls. */
@@ -81,6 +83,7 @@ export class InProcessRunner implements ToolRunner {
       cwd: this.#cwd,
       signal: call.signal,
       cache: this.#cache,
+      ...(call.deadline === undefined ? {} : { deadline: call.deadline }),
     };
     const running = tool.execute(input, context).then(
       (outcome) => outcome.envelope,
@@ -196,6 +199,7 @@ export class WorkerRunner implements ToolRunner {
         tool: tool.mcpName,
         input,
         executionId: call.executionId,
+        ...(call.deadline === undefined ? {} : { deadline: call.deadline }),
         abortFlag,
         cwd: this.#cwd,
         debug: this.#debug,

@@ -252,7 +252,7 @@ export function catalogEntry(
   const example = tool.example ? `\nExample: ${JSON.stringify(tool.example)}` : "";
   const entry: CatalogEntry = {
     tool,
-    takesDetail: pageable || tool.compact !== undefined,
+    takesDetail: pageable || (tool.compact !== undefined && !tool.compact.generic),
     descriptor: {
       name: tool.mcpName,
       title: tool.title,

@@ -215,9 +215,14 @@ export function mergeTools(spec: MergeSpec): MergedTool {
         compact: {
           form,
           output: (compacts.length === 1 ? compacts[0] : z.union(compacts)) as never,
+          ...(entries.every(([, tool]) => tool.compact?.generic) ? { generic: true as const } : {}),
         },
       }
       : {}),
+    nextCall: {
+      next: (envelope, args, limits) =>
+        byName.get(envelope.tool)?.nextCall?.next(envelope, args, limits),
+    },
     cli: { usage: `${spec.discriminator.toUpperCase()} [ARGS]`, examples: [] },
     run: () => Promise.reject(new Error("unreachable: a merged tool runs its members")),
   });

@@ -19,7 +19,7 @@ import { newId } from "../../schema/ids.ts";
 import type { ExecutionRecord, ExecutionStatus } from "../../schema/mcp.ts";
 import type { MemoryCache } from "../../core/cache.ts";
 import { failureEnvelope, failureOutcome } from "../../core/failure.ts";
-import { type Tool, zodSchemas } from "../../core/tool.ts";
+import { type NextCallLimits, type Tool, zodSchemas } from "../../core/tool.ts";
 import { InProcessRunner, type ToolRunner } from "./calls.ts";
 import {
   type Answer,
@@ -372,7 +372,7 @@ export class ToolServer {
     }
     // A tool's full result is logged, whatever form the answer takes.
     record(envelope);
-    const answer = withRetry(
+    const answer = withNextCall(
       this.#fit(
         envelope,
         listKeyOf(tool, prepared.input),
@@ -383,7 +383,8 @@ export class ToolServer {
       ),
       envelope,
       { tool: name, arguments: args },
-      this.#toolTimeoutMs,
+      tool,
+      { timeoutMs: this.#toolTimeoutMs, tokens: Math.floor(this.#maxOutputBytes / 4) },
     );
     return toolResult({ envelope: answer, isError });
   }
@@ -404,7 +405,13 @@ export class ToolServer {
     const runner = tool.mcpName === GET_EXECUTION ? this.#ownRunner : this.#runner;
     const started = performance.now();
     try {
-      return await runner.run(tool, this.#withTimeout(tool, input), { executionId, signal });
+      // The tool's budget, a little under the call's limit: a wait ends in time to answer.
+      const deadline = Date.now() + this.#toolTimeoutMs;
+      return await runner.run(tool, this.#withTimeout(tool, input), {
+        executionId,
+        signal,
+        deadline,
+      });
     } catch (thrown) {
       const after = `after ${Math.round(performance.now() - started)} ms`;
       if (clientSignal?.aborted) {
@@ -587,38 +594,28 @@ function executionOf(envelope: Envelope): string | undefined {
 /** Codes of a partial answer that the same call, made again shortly, answers in full. */
 const RETRY_LATER = new Set(["MAG-IO-029"]);
 
-/** Codes of a partial answer cut by the call's own time budget (`timeout_ms`). */
-const OUT_OF_TIME = new Set(["LMS-QRY-003"]);
-
 /**
- * A compact partial answer with the call that gets more as its `next_page`: the same call when
- * its envelope says it answers in full a little later (the index's first build was still going
- * on); for a search its time budget cut, the same call from the first file it lacks (its
- * `resume_at`), with the server's whole budget (`maxTimeoutMs`) when it ran out of a smaller
- * `timeout_ms` of its own. A search that finished no file names the same call with the whole
- * budget when it had less, else none: only narrower paths get more, as its diagnostic says.
+ * A compact partial answer with the call that gets more as its `next_page`, when paging its list
+ * names none: the same call when its envelope says it answers in full a little later (the
+ * index's first build was still going on), else the call the tool names (its `nextCall`: a
+ * search from the file its time budget cut it at, a deeper walk, a larger token budget).
  */
-function withRetry(
+function withNextCall(
   answer: Answer,
   envelope: Envelope,
   call: NextPage,
-  maxTimeoutMs: number,
+  tool: Tool,
+  limits: NextCallLimits,
 ): Answer {
-  if (!isCompact(answer) || !("data" in answer) || answer.next_page) return answer;
+  if (!isCompact(answer) || !("data" in answer) || answer.next_page || !answer.partial) {
+    return answer;
+  }
   const codes = new Set(envelope.diagnostics.map((diagnostic) => diagnostic.code));
   let next: NextPage | undefined;
   if ([...RETRY_LATER].some((code) => codes.has(code))) next = call;
-  else if ([...OUT_OF_TIME].some((code) => codes.has(code))) {
-    const asked = call.arguments.timeout_ms;
-    const budget = typeof asked === "number" && asked < maxTimeoutMs
-      ? { timeout_ms: maxTimeoutMs }
-      : undefined;
-    const resumeAt = isQuery(envelope)
-      ? (envelope.data as { resume_at?: unknown }).resume_at
-      : undefined;
-    if (typeof resumeAt === "string") {
-      next = { tool: call.tool, arguments: { ...call.arguments, resume_at: resumeAt, ...budget } };
-    } else if (budget) next = { tool: call.tool, arguments: { ...call.arguments, ...budget } };
+  else {
+    const args = tool.nextCall?.next(envelope, call.arguments, limits);
+    if (args) next = { tool: call.tool, arguments: args };
   }
   if (!next) return answer;
   const { diagnostics, ...head } = answer;

@@ -7,7 +7,7 @@
 import { WALK_TUNING_FIELDS } from "../../core/walk/walk_input.ts";
 import { RELATIONSHIP_FIELDS } from "../../core/symbol_index/relationship_input.ts";
 import { z } from "zod";
-import { defineTool, type Tool } from "../../core/tool.ts";
+import { defineTool, type NextCallLimits, type Tool } from "../../core/tool.ts";
 import { type QueryEnvelope, queryEnvelopeSchema } from "../../schema/envelope.ts";
 import {
   CompactSearchEnvelopeSchema,
@@ -26,6 +26,27 @@ export const SearchEnvelopeSchema: z.ZodType<QueryEnvelope<SearchData | { count:
   queryEnvelopeSchema(
     SearchDataSchema,
   );
+
+/**
+ * The call that answers what a search its time budget cut lacks: the same search from the first
+ * file it lacks (`resume_at`), with the host's whole budget when its own `timeout_ms` was
+ * smaller. One that finished no file is the same search with the whole budget when it had less,
+ * else none: only narrower paths get further.
+ */
+function nextSearch(
+  envelope: QueryEnvelope<SearchData | { count: 0 }>,
+  args: Record<string, unknown>,
+  limits: NextCallLimits,
+): Record<string, unknown> | undefined {
+  if (!envelope.diagnostics.some((diagnostic) => diagnostic.code === "LMS-QRY-003")) return;
+  const asked = args.timeout_ms;
+  const budget = typeof asked === "number" && asked < limits.timeoutMs
+    ? { timeout_ms: limits.timeoutMs }
+    : undefined;
+  const resumeAt = "resume_at" in envelope.data ? envelope.data.resume_at : undefined;
+  if (resumeAt !== undefined) return { ...args, resume_at: resumeAt, ...budget };
+  return budget && { ...args, ...budget };
+}
 
 /**
  * The `llm-search` tool.
@@ -84,6 +105,7 @@ export const searchTool: Tool = defineTool({
   itemType: "match",
   text: renderSearchText,
   compact: { form: searchCompact, output: CompactSearchEnvelopeSchema },
+  nextCall: { next: nextSearch },
   cli: {
     usage: "[FLAGS] PATTERN [PATH...]\n  llm-search [FLAGS] -e PATTERN... [PATH...]",
     positionals: searchPositionals,

@@ -82,7 +82,7 @@ export interface QueryInput {
  */
 export function queryOptions(
   input: QueryInput,
-  context: Pick<RunContext, "cwd" | "cache" | "signal">,
+  context: Pick<RunContext, "cwd" | "cache" | "signal" | "deadline">,
 ): QueryOptions {
   return {
     root: context.cwd,
@@ -93,6 +93,7 @@ export function queryOptions(
     paths: input.paths,
     cache: context.cache,
     signal: context.signal,
+    ...(context.deadline === undefined ? {} : { deadline: context.deadline }),
   };
 }
 

@@ -22,6 +22,7 @@ import {
 import { LLM_SYMBOLS, SYMBOLS_MCP_NAMES } from "../../schema/tool_names.ts";
 import { SYMBOLS_DEFAULTS } from "./defaults.ts";
 import { GRAPH_CODE } from "./commands.ts";
+import { ALL_EDGES, DEEPER_WALK, MORE_PATHS, WIDER_MAP } from "./next_call.ts";
 import {
   count,
   dbField,
@@ -87,6 +88,7 @@ export const symbolsReachableTool: Tool = defineTool({
     kind: kindField,
   }),
   output: queryEnvelopeSchema(ReachableDataSchema),
+  nextCall: DEEPER_WALK,
   listKey: "results",
   itemType: "symbol",
   text: GRAPH_CODE.reachable.text,
@@ -221,6 +223,7 @@ export const symbolsPathsTool: Tool = defineTool({
     limit: limitField(SYMBOLS_DEFAULTS.paths),
   }),
   output: queryEnvelopeSchema(PathsDataSchema),
+  nextCall: MORE_PATHS,
   listKey: "results",
   itemType: "path",
   text: GRAPH_CODE.paths.text,
@@ -263,6 +266,7 @@ export const symbolsImpactTool: Tool = defineTool({
     limit: limitField(SYMBOLS_DEFAULTS.limit),
   }),
   output: queryEnvelopeSchema(ImpactDataSchema),
+  nextCall: DEEPER_WALK,
   listKey: "results",
   itemType: "symbol",
   text: GRAPH_CODE.impact.text,
@@ -310,6 +314,7 @@ export const symbolsExportTool: Tool = defineTool({
     ),
   }),
   output: queryEnvelopeSchema(ExportDataSchema),
+  nextCall: ALL_EDGES,
   text: GRAPH_CODE.export.text,
   cli: {
     usage: "[FLAGS] [json|jsonl|dot] [PATH...]",
@@ -362,6 +367,7 @@ export const repoMapTool: Tool = defineTool({
     kind: kindField,
   }),
   output: queryEnvelopeSchema(RepoMapDataSchema),
+  nextCall: WIDER_MAP,
   text: GRAPH_CODE.map.text,
   cli: {
     usage: "[FLAGS] [FOCUS...]",

@@ -55,6 +55,11 @@ export interface QueryOptions {
   cache?: RunCache;
   /** Stops the refresh of a live index between files. */
   signal?: AbortSignal;
+  /**
+   * When the host needs the answer by (epoch ms): a wait for the index's first build under way
+   * elsewhere ends by then (`FIRST_BUILD_WAIT_MS` at most).
+   */
+  deadline?: number;
 }
 
 /** A query's answer. */
@@ -98,15 +103,15 @@ export async function withIndex<T>(
   work: (store: IndexStore) => T | Promise<T>,
 ): Promise<T> {
   if (options.cache) {
-    const { liveIndexOnNeed }: typeof import("../../core/symbol_index/live.ts") = await import(
-      LIVE_INDEX
-    );
+    const { firstBuildWait, liveIndexOnNeed }: typeof import("../../core/symbol_index/live.ts") =
+      await import(LIVE_INDEX);
     // A host that may write the index builds it on the first call that needs it.
     const { live, notes: built } = await liveIndexOnNeed(
       options.cache,
       options.root,
       options.db,
       options.signal,
+      firstBuildWait(options.deadline),
     );
     // While a first build goes on elsewhere, the call answers from the files it wrote so far:
     // a refresh would only find it busy.

@@ -358,9 +358,15 @@ async function corpusOf(mirror: string, commit: string, tree: string): Promise<T
   return corpus;
 }
 
-/** The gold of an instance, the original files read from its tree. */
-async function goldOfInstance(instance: Instance, tree: string, corpus: TreeFile[]): Promise<Gold> {
-  const byPath = new Map(corpus.map((file) => [file.path, file.info]));
+/**
+ * The gold of an instance, the original files read from `tree`: a file's function definitions
+ * come from `known` (the corpus's, parsed once) when it has them, else are parsed here.
+ */
+export async function goldOfTree(
+  instance: Pick<Instance, "patch">,
+  tree: string,
+  known: (path: string) => SourceDefinition[] | undefined = () => undefined,
+): Promise<Gold> {
   const originals = new Map<string, OriginalFile>();
   for (const file of parsePatch(instance.patch)) {
     if (file.oldPath === null || originals.has(file.oldPath)) continue;
@@ -373,14 +379,21 @@ async function goldOfInstance(instance: Instance, tree: string, corpus: TreeFile
     const text = decodeFile(bytes).decoded.text;
     const lines = text.split("\n");
     if (text.endsWith("\n")) lines.pop();
-    // A .py file's definitions are the corpus's; any other file is parsed here.
-    const known = byPath.get(file.oldPath);
-    const definitions = known
-      ? known.functions.map((f) => f.definition)
-      : (await definitionsOf(file.oldPath, bytes)).filter((d) => FUNCTION_KINDS.has(d.kind));
+    const definitions = known(file.oldPath) ??
+      (await definitionsOf(file.oldPath, bytes)).filter((d) => FUNCTION_KINDS.has(d.kind));
     originals.set(file.oldPath, { lineCount: lineCount(text), definitions, lines });
   }
   return goldOf(instance.patch, (path) => originals.get(path));
+}
+
+/** The gold of an instance, a `.py` file's definitions taken from the corpus. */
+function goldOfInstance(instance: Instance, tree: string, corpus: TreeFile[]): Promise<Gold> {
+  const byPath = new Map(corpus.map((file) => [file.path, file.info]));
+  return goldOfTree(
+    instance,
+    tree,
+    (path) => byPath.get(path)?.functions.map((f) => f.definition),
+  );
 }
 
 /** A ranked block of a baseline. */

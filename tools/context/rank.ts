@@ -84,6 +84,8 @@ export const SIGNAL = {
   pathDefinition: 3,
   /** A definition whose name the task writes (divided by the root of how many share it). */
   named: 2,
+  /** Factor of a name the task's title writes (its subject). */
+  titleNamed: 1.5,
   /** A dotted name whose qualifier matches the definition's too. */
   qualified: 1.5,
   /** A file whose module path the task writes. */
@@ -103,7 +105,7 @@ export const SIGNAL = {
   /** The file holding it, for a share of that. */
   messageFile: 0.75,
   /** A caller's or callee's share of a seed's score. */
-  graph: 0.25,
+  graph: 0.15,
   /** A definition the agent holds (`focus`), as a seed of the graph. */
   focus: 30,
   /** Tests, docs and examples, unless the task names them. */
@@ -285,7 +287,9 @@ function named(scores: Scores, store: IndexStore, terms: readonly TaskTerm[]): v
     byName.set(name, [...(byName.get(name) ?? []), term]);
   }
   for (const [name, group] of byName) {
-    const weight = Math.max(...group.map((term) => term.weight));
+    // A name the title writes is the issue's subject: it counts more than one only the body has.
+    const titled = group.some((term) => term.in_title) ? SIGNAL.titleNamed : 1;
+    const weight = Math.max(...group.map((term) => term.weight)) * titled;
     const qualifiers = group.map((term) => nameParts(term.value).qualifier).filter((q) =>
       q.length > 0
     );

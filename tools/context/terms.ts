@@ -89,6 +89,8 @@ export interface TaskTerm {
   count: number;
   /** Where that occurrence stands. */
   context: TermContext;
+  /** Present when one of its occurrences is in the title (the issue's subject). */
+  in_title?: true;
   /** Frames and paths: the path as written. */
   path?: string;
   /** Frames and paths: 1-based line, when given. */
@@ -304,19 +306,27 @@ function addTerm(state: ScanState, term: Omit<TaskTerm, "count">): void {
   if (!(term.weight > 0) || term.value === "") return;
   const key = `${term.kind}\u0000${term.value}`;
   const known = state.terms.get(key);
+  const titled = term.context === "title" ? { in_title: true as const } : {};
   if (known === undefined) {
-    state.terms.set(key, { ...term, count: 1 });
+    state.terms.set(key, { ...term, count: 1, ...titled });
     return;
   }
+  const inTitle = known.in_title || term.context === "title";
   const count = known.count + 1;
   const distance = known.distance === undefined || term.distance === undefined
     ? known.distance ?? term.distance
     : Math.min(known.distance, term.distance);
   if (term.weight > known.weight) {
-    state.terms.set(key, { ...term, count, ...(distance === undefined ? {} : { distance }) });
+    state.terms.set(key, {
+      ...term,
+      count,
+      ...(distance === undefined ? {} : { distance }),
+      ...(inTitle ? { in_title: true as const } : {}),
+    });
   } else {
     known.count = count;
     if (distance !== undefined) known.distance = distance;
+    if (inTitle) known.in_title = true;
   }
 }
 

@@ -652,3 +652,22 @@ Deno.test("terms (property): bounded output on huge generated input", () => {
   checkResult(text, small, []);
   assert.ok(small.terms.length <= 50 && small.scanned <= 2_048);
 });
+
+Deno.test("terms: a name the title writes is marked so, wherever its best occurrence is", () => {
+  // xarray 4094: the title names the method, which the code calls as `stacked.…` (a term of
+  // its own, which the ranking groups with it by the name).
+  const { terms } = extractTerms(TASKS["pydata__xarray-4094"]);
+  const named = terms.find((term) =>
+    term.kind === "identifier" && term.value === "to_unstacked_dataset"
+  );
+  assert.equal(named?.in_title, true, JSON.stringify(named));
+  // A name the body alone writes is not.
+  const body = terms.find((term) =>
+    term.kind === "identifier" && term.value.endsWith("to_stacked_array")
+  );
+  assert.ok(body, "the body's name is a term");
+  assert.equal(body.in_title, undefined);
+  // In the title only.
+  const titled = extractTerms("parse_config fails on empty files\n\nIt raises on an empty file.");
+  assert.equal(titled.terms.find((term) => term.value === "parse_config")?.in_title, true);
+});

@@ -317,3 +317,33 @@ Deno.test("IndexStore.inMemory: no file is opened or discarded by its location",
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("chunkScores within a set of chunks scores those alone, as they score among all", async () => {
+  const root = await makeTree({
+    "a.py": "def parse_radius(x):\n    return radius(x)\n\ndef parse_area(x):\n    return x\n",
+    "b.py": "def radius_of(y):\n    return y\n",
+  });
+  try {
+    await indexRoot({ root, threads: 0 });
+    const store = IndexStore.open(locateDb(root, undefined, false), "read");
+    try {
+      const terms = [{ term: "radius", weight: 1 }, { term: "area", weight: 1 }];
+      const all = store.chunkScores(terms, 100);
+      const rows = store.chunkRows(all.map((chunk) => chunk.rowid));
+      assert.deepEqual(rows.map((row) => row.path).sort(), ["a.py", "a.py", "b.py"]);
+      const fileId = rows.find((row) => row.path === "a.py")!.file_id;
+      const within = new Set(store.symbolIdsOfFile(fileId));
+      assert.equal(within.size, 2, "a.py's two definitions");
+      const only = store.chunkScores(terms, 100, { within });
+      assert.deepEqual(only.map((chunk) => chunk.rowid).sort(), [...within].sort());
+      // The same scores as in the whole query: the set filters, it does not rescore.
+      for (const chunk of only) {
+        assert.equal(chunk.score, all.find((c) => c.rowid === chunk.rowid)?.score);
+      }
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

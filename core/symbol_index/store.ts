@@ -262,6 +262,8 @@ export interface ChunkScoring {
   nameWeight?: number;
   /** Weight of a match in a chunk's `body` (its text's terms). Default 1. */
   bodyWeight?: number;
+  /** Only these chunks (rowids, see {@linkcode ChunkScore}) are scored; default every one. */
+  within?: ReadonlySet<number>;
 }
 
 /** A chunk and its score: higher is better. */
@@ -1418,6 +1420,12 @@ export class IndexStore {
     );
   }
 
+  /** The row ids of `fileId`'s definitions: their chunks' rowids (see {@linkcode ChunkScore}). */
+  symbolIdsOfFile(fileId: number): number[] {
+    return this.#all<{ id: number }>("SELECT id FROM symbols WHERE file_id = ?", fileId)
+      .map((row) => row.id);
+  }
+
   /** The definition of `fileId` qualified as `qualifiedName` (the first when several). */
   symbolInFile(fileId: number, qualifiedName: string): SymbolRow | undefined {
     return this.#get<SymbolRow>(
@@ -1642,6 +1650,7 @@ export class IndexStore {
     for (const { weight, scores } of lists) {
       for (let i = 0; i < scores.rowids.length; i++) {
         const rowid = scores.rowids[i];
+        if (scoring.within && !scoring.within.has(rowid)) continue;
         // A row another connection added after the bounds were read is left out.
         const slot = rowid > 0
           ? (rowid <= symbols ? rowid : 0)

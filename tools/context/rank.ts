@@ -108,6 +108,13 @@ export const SIGNAL = {
   graph: 0.15,
   /** A definition the agent holds (`focus`), as a seed of the graph. */
   focus: 30,
+  /**
+   * A file's best definition, for the file (its second best counts a fifth): a file ranks by
+   * the code in it the task points at more than by mentions of its module.
+   */
+  bestBlock: 1.5,
+  /** The best of the first file's own BM25 chunks ({@linkcode topFileTerms}). */
+  topFile: 3,
   /** Tests, docs and examples, unless the task names them. */
   testFactor: 0.35,
 } as const;
@@ -128,13 +135,18 @@ export function isAuxiliary(path: string): boolean {
 const EXTERNAL =
   /(^|[\\/])(site-packages|dist-packages|node_modules|lib[\\/]python\d[.\d]*|\.cargo|go[\\/]src)[\\/]|^<|^\/usr\//;
 
+/** The key of a definition's block in {@linkcode Scores.blocks}. */
+function blockKey(symbol: SymbolRow): string {
+  return `${symbol.path}\0${symbol.byte_start}\0${symbol.byte_end}`;
+}
+
 /** The scores being gathered. */
 class Scores {
   readonly blocks = new Map<string, RankedBlock>();
   readonly files = new Map<string, RankedFile>();
 
   block(symbol: SymbolRow, score: number, reason: Reason): void {
-    const key = `${symbol.path}\0${symbol.byte_start}\0${symbol.byte_end}`;
+    const key = blockKey(symbol);
     const known = this.blocks.get(key);
     if (known) {
       known.score += score;
@@ -422,10 +434,51 @@ export function rankTask(
       block.score *= SIGNAL.testFactor;
     }
   }
-  blocks.sort(compareBlocks);
   const files = rankFiles(scores, blocks, named_files, options);
+  if (store.hasChunks() && files.length > 0) {
+    for (const block of topFileTerms(store, task, blocks, files[0].file_path, scores)) {
+      blocks.push(block);
+    }
+  }
+  blocks.sort(compareBlocks);
   return { blocks, files };
 }
+
+/**
+ * The definitions of the best file that the task's terms reach, by BM25 over that file's chunks
+ * alone: their share (SIGNAL.topFile of the best) is added to their blocks, and those the whole
+ * index's query had not reached are returned as new blocks. A large file's functions rarely
+ * make the whole index's best chunks, yet the file the ranking put first is where the task most
+ * likely lies, and its definitions that share the task's words are what to read there.
+ */
+function topFileTerms(
+  store: IndexStore,
+  task: TaskTerms,
+  blocks: readonly RankedBlock[],
+  path: string,
+  scores: Scores,
+): RankedBlock[] {
+  const fileId = blocks.find((block) => block.file_path === path && block.symbol)?.symbol?.file_id;
+  if (fileId === undefined) return [];
+  const within = new Set(store.symbolIdsOfFile(fileId));
+  const top = store.chunkScores(bm25Terms(task), TOP_FILE_CHUNKS, { within });
+  if (top.length === 0) return [];
+  const best = top[0].score;
+  const known = new Set(scores.blocks.values());
+  const added: RankedBlock[] = [];
+  for (const row of store.chunkRows(top.map((chunk) => chunk.rowid))) {
+    if (!row.symbol) continue;
+    const score = (top.find((chunk) => chunk.rowid === row.rowid)!.score / best) * SIGNAL.topFile;
+    const factor = isAuxiliary(row.path) ? SIGNAL.testFactor : 1;
+    scores.block(row.symbol, score * factor, "terms_in_file");
+    const block = scores.blocks.get(blockKey(row.symbol))!;
+    if (!known.has(block)) added.push(block);
+  }
+  return added;
+}
+
+/** Chunks of the best file scored by {@linkcode topFileTerms} at most. */
+const TOP_FILE_CHUNKS = 20;
 
 /**
  * The BM25 query of a task: its identifiers and words as the index's chunks hold them
@@ -600,7 +653,7 @@ function rankFiles(
   for (const [path, list] of byFile) {
     list.sort((a, b) => b - a);
     // Blocks carry the test factor already.
-    const score = list[0] + 0.2 * (list[1] ?? 0);
+    const score = SIGNAL.bestBlock * list[0] + 0.2 * (list[1] ?? 0);
     const file = files.get(path);
     if (file) {
       file.score += score;

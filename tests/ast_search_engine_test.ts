@@ -244,3 +244,47 @@ Deno.test("engine: coded refusals for kinds, names and languages", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("engine: a parse worker stops at its run's stop flag, its claims never stopped", async () => {
+  // Three files of 3 MB: seconds of parsing each. The claims are left open, as when the call
+  // worker that started the job was terminated before it could stop them.
+  const big = Array.from({ length: 80_000 }, (_, i) => `int f${i}(int a) { return a + ${i}; }\n`)
+    .join("");
+  const dir = await makeTree({ "a.c": big, "b.c": big, "c.c": big });
+  const pool = new ParsePool(1);
+  try {
+    const spec: SearchSpec = {
+      mode: "kind",
+      query: "",
+      kinds: ["function"],
+      semantics: false,
+      contextLines: 0,
+      checksums: false,
+      maxColumns: 80,
+    };
+    const files = ["a.c", "b.c", "c.c"].map((name) => ({
+      absPath: join(dir, name),
+      filePath: name,
+      language: "c",
+    }));
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    let answered = 0;
+    const running = pool.run(
+      { spec, languages: ["c"], files, counter: new SharedArrayBuffer(4), stopFlag: stop.buffer },
+      (_index, outcome) => {
+        if (outcome) answered++;
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stoppedAt = performance.now();
+    Atomics.store(stop, 0, 1);
+    await running;
+    const took = performance.now() - stoppedAt;
+    assert.ok(answered < files.length, `${answered} files answered: the stop came too late`);
+    // Stopped inside the parse under way, not after the three files (seconds).
+    assert.ok(took < 1_500, `the job ended ${Math.round(took)} ms after its stop flag`);
+  } finally {
+    pool.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

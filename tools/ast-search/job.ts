@@ -18,6 +18,11 @@ export interface JobMessage {
   files: FileTask[];
   /** `Int32Array` view: `[0]` is the next index to claim. */
   counter: SharedArrayBuffer;
+  /**
+   * `Int32Array` view: the run's own stop flag, when its signal has one (`core/stop_flag.ts`):
+   * not 0 once the run is stopped, set by the thread that stops it.
+   */
+  stopFlag?: SharedArrayBuffer;
   /** What one file may cost; default `DEFAULT_PARSE_LIMITS`. */
   limits?: ParseLimits;
   /** Test hook: how far each worker's parser heap may grow (see `parserHeapCeiling`). */

@@ -6,6 +6,7 @@
  * @module
  */
 import { Breather } from "../../core/breather.ts";
+import { stopFlagOf } from "../../core/stop_flag.ts";
 import type { FileVersion } from "../../core/cache.ts";
 import { GrammarLoadError, ParserAbortedError, runtimeAborted } from "../../grammars/loader.ts";
 import {
@@ -174,6 +175,9 @@ export async function parseAll(
     spec: searcher.spec,
     limits: searcher.limits,
     counter: counter.buffer as SharedArrayBuffer,
+    // The stop of a call worker's run reaches its parse workers even if the call worker is
+    // terminated before it can stop their claims.
+    ...(stopFlagOf(signal) ? { stopFlag: stopFlagOf(signal)!.buffer } : {}),
     ...(options.parserHeapCeiling === undefined ? {} : { heapCeiling: options.parserHeapCeiling }),
   };
   let pool: ParsePool | undefined;

@@ -38,7 +38,9 @@ async function runJob(job: JobMessage): Promise<void> {
   for (const language of job.languages) await searcher.prepare(language);
   const counter = new Int32Array(job.counter);
   const current = new Int32Array(job.current);
-  const stopped = () => claimsStopped(counter);
+  const stop = job.stopFlag ? new Int32Array(job.stopFlag) : undefined;
+  const stopped = () =>
+    claimsStopped(counter) || (stop !== undefined && Atomics.load(stop, 0) !== 0);
   for (let index = claimNext(counter); index < job.files.length; index = claimNext(counter)) {
     const task: FileTask = job.files[index];
     Atomics.store(current, job.slot, index);

@@ -6,6 +6,7 @@
  * @module
  */
 import { MemoryCache } from "../../core/cache.ts";
+import { bindStopFlag } from "../../core/stop_flag.ts";
 import type { Envelope } from "../../schema/envelope.ts";
 
 /** Values a warm cache holds at most. */
@@ -49,7 +50,7 @@ const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborte
  * assert.equal(signal.aborted, true);
  * ```
  */
-export function flagSignal(flag: Int32Array): AbortSignal {
+export function flagSignal(flag: Int32Array<SharedArrayBuffer>): AbortSignal {
   const controller = new AbortController();
   const signal = controller.signal;
   // Deno's abort reads `aborted` again (this getter): without the guard each read would abort
@@ -70,6 +71,8 @@ export function flagSignal(flag: Int32Array): AbortSignal {
       },
     },
   });
+  // Parse workers the run starts read the flag itself (see core/stop_flag.ts).
+  bindStopFlag(signal, flag);
   return signal;
 }
 

@@ -464,11 +464,12 @@ function topFileTerms(
   const top = store.chunkScores(bm25Terms(task), TOP_FILE_CHUNKS, { within });
   if (top.length === 0) return [];
   const best = top[0].score;
+  const scoreOf = new Map(top.map((chunk) => [chunk.rowid, chunk.score]));
   const known = new Set(scores.blocks.values());
   const added: RankedBlock[] = [];
   for (const row of store.chunkRows(top.map((chunk) => chunk.rowid))) {
     if (!row.symbol) continue;
-    const score = (top.find((chunk) => chunk.rowid === row.rowid)!.score / best) * SIGNAL.topFile;
+    const score = (scoreOf.get(row.rowid)! / best) * SIGNAL.topFile;
     const factor = isAuxiliary(row.path) ? SIGNAL.testFactor : 1;
     scores.block(row.symbol, score * factor, "terms_in_file");
     const block = scores.blocks.get(blockKey(row.symbol))!;

@@ -680,7 +680,11 @@ export class IndexStore {
       // functions with side effects.
       db.exec("PRAGMA trusted_schema = OFF");
       if (mode === "write") store.#prepareForWriting();
-      else store.#checkTables();
+      else if (store.#isBlank()) {
+        // A file with no tables and no id yet is an index whose first build has not committed
+        // (or an unused database, which `index` takes over): to a reader, no index yet.
+        throw refusal("MAG-IO-013", `no symbol index at ${shown} yet`, shown);
+      } else store.#checkTables();
     } catch (error) {
       store.close();
       if (error instanceof ToolError) throw error;
@@ -789,6 +793,11 @@ export class IndexStore {
     return rows.map((row) => row.name);
   }
 
+  /** Whether the database has no application id and no tables: nothing written to it yet. */
+  #isBlank(): boolean {
+    return this.#pragma("application_id") === 0 && this.#tableNames().length === 0;
+  }
+
   /** Refuses a database whose id, version or tables are not this index's. */
   #checkTables(): void {
     const shown = this.location.displayPath;
@@ -807,8 +816,7 @@ export class IndexStore {
   #prepareForWriting(): void {
     this.#db.exec("BEGIN IMMEDIATE");
     try {
-      const blank = this.#pragma("application_id") === 0 && this.#tableNames().length === 0;
-      if (blank) {
+      if (this.#isBlank()) {
         this.#ours = true;
         this.#db.exec(CREATE_TABLES);
         this.#db.exec(`PRAGMA application_id = ${INDEX_APPLICATION_ID}`);

@@ -1,5 +1,6 @@
 import assert, { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
 import { extractFacts } from "./extract.ts";
 import { factRows } from "./fact_rows.ts";
 import { indexRoot } from "./indexer.ts";
@@ -419,6 +420,27 @@ Deno.test("store: an index written before the chunks is read as it is, and a wri
     assert.equal(writer.factsCurrent(), false);
     writer.close();
     assert.equal((await indexRoot({ root, threads: 0 })).result.parsed, 2);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("store: a reader finds no index yet in a file a first build has created but not committed", () => {
+  const root = Deno.makeTempDirSync();
+  try {
+    const location = locateDb(root, undefined, true);
+    Deno.mkdirSync(join(root, ".llm"), { recursive: true });
+    // A first build in another process: the file exists, empty, then as SQLite with no tables.
+    Deno.writeFileSync(location.absPath, new Uint8Array(0));
+    const noIndexYet = (error: unknown) => (error as { code?: string }).code === "MAG-IO-013";
+    assert.throws(() => IndexStore.open(location, "read"), noIndexYet);
+    const blank = new DatabaseSync(location.absPath);
+    blank.exec("PRAGMA page_size = 4096; VACUUM");
+    blank.close();
+    assert.throws(() => IndexStore.open(location, "read"), noIndexYet);
+    // Once written, the same file is read as an index.
+    IndexStore.open(location, "write").close();
+    IndexStore.open(location, "read").close();
   } finally {
     Deno.removeSync(root, { recursive: true });
   }

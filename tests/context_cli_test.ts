@@ -115,6 +115,44 @@ Deno.test("context: a traceback's innermost frame and the function it names come
   }
 });
 
+Deno.test("context: a traceback through an installed copy is the repository's own, renamed files too", async () => {
+  const root = await indexed();
+  try {
+    // The user's traceback runs through their installed copy, from a release where the parser
+    // was pkg/parse.py; numpy's frame is a library's and points nowhere.
+    const task = "Options are lost\n\n```\nTraceback (most recent call last):\n" +
+      '  File "/venv/lib/python3.9/site-packages/pkg/cli.py", line 5, in main\n' +
+      '  File "/venv/lib/python3.9/site-packages/numpy/core/fromnumeric.py", line 3, in usage\n' +
+      '  File "/venv/lib/python3.9/site-packages/pkg/parse.py", line 9, in parse_args\n' +
+      "ValueError: boom\n```\n";
+    const answer = answerOf(await ask(root, [task]));
+    assert.equal(
+      answer.data.files[0].file_path,
+      "pkg/parser.py",
+      JSON.stringify(answer.data.files),
+    );
+    assert.equal(answer.data.blocks[0].name, "parse_args");
+    assert.ok(answer.data.blocks[0].reasons.includes("traceback:pkg/parse.py"));
+    const main = answer.data.blocks.find((block) => block.name === "main");
+    assert.ok(main?.reasons.includes("traceback:pkg/cli.py:5"), JSON.stringify(main));
+    const usage = answer.data.blocks.find((block) => block.name === "usage");
+    assert.ok(!usage?.reasons.some((reason) => reason.startsWith("traceback:")));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("context: a class the task makes brings its constructor", async () => {
+  const root = await indexed();
+  try {
+    const answer = answerOf(await ask(root, ["Report(rows) keeps rows it should drop"]));
+    const constructor = answer.data.blocks.find((block) => block.name?.endsWith("__init__"));
+    assert.ok(constructor?.reasons.includes("constructs:Report"), JSON.stringify(answer.data));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("context: the budget is never exceeded, and the same input gives the same bytes", async () => {
   const root = await indexed();
   try {

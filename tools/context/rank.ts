@@ -86,6 +86,10 @@ export const SIGNAL = {
   named: 2,
   /** Factor of a name the task's title writes (its subject). */
   titleNamed: 1.5,
+  /** A definition the title names (one of two at most), for its file, as a share of its own. */
+  titleNamedFile: 2,
+  /** A named class's constructor, as a share of the class's score. */
+  constructor: 1,
   /** A dotted name whose qualifier matches the definition's too. */
   qualified: 1.5,
   /** A file whose module path the task writes. */
@@ -134,6 +138,22 @@ export function isAuxiliary(path: string): boolean {
 /** A path of installed packages or of the language's own library: no file of the repository. */
 const EXTERNAL =
   /(^|[\\/])(site-packages|dist-packages|node_modules|lib[\\/]python\d[.\d]*|\.cargo|go[\\/]src)[\\/]|^<|^\/usr\//;
+
+/**
+ * The repository path of a frame or path in an installed copy of this repository (a user's
+ * traceback through `site-packages/<pkg>/…` where `<pkg>` is one of the repository's Python
+ * packages), or undefined. Such a frame is the repository's own, under a path that may have been
+ * renamed since; any other file under an installed-packages folder is a library's.
+ */
+function installedCopy(store: IndexStore, term: TaskTerm): string | undefined {
+  const written = term.path ?? term.value;
+  if (!EXTERNAL.test(written)) return undefined;
+  const path = term.value.replace(/:\d+(:\d+)?$/, "");
+  const slash = path.indexOf("/");
+  if (slash <= 0) return undefined;
+  const isPackage = store.pathsEndingWith(`/${path.slice(0, slash)}/__init__.py`).length > 0;
+  return isPackage ? path : undefined;
+}
 
 /** The key of a definition's block in {@linkcode Scores.blocks}. */
 function blockKey(symbol: SymbolRow): string {
@@ -243,15 +263,23 @@ function locate(
   term: TaskTerm,
   weights: { file: number; definition: number },
 ): void {
-  const written = term.path ?? term.value;
-  const paths = filesOfPath(store, written);
-  if (paths.length === 0 && term.function && !EXTERNAL.test(written)) {
+  const copy = installedCopy(store, term);
+  const written = copy ?? term.path ?? term.value;
+  const paths = copy === undefined
+    ? filesOfPath(store, written)
+    : store.pathsEndingWith(`/${copy}`);
+  if (paths.length === 0 && term.function && (copy !== undefined || !EXTERNAL.test(written))) {
     // A frame of a file the repository no longer has (renamed since): its function may be there.
+    // Its definitions share the frame's weight; their files (a file defines the name once per
+    // class) share the file's.
     const rows = store.symbolsNamed(term.function).filter((row) => row.name === term.function);
-    if (rows.length > 0 && rows.length <= 3) {
+    const files = new Set(rows.map((row) => row.path));
+    if (rows.length > 0 && rows.length <= 12 && files.size <= 3) {
       for (const row of rows) {
         scores.block(row, (term.weight * weights.definition) / rows.length, `traceback:${written}`);
-        scores.file(row.path, (term.weight * weights.file) / rows.length, `traceback:${written}`);
+      }
+      for (const path of files) {
+        scores.file(path, (term.weight * weights.file) / files.size, `traceback:${written}`);
       }
     }
   }
@@ -290,7 +318,12 @@ function nameParts(value: string): { name: string; qualifier: string[] } {
  * less when no dotted form's is (`np.array` is numpy's). A name that is a file's stem
  * (`concat` → `concat.py`) points at that file too.
  */
-function named(scores: Scores, store: IndexStore, terms: readonly TaskTerm[]): void {
+function named(
+  scores: Scores,
+  store: IndexStore,
+  symbols: FileSymbols,
+  terms: readonly TaskTerm[],
+): void {
   const byName = new Map<string, TaskTerm[]>();
   for (const term of terms) {
     if (term.kind !== "identifier") continue;
@@ -320,6 +353,16 @@ function named(scores: Scores, store: IndexStore, terms: readonly TaskTerm[]): v
         // A class named (few define it) points at its file more than a function's name does.
         if (rows.length <= 3 && CLASS_KINDS.has(row.kind)) {
           scores.file(row.path, share * factor * SIGNAL.namedClassFile, `defines:${name}`);
+          // Making one runs its constructor, where what it does with its arguments is decided.
+          const constructor = symbols.of(row.path).find((member) =>
+            member.parent === row.qualified_name && CONSTRUCTORS.has(member.name)
+          );
+          if (constructor) {
+            scores.block(constructor, share * factor * SIGNAL.constructor, `constructs:${name}`);
+          }
+        } else if (titled > 1 && rows.length <= 2) {
+          // The title's subject, defined once or twice: its file is what the issue is about.
+          scores.file(row.path, share * factor * SIGNAL.titleNamedFile, `defines:${name}`);
         }
       }
     }
@@ -341,6 +384,9 @@ function named(scores: Scores, store: IndexStore, terms: readonly TaskTerm[]): v
     }
   }
 }
+
+/** Names of constructors: Python's, JavaScript's and TypeScript's, Rust's by convention. */
+const CONSTRUCTORS = new Set(["__init__", "__new__", "constructor", "new"]);
 
 /** Kinds that hold members: naming one names its file's subject. */
 const CLASS_KINDS = new Set(["class", "struct", "interface", "trait", "enum"]);
@@ -390,7 +436,8 @@ export function rankTask(
   // Frames in the repository, closest to the error first: each further one counts less (the
   // outer frames are the API the user called, the inner ones the code that failed).
   const frames = task.terms.filter((term) =>
-    term.kind === "frame" && !EXTERNAL.test(term.path ?? term.value)
+    term.kind === "frame" &&
+    (!EXTERNAL.test(term.path ?? term.value) || installedCopy(store, term) !== undefined)
   )
     .sort((a, b) => (a.distance ?? 0) - (b.distance ?? 0) || a.offset - b.offset);
   // A file counts by its innermost frame alone: a file the traceback passes through twice (an
@@ -406,15 +453,17 @@ export function rankTask(
       definition: SIGNAL.frameDefinition,
     });
   }
+  // A traceback's paths are its frames' (a path term repeats each frame's file): counted once.
+  const framePaths = new Set(frames.map((term) => term.path ?? term.value));
   for (const term of task.terms) {
-    if (term.kind === "path") {
+    if (term.kind === "path" && !framePaths.has(term.path ?? term.value)) {
       locate(scores, symbols, store, term, {
         file: SIGNAL.pathFile,
         definition: SIGNAL.pathDefinition,
       });
     }
   }
-  named(scores, store, task.terms);
+  named(scores, store, symbols, task.terms);
   if (options.findLiteral) messages(scores, symbols, task, options.findLiteral);
   // A file the task writes as a path is what it is about, test or not; a frame's file is not
   // (a traceback passes through tests and vendored code).

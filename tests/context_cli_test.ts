@@ -142,12 +142,20 @@ Deno.test("context: a traceback through an installed copy is the repository's ow
   }
 });
 
-Deno.test("context: a class the task makes brings its constructor", async () => {
+Deno.test("context: a class the task makes brings its constructor, read whole in its place when small", async () => {
   const root = await indexed();
   try {
     const answer = answerOf(await ask(root, ["Report(rows) keeps rows it should drop"]));
-    const constructor = answer.data.blocks.find((block) => block.name?.endsWith("__init__"));
-    assert.ok(constructor?.reasons.includes("constructs:Report"), JSON.stringify(answer.data));
+    // The class is small: it is read whole, in its constructor's place, with its reasons, and
+    // the constructor's text is not sent again.
+    const [first] = answer.data.blocks;
+    assert.equal(first.name, "Report", JSON.stringify(answer.data));
+    assert.ok(first.reasons.includes("constructs:Report"));
+    assert.ok(first.reasons.includes("named_in_task:Report"));
+    assert.ok(!answer.data.blocks.some((block) => block.name?.endsWith("__init__")));
+    const sent = answer.data.blocks.reduce((sum, block) => sum + block.tokens, 0);
+    assert.equal(answer.data.tokens_used, sent);
+    assertBlocksAreBytes(root, answer.data.blocks);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

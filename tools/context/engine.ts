@@ -450,10 +450,21 @@ export async function context(options: ContextOptions): Promise<ContextResult> {
       if (!current) continue;
       const block = blockOf(current, file, membersOf);
       if (!block || excluded.has(block.span.span_id)) continue;
-      if (overlapsListed(block, blocks)) continue;
-      if (used + block.tokens <= budget) {
-        blocks.push(block);
-        used += block.tokens;
+      if (insideListed(block, blocks)) continue;
+      // A whole class after one of its methods: it takes the method's place (and tokens), so no
+      // text is sent twice.
+      const inside = blocks.filter((other) => spanInside(other, block));
+      const freed = inside.reduce((sum, other) => sum + other.tokens, 0);
+      if (used - freed + block.tokens <= budget) {
+        if (inside.length > 0) {
+          // Why its members were chosen is why it is read.
+          const reasons = inside.flatMap((other) => other.reasons);
+          block.reasons = [...new Set([...block.reasons, ...reasons])];
+          const at = blocks.indexOf(inside[0]);
+          for (const other of inside) blocks.splice(blocks.indexOf(other), 1);
+          blocks.splice(at, 0, block);
+        } else blocks.push(block);
+        used += block.tokens - freed;
       } else if (omitted.length < OMITTED_LISTED) {
         omitted.push({
           span: {
@@ -574,11 +585,13 @@ async function extractAgain(
   }
 }
 
-/** Whether `block` lies inside or around a block already listed (a method of a listed class). */
-function overlapsListed(block: ContextBlock, listed: readonly ContextBlock[]): boolean {
-  return listed.some((other) =>
-    other.span.file_path === block.span.file_path &&
-    other.span.byte_start <= block.span.byte_start &&
-    block.span.byte_end <= other.span.byte_end
-  );
+/** Whether `block`'s span lies inside `around`'s (the same span included). */
+function spanInside(block: ContextBlock, around: ContextBlock): boolean {
+  return block.span.file_path === around.span.file_path &&
+    around.span.byte_start <= block.span.byte_start && block.span.byte_end <= around.span.byte_end;
+}
+
+/** Whether `block` lies inside a block already listed (a method of a listed class). */
+function insideListed(block: ContextBlock, listed: readonly ContextBlock[]): boolean {
+  return listed.some((other) => spanInside(block, other));
 }

@@ -3,10 +3,13 @@
  * of the symbol index, with the reasons each was chosen. Signals, strongest first:
  *
  * - **traceback frames**: the file a frame names (matched by path suffix) and the definition
- *   enclosing its line (or named as its function);
+ *   enclosing its line (or named as its function); a frame in the user's installed copy of the
+ *   repository (`site-packages/<pkg>/…`) is the repository's, a renamed file's found by its
+ *   function;
  * - **paths** the task writes, and the definition enclosing a line it gives;
  * - **definitions named in the task**: an identifier that is a definition's name (a dotted one
- *   also by its qualifier), worth less the more definitions share the name;
+ *   also by its qualifier), worth less the more definitions share the name; the title's names
+ *   count more and point at their files; a class named brings its constructor;
  * - **module names**: a dotted name that is a file's module path (`pkg.sub.mod`);
  * - **BM25** over the definitions' text chunks, when the index has them (`chunkScores`);
  * - **the graph**: callers and callees of the best definitions get a share of their score.

@@ -55,7 +55,7 @@ interface Answer {
   data: {
     budget: number;
     tokens_used: number;
-    files: { file_path: string }[];
+    files: { file_path: string; reasons: string[] }[];
     blocks: Block[];
     omitted: { span: { span_id: string }; tokens: number }[];
     next?: { tool: string; arguments: { exclude: string[]; budget: number } };
@@ -156,6 +156,22 @@ Deno.test("context: a class the task makes brings its constructor, read whole in
     const sent = answer.data.blocks.reduce((sum, block) => sum + block.tokens, 0);
     assert.equal(answer.data.tokens_used, sent);
     assertBlocksAreBytes(root, answer.data.blocks);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("context: a function the title names points at its file", async () => {
+  const root = await indexed();
+  try {
+    const task = "usage() shows no flags\n\nAfter Report(rows) renders, the usage text is empty.";
+    const answer = answerOf(await ask(root, [task]));
+    const parser = answer.data.files.find((file) => file.file_path === "pkg/parser.py");
+    assert.ok(parser?.reasons.includes("defines:usage"), JSON.stringify(answer.data.files));
+    // A function only the body names gives its file no such share.
+    const body = answerOf(await ask(root, ["Usage shows no flags\n\nAfter usage() is called..."]));
+    const untitled = body.data.files.find((file) => file.file_path === "pkg/parser.py");
+    assert.ok(!untitled?.reasons.includes("defines:usage"));
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -177,6 +177,24 @@ Deno.test("context: a function the title names points at its file", async () => 
   }
 });
 
+Deno.test("context: the first file's imports come after its best definition", async () => {
+  const root = await indexed();
+  try {
+    const answer = answerOf(await ask(root, [TASK]));
+    const head = answer.data.blocks.findIndex((block) => block.reasons.includes("imports"));
+    assert.ok(head > 0, JSON.stringify(answer.data.blocks.map((block) => block.reasons)));
+    const block = answer.data.blocks[head];
+    assert.equal(block.span.file_path, "pkg/parser.py");
+    assert.equal(block.kind, "lines");
+    assert.equal(block.text, "import sys");
+    const best = answer.data.blocks.findIndex((other) => other.span.file_path === "pkg/parser.py");
+    assert.ok(best < head);
+    assertBlocksAreBytes(root, answer.data.blocks);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("context: the budget is never exceeded, and the same input gives the same bytes", async () => {
   const root = await indexed();
   try {

@@ -12,7 +12,8 @@
  *   count more and point at their files; a class named brings its constructor;
  * - **module names**: a dotted name that is a file's module path (`pkg.sub.mod`);
  * - **BM25** over the definitions' text chunks, when the index has them (`chunkScores`);
- * - **the graph**: callers and callees of the best definitions get a share of their score.
+ * - **the graph**: callers and callees of the best definitions get a share of their score;
+ * - **the first file's imports**, after its best definition (a fix often imports a name).
  *
  * Tests and docs count less unless the task names them. Deterministic: ties break by path and
  * position.
@@ -124,6 +125,8 @@ export const SIGNAL = {
   topFile: 3,
   /** Tests, docs and examples, unless the task names them. */
   testFactor: 0.35,
+  /** The first file's import head, as a share of that file's best block. */
+  importHead: 0.4,
 } as const;
 
 /**
@@ -492,9 +495,46 @@ export function rankTask(
       blocks.push(block);
     }
   }
+  if (files.length > 0) {
+    const head = importHead(store, symbols, files[0].file_path, blocks);
+    if (head) blocks.push(head);
+  }
   blocks.sort(compareBlocks);
   return { blocks, files };
 }
+
+/**
+ * The first file's imports (the module's head, before its first definition) as a block that
+ * comes after that file's best definition: a fix often needs a name imported, and the head says
+ * which names the file already has and where from.
+ */
+function importHead(
+  store: IndexStore,
+  symbols: FileSymbols,
+  path: string,
+  blocks: readonly RankedBlock[],
+): RankedBlock | undefined {
+  const best = blocks.find((block) => block.file_path === path);
+  const file = store.file(path);
+  if (!best || !file) return undefined;
+  const firstDefinition = Math.min(
+    ...symbols.of(path).map((symbol) => symbol.start_line),
+    Number.MAX_SAFE_INTEGER,
+  );
+  const head = store.importsOfFile(file.id).filter((row) => row.end_line < firstDefinition);
+  if (head.length === 0) return undefined;
+  const from = head[0].start_line;
+  const to = Math.min(head.at(-1)!.end_line, from + IMPORT_HEAD_LINES - 1);
+  return {
+    file_path: path,
+    lines: [from, to],
+    score: best.score * SIGNAL.importHead,
+    reasons: ["imports"],
+  };
+}
+
+/** Lines of a file's import head listed at most. */
+const IMPORT_HEAD_LINES = 60;
 
 /**
  * The definitions of the best file that the task's terms reach, by BM25 over that file's chunks

@@ -15,6 +15,8 @@
  * - **the graph**: callers and callees of the best definitions get a share of their score;
  * - **the first file's imports**, after its best definition (a fix often imports a name).
  *
+ * A definition's score is then scaled by its file's (files first, then definitions in them).
+ *
  * Tests and docs count less unless the task names them. Deterministic: ties break by path and
  * position.
  *
@@ -125,6 +127,8 @@ export const SIGNAL = {
   topFile: 3,
   /** Tests, docs and examples, unless the task names them. */
   testFactor: 0.35,
+  /** Exponent of a block's file score over the first file's, which scales the block's score. */
+  fileTrust: 0.5,
   /** The first file's import head, as a share of that file's best block. */
   importHead: 0.4,
 } as const;
@@ -493,6 +497,15 @@ export function rankTask(
   if (store.hasChunks() && files.length > 0) {
     for (const block of topFileTerms(store, task, blocks, files[0].file_path, scores)) {
       blocks.push(block);
+    }
+  }
+  if (files.length > 0 && files[0].score > 0) {
+    // A definition is read in its file: one in a file the ranking doubts counts less than an
+    // equal one in the file it trusts most (files first, then definitions within them).
+    const fileScore = new Map(files.map((file) => [file.file_path, file.score]));
+    const top = files[0].score;
+    for (const block of blocks) {
+      block.score *= ((fileScore.get(block.file_path) ?? 0) / top) ** SIGNAL.fileTrust;
     }
   }
   if (files.length > 0) {

@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { indexRoot } from "../../core/symbol_index/indexer.ts";
+import { IndexStore, locateDb } from "../../core/symbol_index/store.ts";
+import { rankTask } from "./rank.ts";
+import { extractTerms } from "./terms.ts";
+
+/** Two definitions of the same words, one in each of two files the task ranks apart. */
+const FILES: Record<string, string> = {
+  "zeta.py": "def fail(order):\n    raise KeyError(order)\n",
+  "mid.py": "def tally_mid(order):\n    return order.widgets.frobnicate()\n",
+  "alpha.py": "def tally_alpha(order):\n    return order.widgets.frobnicate()\n",
+  // Words of the task in many other files: a term in most chunks would count for nothing.
+  ...Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [`pad${i}.py`, `def pad${i}():\n    return ${i}\n`]),
+  ),
+};
+
+const TASK =
+  "Widgets frobnicate twice\n\nSee mid.py.\n\n```\nTraceback (most recent call last):\n" +
+  '  File "/src/app/zeta.py", line 2, in fail\nKeyError: 3\n```\n';
+
+Deno.test("rankTask: of two equal definitions, the one in the file ranked higher comes first", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    for (const [path, text] of Object.entries(FILES)) {
+      await Deno.writeTextFile(join(root, path), text);
+    }
+    await indexRoot({ root, threads: 0 });
+    const store = IndexStore.open(locateDb(root, undefined, false), "read");
+    try {
+      const ranking = rankTask(store, extractTerms(TASK));
+      const files = ranking.files.map((file) => file.file_path);
+      assert.deepEqual(files.slice(0, 2), ["zeta.py", "mid.py"]);
+      const names = ranking.blocks.map((block) => block.symbol?.name);
+      const [mid, alpha] = [names.indexOf("tally_mid"), names.indexOf("tally_alpha")];
+      assert.ok(mid >= 0 && alpha >= 0, JSON.stringify(names));
+      // Equal evidence of their own; without the file's share, the tie went by path (alpha).
+      assert.ok(mid < alpha, JSON.stringify(ranking.blocks));
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

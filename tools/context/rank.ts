@@ -10,7 +10,8 @@
  * - **definitions named in the task**: an identifier that is a definition's name (a dotted one
  *   also by its qualifier), worth less the more definitions share the name; the title's names
  *   count more and point at their files; a class named brings its constructor;
- * - **module names**: a dotted name that is a file's module path (`pkg.sub.mod`);
+ * - **module names**: a dotted name that is a file's module path (`pkg.sub.mod`); a path whose
+ *   folders or stem the title writes, two words or more (`LaTeX printing` → `printing/latex.py`);
  * - **BM25** over the definitions' text chunks, when the index has them (`chunkScores`);
  * - **the graph**: callers and callees of the best definitions get a share of their score;
  * - **the first file's imports**, after its best definition (a fix often imports a name).
@@ -127,6 +128,8 @@ export const SIGNAL = {
   topFile: 3,
   /** Tests, docs and examples, unless the task names them. */
   testFactor: 0.35,
+  /** A file whose path holds two or more of the title's words, per word. */
+  titlePath: 10,
   /** Exponent of a block's file score over the first file's, which scales the block's score. */
   fileTrust: 0.5,
   /** The first file's import head, as a share of that file's best block. */
@@ -481,6 +484,7 @@ export function rankTask(
     if (term.kind !== "path" || term.context === "traceback") continue;
     for (const path of filesOfPath(store, term.path ?? term.value)) named_files.add(path);
   }
+  titlePaths(scores, store, task);
   if (store.hasChunks()) bm25(scores, store, task);
   seedFocus(scores, store, symbols, options.focus ?? []);
   expandGraph(scores, store);
@@ -624,6 +628,54 @@ function bm25(scores: Scores, store: IndexStore, task: TaskTerms): void {
     if (row.symbol) scores.block(row.symbol, score, "terms");
     else scores.file(row.path, score * SIGNAL.moduleChunk, "terms");
   }
+}
+
+/**
+ * Files whose path the title spells: two or more of the title's words are folders or the stem of
+ * its path (`LaTeX printing …` → `printing/latex.py`, `… breaks pretty printing` →
+ * `printing/pretty/pretty.py`). A part most files share (the top package) says nothing.
+ */
+function titlePaths(scores: Scores, store: IndexStore, task: TaskTerms): void {
+  const words = new Set<string>();
+  for (const term of task.terms) {
+    if (term.in_title && (term.kind === "word" || term.kind === "identifier")) {
+      words.add(term.value.toLowerCase());
+    }
+  }
+  const byPart = pathParts(store);
+  const hits = new Map<string, string[]>();
+  for (const word of words) {
+    const files = byPart.get(word);
+    if (!files) continue;
+    for (const path of files) hits.set(path, [...hits.get(path) ?? [], word]);
+  }
+  for (const [path, matched] of hits) {
+    if (matched.length < 2) continue;
+    scores.file(path, SIGNAL.titlePath * matched.length, `title_path:${matched.join(",")}`);
+  }
+}
+
+/**
+ * Indexed files by each lower-cased folder and stem of their paths, leaving out the parts more
+ * than a fifth of the files share; kept until the index changes.
+ */
+function pathParts(store: IndexStore): Map<string, string[]> {
+  return store.derived("context:path-parts", () => {
+    const files = store.files();
+    const byPart = new Map<string, string[]>();
+    for (const file of files) {
+      const parts = new Set(file.path.replace(/\.[^./]+$/, "").toLowerCase().split("/"));
+      for (const part of parts) {
+        const list = byPart.get(part);
+        if (list) list.push(file.path);
+        else byPart.set(part, [file.path]);
+      }
+    }
+    for (const [part, list] of byPart) {
+      if (list.length > files.length / 5) byPart.delete(part);
+    }
+    return byPart;
+  });
 }
 
 /** Terms of a BM25 query at most. */

@@ -44,3 +44,42 @@ Deno.test("rankTask: of two equal definitions, the one in the file ranked higher
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("rankTask: a file whose path the title spells in two words or more is named by it", async () => {
+  const root = await Deno.makeTempDir();
+  const files: Record<string, string> = {
+    "lib/printing/pretty/pretty.py": "def pretty_print(expr):\n    return str(expr)\n",
+    "lib/printing/latex.py": "def latex(expr):\n    return str(expr)\n",
+    "lib/vector/vector.py":
+      "class Vector:\n    def __init__(self, parts):\n        self.parts = parts\n",
+    ...Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`lib/pad${i}.py`, `def pad${i}():\n    return ${i}\n`]),
+    ),
+  };
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      await Deno.mkdir(join(root, path, ".."), { recursive: true });
+      await Deno.writeTextFile(join(root, path), text);
+    }
+    await indexRoot({ root, threads: 0 });
+    const store = IndexStore.open(locateDb(root, undefined, false), "read");
+    try {
+      const ranking = rankTask(
+        store,
+        extractTerms("vectors break pretty printing\n\nIt is wrong."),
+      );
+      const [first] = ranking.files;
+      assert.equal(first.file_path, "lib/printing/pretty/pretty.py");
+      assert.ok(first.reasons.includes("title_path:pretty,printing"), JSON.stringify(first));
+      // One word of a path is not enough, nor does `lib`, every file's folder, count.
+      const latex = ranking.files.find((file) => file.file_path === "lib/printing/latex.py");
+      assert.ok(!latex?.reasons.some((reason) => reason.startsWith("title_path:")));
+      const again = rankTask(store, extractTerms("lib printing is slow\n\nIt is."));
+      assert.ok(!again.files.some((file) => file.reasons.some((r) => r.startsWith("title_path:"))));
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

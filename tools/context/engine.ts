@@ -18,7 +18,12 @@ import {
 } from "../../core/trigram/reader.ts";
 import { decodeFile } from "../../core/utf8.ts";
 import { decodeText } from "../../core/utf8.ts";
-import { IndexStore, locateDb, type SymbolRow } from "../../core/symbol_index/store.ts";
+import {
+  type FileRow,
+  IndexStore,
+  locateDb,
+  type SymbolRow,
+} from "../../core/symbol_index/store.ts";
 // Static: a run scoped to the project (`--allow-read=<root>`) loads at run time no module of the
 // package that its start did not (a literal dynamic import here was refused so).
 import { indexInMemory, indexRoot } from "../../core/symbol_index/indexer.ts";
@@ -435,8 +440,13 @@ export async function context(options: ContextOptions): Promise<ContextResult> {
     const files = new FileCache(options.cwd);
     const excluded = new Set([...(options.exclude ?? []), ...excludedPaths, ...focusPaths]);
     const held = new Set(focusNames);
-    const membersOf = (symbol: SymbolRow) =>
-      store.symbolsOfFile(symbol.file_id).filter((row) => row.parent === symbol.qualified_name);
+    // A file's definitions, read once per call (a class's members, for its outline).
+    const ofFile = new Map<number, SymbolRow[]>();
+    const membersOf = (symbol: SymbolRow) => {
+      let rows = ofFile.get(symbol.file_id);
+      if (!rows) ofFile.set(symbol.file_id, rows = store.symbolsOfFile(symbol.file_id));
+      return rows.filter((row) => row.parent === symbol.qualified_name);
+    };
     const stale = new StaleFiles(store);
     const blocks: ContextBlock[] = [];
     const omitted: ContextOmitted[] = [];
@@ -532,6 +542,8 @@ export async function context(options: ContextOptions): Promise<ContextResult> {
 class StaleFiles {
   readonly #store: IndexStore;
   readonly #found = new Map<string, Map<string, SymbolRow> | undefined>();
+  /** The index's row of each file met, read once (a file holds many of the blocks). */
+  readonly #rows = new Map<string, FileRow | undefined>();
 
   constructor(store: IndexStore) {
     this.#store = store;
@@ -539,7 +551,10 @@ class StaleFiles {
 
   /** `ranked` as it lies in `file` now, or undefined when it is no longer there. */
   async current(ranked: RankedBlock, file: FileBytes): Promise<RankedBlock | undefined> {
-    const row = this.#store.file(ranked.file_path);
+    if (!this.#rows.has(ranked.file_path)) {
+      this.#rows.set(ranked.file_path, this.#store.file(ranked.file_path));
+    }
+    const row = this.#rows.get(ranked.file_path);
     if (!row || row.hash === file.checksum) return ranked;
     if (!ranked.symbol) return undefined;
     if (!this.#found.has(ranked.file_path)) {

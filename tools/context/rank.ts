@@ -248,10 +248,21 @@ function moduleFiles(store: IndexStore, dotted: string): string[] {
   return found.length <= 2 ? found : [];
 }
 
-/** The definitions of a file, read once per ranking. */
+/** The definitions of a file, and those of a name, read once per ranking. */
 class FileSymbols {
   readonly #store: IndexStore;
   readonly #byPath = new Map<string, SymbolRow[]>();
+  readonly #byName = new Map<string, SymbolRow[]>();
+
+  /** The definitions named exactly `name`. */
+  named(name: string): SymbolRow[] {
+    let rows = this.#byName.get(name);
+    if (!rows) {
+      rows = this.#store.symbolsNamed(name).filter((row) => row.name === name);
+      this.#byName.set(name, rows);
+    }
+    return rows;
+  }
 
   constructor(store: IndexStore) {
     this.#store = store;
@@ -285,7 +296,7 @@ function locate(
     // A frame of a file the repository no longer has (renamed since): its function may be there.
     // Its definitions share the frame's weight; their files (a file defines the name once per
     // class) share the file's.
-    const rows = store.symbolsNamed(term.function).filter((row) => row.name === term.function);
+    const rows = symbols.named(term.function);
     const files = new Set(rows.map((row) => row.path));
     if (rows.length > 0 && rows.length <= 12 && files.size <= 3) {
       for (const row of rows) {
@@ -352,7 +363,7 @@ function named(
       q.length > 0
     );
     const plain = group.some((term) => nameParts(term.value).qualifier.length === 0);
-    const rows = store.symbolsNamed(name).filter((row) => row.name === name);
+    const rows = symbols.named(name);
     if (rows.length > 0 && rows.length <= 200) {
       const share = (weight * SIGNAL.named * specificity(store, name)) / Math.sqrt(rows.length);
       for (const row of rows) {
@@ -487,7 +498,7 @@ export function rankTask(
   titlePaths(scores, store, task);
   if (store.hasChunks()) bm25(scores, store, task);
   seedFocus(scores, store, symbols, options.focus ?? []);
-  expandGraph(scores, store);
+  expandGraph(scores, store, symbols);
   const blocks = [...scores.blocks.values()].filter((block) =>
     inScope(block.file_path, options.scopes) &&
     (!options.language || !block.symbol || block.symbol.language === options.language)
@@ -737,7 +748,7 @@ function seedFocus(
   for (const entry of focus) {
     const rows = /[/.]/.test(entry)
       ? symbols.of(entry).filter((row) => row.parent === null)
-      : store.symbolsNamed(entry).filter((row) => row.name === entry);
+      : symbols.named(entry);
     for (const row of rows.slice(0, 20)) scores.block(row, SIGNAL.focus, `focus:${entry}`);
   }
 }
@@ -746,7 +757,7 @@ function seedFocus(
  * Callers and callees of the best definitions get a share of their score: the code a fix touches
  * is often next to the code the task names.
  */
-function expandGraph(scores: Scores, store: IndexStore): void {
+function expandGraph(scores: Scores, store: IndexStore, symbols: FileSymbols): void {
   const seeds = [...scores.blocks.values()].filter((block) => block.symbol).sort(compareBlocks)
     .slice(0, 8);
   for (const seed of seeds) {
@@ -756,14 +767,14 @@ function expandGraph(scores: Scores, store: IndexStore): void {
       store.callsWithin(symbol.file_id, symbol.qualified_name).map((ref) => ref.name),
     );
     for (const name of callees) {
-      const rows = store.symbolsNamed(name).filter((row) => row.name === name);
+      const rows = symbols.named(name);
       if (rows.length === 0 || rows.length > 3) continue;
       for (const row of rows) {
         scores.block(row, share / rows.length, `callee_of:${symbol.symbol_id}`);
       }
     }
     // Its callers: the definitions enclosing calls of its name (a name many define is left).
-    if (store.symbolsNamed(symbol.name).filter((row) => row.name === symbol.name).length > 3) {
+    if (symbols.named(symbol.name).length > 3) {
       continue;
     }
     const calls = store.refsNamed(symbol.name, true);

@@ -497,7 +497,7 @@ export function rankTask(
   }
   titlePaths(scores, store, task);
   if (store.hasChunks()) bm25(scores, store, task);
-  seedFocus(scores, store, symbols, options.focus ?? []);
+  seedFocus(scores, symbols, options.focus ?? []);
   expandGraph(scores, store, symbols);
   const blocks = [...scores.blocks.values()].filter((block) =>
     inScope(block.file_path, options.scopes) &&
@@ -739,12 +739,7 @@ function messages(
  * enter with a fixed score (the engine does not list them again), so their callers and callees
  * count more.
  */
-function seedFocus(
-  scores: Scores,
-  store: IndexStore,
-  symbols: FileSymbols,
-  focus: readonly string[],
-): void {
+function seedFocus(scores: Scores, symbols: FileSymbols, focus: readonly string[]): void {
   for (const entry of focus) {
     const rows = /[/.]/.test(entry)
       ? symbols.of(entry).filter((row) => row.parent === null)

@@ -195,6 +195,25 @@ Deno.test("context: the first file's imports come after its best definition", as
   }
 });
 
+Deno.test("context: on a tiny project whose every definition has the task's words, the words still rank", async () => {
+  const functions = Array.from(
+    { length: 6 },
+    (_, i) => `def step${i}(widget):\n    return widget.render(${i})\n`,
+  );
+  functions.push(
+    "def redraw(widget):\n    widget.render(0)\n    widget.render(1)\n    return widget.render(2)\n",
+  );
+  const root = await indexed({ "ui.py": functions.join("\n\n") });
+  try {
+    const answer = answerOf(await ask(root, ["render widget is slow"]));
+    assert.ok(answer.data.blocks.length > 0, JSON.stringify(answer));
+    assert.equal(answer.data.blocks[0].name, "redraw");
+    assert.ok(answer.data.blocks[0].reasons.includes("terms"));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("context: the budget is never exceeded, and the same input gives the same bytes", async () => {
   const root = await indexed();
   try {

@@ -1606,7 +1606,9 @@ export class IndexStore {
    * chunks is left out ({@linkcode COMMON_TERM_SHARE}): past half of them its IDF is below 0,
    * which FTS5 raises to 10⁻⁶, and past a tenth it weighs little beside the rarer terms while
    * its postings cost the most (on sympy, 40,000 chunks: the ranking of a task 25 % faster, the
-   * dev set's measures unchanged). Empty without the table.
+   * dev set's measures unchanged). Only in a small index, and only when every term is common,
+   * are the common terms scored (their counts and the chunks' lengths order the chunks). Empty
+   * without the table.
    *
    * @example
    * ```ts
@@ -1637,14 +1639,23 @@ export class IndexStore {
       Math.max(chunks * COMMON_TERM_SHARE, COMMON_TERM_MIN_CHUNKS),
     );
     const lists: { weight: number; scores: TermScores }[] = [];
+    const skipped: WeightedTerm[] = [];
     let postings = 0;
-    for (const { term, weight } of terms) {
-      if (!(weight > 0)) continue;
-      if (this.derived(`chunks:df:${term}`, () => this.chunkFrequency(term)) > common) continue;
+    const add = ({ term, weight }: WeightedTerm) => {
       const scores = this.termScores(term, scoring);
       lists.push({ weight, scores });
       postings += scores.rowids.length;
+    };
+    for (const weighted of terms) {
+      if (!(weighted.weight > 0)) continue;
+      const { term } = weighted;
+      if (this.derived(`chunks:df:${term}`, () => this.chunkFrequency(term)) > common) {
+        skipped.push(weighted);
+      } else add(weighted);
     }
+    // In a small index where the query's terms are all common or absent (a task about a tiny
+    // project, in its own words), the common ones score: how often, in how short a chunk.
+    if (postings === 0 && chunks <= COMMON_TERM_MIN_CHUNKS) skipped.forEach(add);
     const { symbols, files } = this.derived("chunks:bounds", () => ({
       symbols: this.#get<{ n: number | null }>("SELECT max(id) AS n FROM symbols")!.n ?? 0,
       files: this.#get<{ n: number | null }>("SELECT max(id) AS n FROM files")!.n ?? 0,

@@ -545,8 +545,8 @@ function importHead(
   const best = blocks.find((block) => block.file_path === path);
   const file = store.file(path);
   if (!best || !file) return undefined;
-  const firstDefinition = Math.min(
-    ...symbols.of(path).map((symbol) => symbol.start_line),
+  const firstDefinition = symbols.of(path).reduce(
+    (first, symbol) => Math.min(first, symbol.start_line),
     Number.MAX_SAFE_INTEGER,
   );
   const head = store.importsOfFile(file.id).filter((row) => row.end_line < firstDefinition);

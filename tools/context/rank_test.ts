@@ -83,3 +83,44 @@ Deno.test("rankTask: a file whose path the title spells in two words or more is 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("rankTask: a renamed file's frame finds its function defined once per class in one file", async () => {
+  const root = await Deno.makeTempDir();
+  // `lookup` is a method of four classes, all in mapping.py (the frame's core.py was renamed).
+  const mapping = ["Hue", "Size", "Style", "Shape"].map((name) =>
+    `class ${name}Mapping:\n    def lookup(self, key):\n        return self.table[key]\n`
+  ).join("\n\n");
+  const files: Record<string, string> = {
+    "pkg/__init__.py": "",
+    "pkg/mapping.py": mapping,
+    "pkg/plot.py": "def lookup_all(keys):\n    return keys\n",
+    ...Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`pkg/pad${i}.py`, `def pad${i}():\n    return ${i}\n`]),
+    ),
+  };
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      await Deno.mkdir(join(root, path, ".."), { recursive: true });
+      await Deno.writeTextFile(join(root, path), text);
+    }
+    await indexRoot({ root, threads: 0 });
+    const store = IndexStore.open(locateDb(root, undefined, false), "read");
+    try {
+      const task = "KeyError in plots\n\n```\nTraceback (most recent call last):\n" +
+        '  File "/venv/lib/python3.11/site-packages/pkg/core.py", line 144, in lookup\n' +
+        "KeyError: 'setosa'\n```\n";
+      const ranking = rankTask(store, extractTerms(task));
+      const [first] = ranking.files;
+      assert.equal(first.file_path, "pkg/mapping.py", JSON.stringify(ranking.files));
+      assert.ok(first.reasons.includes("traceback:pkg/core.py"));
+      const framed = ranking.blocks.filter((block) =>
+        block.reasons.includes("traceback:pkg/core.py")
+      );
+      assert.equal(framed.length, 4);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

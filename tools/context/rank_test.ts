@@ -5,122 +5,105 @@ import { IndexStore, locateDb } from "../../core/symbol_index/store.ts";
 import { rankTask } from "./rank.ts";
 import { extractTerms } from "./terms.ts";
 
-/** Two definitions of the same words, one in each of two files the task ranks apart. */
-const FILES: Record<string, string> = {
-  "zeta.py": "def fail(order):\n    raise KeyError(order)\n",
-  "mid.py": "def tally_mid(order):\n    return order.widgets.frobnicate()\n",
-  "alpha.py": "def tally_alpha(order):\n    return order.widgets.frobnicate()\n",
-  // Words of the task in many other files: a term in most chunks would count for nothing.
-  ...Object.fromEntries(
-    Array.from({ length: 12 }, (_, i) => [`pad${i}.py`, `def pad${i}():\n    return ${i}\n`]),
-  ),
-};
+/** Files padding a tree under `folder`: a term in most chunks would count for nothing. */
+function padding(folder: string): Record<string, string> {
+  return Object.fromEntries(
+    Array.from(
+      { length: 12 },
+      (_, i) => [`${folder}pad${i}.py`, `def pad${i}():\n    return ${i}\n`],
+    ),
+  );
+}
 
-const TASK =
-  "Widgets frobnicate twice\n\nSee mid.py.\n\n```\nTraceback (most recent call last):\n" +
-  '  File "/src/app/zeta.py", line 2, in fail\nKeyError: 3\n```\n';
-
-Deno.test("rankTask: of two equal definitions, the one in the file ranked higher comes first", async () => {
+/** Runs `check` on the index of a tree of `files`, built as `llm-symbols index` builds it. */
+async function withIndex(
+  files: Record<string, string>,
+  check: (store: IndexStore) => void,
+): Promise<void> {
   const root = await Deno.makeTempDir();
   try {
-    for (const [path, text] of Object.entries(FILES)) {
+    for (const [path, text] of Object.entries(files)) {
+      await Deno.mkdir(join(root, path, ".."), { recursive: true });
       await Deno.writeTextFile(join(root, path), text);
     }
     await indexRoot({ root, threads: 0 });
     const store = IndexStore.open(locateDb(root, undefined, false), "read");
     try {
-      const ranking = rankTask(store, extractTerms(TASK));
-      const files = ranking.files.map((file) => file.file_path);
-      assert.deepEqual(files.slice(0, 2), ["zeta.py", "mid.py"]);
-      const names = ranking.blocks.map((block) => block.symbol?.name);
-      const [mid, alpha] = [names.indexOf("tally_mid"), names.indexOf("tally_alpha")];
-      assert.ok(mid >= 0 && alpha >= 0, JSON.stringify(names));
-      // Equal evidence of their own; without the file's share, the tie went by path (alpha).
-      assert.ok(mid < alpha, JSON.stringify(ranking.blocks));
+      check(store);
     } finally {
       store.close();
     }
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+}
+
+Deno.test("rankTask: of two equal definitions, the one in the file ranked higher comes first", async () => {
+  // Two definitions of the same words, one in each of two files the task ranks apart.
+  const files = {
+    "zeta.py": "def fail(order):\n    raise KeyError(order)\n",
+    "mid.py": "def tally_mid(order):\n    return order.widgets.frobnicate()\n",
+    "alpha.py": "def tally_alpha(order):\n    return order.widgets.frobnicate()\n",
+    ...padding(""),
+  };
+  const task =
+    "Widgets frobnicate twice\n\nSee mid.py.\n\n```\nTraceback (most recent call last):\n" +
+    '  File "/src/app/zeta.py", line 2, in fail\nKeyError: 3\n```\n';
+  await withIndex(files, (store) => {
+    const ranking = rankTask(store, extractTerms(task));
+    const paths = ranking.files.map((file) => file.file_path);
+    assert.deepEqual(paths.slice(0, 2), ["zeta.py", "mid.py"]);
+    const names = ranking.blocks.map((block) => block.symbol?.name);
+    const [mid, alpha] = [names.indexOf("tally_mid"), names.indexOf("tally_alpha")];
+    assert.ok(mid >= 0 && alpha >= 0, JSON.stringify(names));
+    // Equal evidence of their own; without the file's share, the tie went by path (alpha).
+    assert.ok(mid < alpha, JSON.stringify(ranking.blocks));
+  });
 });
 
 Deno.test("rankTask: a file whose path the title spells in two words or more is named by it", async () => {
-  const root = await Deno.makeTempDir();
-  const files: Record<string, string> = {
+  const files = {
     "lib/printing/pretty/pretty.py": "def pretty_print(expr):\n    return str(expr)\n",
     "lib/printing/latex.py": "def latex(expr):\n    return str(expr)\n",
     "lib/vector/vector.py":
       "class Vector:\n    def __init__(self, parts):\n        self.parts = parts\n",
-    ...Object.fromEntries(
-      Array.from({ length: 12 }, (_, i) => [`lib/pad${i}.py`, `def pad${i}():\n    return ${i}\n`]),
-    ),
+    ...padding("lib/"),
   };
-  try {
-    for (const [path, text] of Object.entries(files)) {
-      await Deno.mkdir(join(root, path, ".."), { recursive: true });
-      await Deno.writeTextFile(join(root, path), text);
-    }
-    await indexRoot({ root, threads: 0 });
-    const store = IndexStore.open(locateDb(root, undefined, false), "read");
-    try {
-      const ranking = rankTask(
-        store,
-        extractTerms("vectors break pretty printing\n\nIt is wrong."),
-      );
-      const [first] = ranking.files;
-      assert.equal(first.file_path, "lib/printing/pretty/pretty.py");
-      assert.ok(first.reasons.includes("title_path:pretty,printing"), JSON.stringify(first));
-      // One word of a path is not enough, nor does `lib`, every file's folder, count.
-      const latex = ranking.files.find((file) => file.file_path === "lib/printing/latex.py");
-      assert.ok(!latex?.reasons.some((reason) => reason.startsWith("title_path:")));
-      const again = rankTask(store, extractTerms("lib printing is slow\n\nIt is."));
-      assert.ok(!again.files.some((file) => file.reasons.some((r) => r.startsWith("title_path:"))));
-    } finally {
-      store.close();
-    }
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  await withIndex(files, (store) => {
+    const ranking = rankTask(store, extractTerms("vectors break pretty printing\n\nIt is wrong."));
+    const [first] = ranking.files;
+    assert.equal(first.file_path, "lib/printing/pretty/pretty.py");
+    assert.ok(first.reasons.includes("title_path:pretty,printing"), JSON.stringify(first));
+    // One word of a path is not enough, nor does `lib`, every file's folder, count.
+    const latex = ranking.files.find((file) => file.file_path === "lib/printing/latex.py");
+    assert.ok(!latex?.reasons.some((reason) => reason.startsWith("title_path:")));
+    const again = rankTask(store, extractTerms("lib printing is slow\n\nIt is."));
+    assert.ok(!again.files.some((file) => file.reasons.some((r) => r.startsWith("title_path:"))));
+  });
 });
 
 Deno.test("rankTask: a renamed file's frame finds its function defined once per class in one file", async () => {
-  const root = await Deno.makeTempDir();
   // `lookup` is a method of four classes, all in mapping.py (the frame's core.py was renamed).
   const mapping = ["Hue", "Size", "Style", "Shape"].map((name) =>
     `class ${name}Mapping:\n    def lookup(self, key):\n        return self.table[key]\n`
   ).join("\n\n");
-  const files: Record<string, string> = {
+  const files = {
     "pkg/__init__.py": "",
     "pkg/mapping.py": mapping,
     "pkg/plot.py": "def lookup_all(keys):\n    return keys\n",
-    ...Object.fromEntries(
-      Array.from({ length: 12 }, (_, i) => [`pkg/pad${i}.py`, `def pad${i}():\n    return ${i}\n`]),
-    ),
+    ...padding("pkg/"),
   };
-  try {
-    for (const [path, text] of Object.entries(files)) {
-      await Deno.mkdir(join(root, path, ".."), { recursive: true });
-      await Deno.writeTextFile(join(root, path), text);
-    }
-    await indexRoot({ root, threads: 0 });
-    const store = IndexStore.open(locateDb(root, undefined, false), "read");
-    try {
-      const task = "KeyError in plots\n\n```\nTraceback (most recent call last):\n" +
-        '  File "/venv/lib/python3.11/site-packages/pkg/core.py", line 144, in lookup\n' +
-        "KeyError: 'setosa'\n```\n";
-      const ranking = rankTask(store, extractTerms(task));
-      const [first] = ranking.files;
-      assert.equal(first.file_path, "pkg/mapping.py", JSON.stringify(ranking.files));
-      assert.ok(first.reasons.includes("traceback:pkg/core.py"));
-      const framed = ranking.blocks.filter((block) =>
-        block.reasons.includes("traceback:pkg/core.py")
-      );
-      assert.equal(framed.length, 4);
-    } finally {
-      store.close();
-    }
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  const task = "KeyError in plots\n\n```\nTraceback (most recent call last):\n" +
+    '  File "/venv/lib/python3.11/site-packages/pkg/core.py", line 144, in lookup\n' +
+    "KeyError: 'setosa'\n```\n";
+  await withIndex(files, (store) => {
+    const ranking = rankTask(store, extractTerms(task));
+    const [first] = ranking.files;
+    assert.equal(first.file_path, "pkg/mapping.py", JSON.stringify(ranking.files));
+    assert.ok(first.reasons.includes("traceback:pkg/core.py"));
+    const framed = ranking.blocks.filter((block) =>
+      block.reasons.includes("traceback:pkg/core.py")
+    );
+    assert.equal(framed.length, 4);
+  });
 });

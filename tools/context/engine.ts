@@ -33,7 +33,7 @@ import { LineIndex } from "../../schema/line_index.ts";
 import { makeSpan } from "../../schema/span_build.ts";
 import { LLM_CONTEXT } from "../../schema/tool_names.ts";
 import { extractTerms } from "./terms.ts";
-import { type RankedBlock, type Ranking, rankSymbol, rankTask } from "./rank.ts";
+import { type Evidence, type RankedBlock, type Ranking, rankSymbol, rankTask } from "./rank.ts";
 import { CONTEXT_DEFAULTS } from "./defaults.ts";
 import type { ContextBlock, ContextData, ContextOmitted } from "../../schema/context.ts";
 
@@ -70,6 +70,8 @@ export interface ContextOptions {
    * elsewhere ends by then.
    */
   deadline?: number;
+  /** Told of each piece of evidence the task's ranking counts ({@linkcode RankOptions}). */
+  onEvidence?: (evidence: Evidence) => void;
 }
 
 export type { ContextBlock, ContextData, ContextOmitted } from "../../schema/context.ts";
@@ -435,6 +437,7 @@ export async function context(options: ContextOptions): Promise<ContextResult> {
         language: options.language,
         focus: [...focusPaths, ...focusNames],
         findLiteral: literalFinder(options.cwd, store),
+        ...(options.onEvidence ? { onEvidence: options.onEvidence } : {}),
       });
     }
     const files = new FileCache(options.cwd);

@@ -21,6 +21,7 @@ import { LLM_CONTEXT } from "../../schema/tool_names.ts";
 import { CONTEXT_CODE } from "./run.ts";
 
 export { context, type ContextOptions, type ContextResult, tokensOf } from "./engine.ts";
+export type { Evidence } from "./rank.ts";
 export type {
   ContextBlock,
   ContextData,

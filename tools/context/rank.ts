@@ -75,6 +75,24 @@ export interface RankOptions {
    * messages a task quotes; absent, messages are not searched.
    */
   findLiteral?: (literal: string) => { path: string; line: number }[];
+  /**
+   * Told of each piece of evidence as it is counted, before the test factor and the file trust
+   * scale blocks (a bench's view of what each signal adds: `bench/localize_floor.ts`). Not needed
+   * to rank.
+   */
+  onEvidence?: (evidence: Evidence) => void;
+}
+
+/** One piece of evidence a ranking counts. */
+export interface Evidence {
+  /** The file it is about. */
+  file_path: string;
+  /** The block it scores (a key unique within one ranking); absent for the file's own evidence. */
+  block?: string;
+  /** Why, with its evidence (`named_in_task:Foo`, `terms`, `callee_of:<id>`…). */
+  reason: string;
+  /** What it adds to the block's or the file's score. */
+  score: number;
 }
 
 /** How much each signal counts, per unit of a term's weight (tuned on the development set). */
@@ -177,9 +195,15 @@ function blockKey(symbol: SymbolRow): string {
 class Scores {
   readonly blocks = new Map<string, RankedBlock>();
   readonly files = new Map<string, RankedFile>();
+  readonly #onEvidence: ((evidence: Evidence) => void) | undefined;
+
+  constructor(onEvidence?: (evidence: Evidence) => void) {
+    this.#onEvidence = onEvidence;
+  }
 
   block(symbol: SymbolRow, score: number, reason: Reason): void {
     const key = blockKey(symbol);
+    this.#onEvidence?.({ file_path: symbol.path, block: key, reason, score });
     const known = this.blocks.get(key);
     if (known) {
       known.score += score;
@@ -191,6 +215,7 @@ class Scores {
 
   lines(path: string, lines: [number, number], score: number, reason: Reason): void {
     const key = `${path}\0L${lines[0]}`;
+    this.#onEvidence?.({ file_path: path, block: key, reason, score });
     const known = this.blocks.get(key);
     if (known) {
       known.score += score;
@@ -199,6 +224,7 @@ class Scores {
   }
 
   file(path: string, score: number, reason: Reason): void {
+    this.#onEvidence?.({ file_path: path, reason, score });
     const known = this.files.get(path);
     if (known) {
       known.score += score;
@@ -454,7 +480,7 @@ export function rankTask(
   task: TaskTerms,
   options: RankOptions = {},
 ): Ranking {
-  const scores = new Scores();
+  const scores = new Scores(options.onEvidence);
   const symbols = new FileSymbols(store);
   const named_files = new Set<string>();
   // Frames in the repository, closest to the error first: each further one counts less (the

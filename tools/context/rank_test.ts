@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { indexRoot } from "../../core/symbol_index/indexer.ts";
 import { IndexStore, locateDb } from "../../core/symbol_index/store.ts";
-import { rankTask } from "./rank.ts";
+import { type Evidence, rankTask } from "./rank.ts";
 import { extractTerms } from "./terms.ts";
 
 /** Files padding a tree under `folder`: a term in most chunks would count for nothing. */
@@ -105,5 +105,44 @@ Deno.test("rankTask: a renamed file's frame finds its function defined once per 
       block.reasons.includes("traceback:pkg/core.py")
     );
     assert.equal(framed.length, 4);
+  });
+});
+
+Deno.test("rankTask: the evidence told is what the ranking counts, and telling it changes nothing", async () => {
+  const files = {
+    "shop/orders.py": "class Order:\n    def total(self):\n        return tally(self.lines)\n",
+    "shop/tally.py": "def tally(lines):\n    return sum(line.price for line in lines)\n",
+    ...padding("shop/"),
+  };
+  const task =
+    "Order.total() is wrong for refunds\n\nThe tally of refunded lines adds their price.";
+  await withIndex(files, (store) => {
+    const pieces: Evidence[] = [];
+    const told = rankTask(store, extractTerms(task), { onEvidence: (piece) => pieces.push(piece) });
+    assert.deepEqual(told, rankTask(store, extractTerms(task)));
+    // Every reason a block or a file gives was told for its file, but those made of others:
+    // `blocks` (a file's best blocks) and `imports` (a share of the first file's best block).
+    for (const ranked of [...told.blocks, ...told.files]) {
+      for (const reason of ranked.reasons.filter((r) => r !== "blocks" && r !== "imports")) {
+        assert.ok(
+          pieces.some((piece) => piece.file_path === ranked.file_path && piece.reason === reason),
+          `${ranked.file_path} ${reason}`,
+        );
+      }
+    }
+    // In the first file (trusted in full, no test), a block's score is the sum of its evidence.
+    const first = told.files[0].file_path;
+    const sums = new Map<string, number>();
+    for (const piece of pieces) {
+      if (piece.file_path === first && piece.block) {
+        sums.set(piece.block, (sums.get(piece.block) ?? 0) + piece.score);
+      }
+    }
+    const scores = told.blocks.filter((b) =>
+      b.file_path === first && !b.reasons.includes("imports")
+    )
+      .map((b) => b.score);
+    const round = (values: number[]) => values.map((v) => v.toFixed(9)).sort();
+    assert.deepEqual(round(scores), round([...sums.values()]));
   });
 });

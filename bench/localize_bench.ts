@@ -205,7 +205,8 @@ const DATA_FILE = "princeton-nlp--SWE-bench_Lite.json";
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-async function git(args: string[], cwd?: string): Promise<Uint8Array> {
+/** Runs git with `args` and answers its standard output; throws with its error when it fails. */
+export async function git(args: string[], cwd?: string): Promise<Uint8Array> {
   const output = await new Deno.Command("git", { args, cwd, stdout: "piped", stderr: "piped" })
     .output();
   if (!output.success) {

@@ -30,6 +30,7 @@ import { type Evidence, isAuxiliary } from "../tools/context/rank.ts";
 import { bm25Rank, termBag, tokenize } from "./localize_bm25.ts";
 import {
   CACHE_DIR,
+  git,
   goldOfTree,
   type Instance,
   loadInstances,
@@ -283,24 +284,18 @@ async function history(
   commit: string,
   limit: number,
 ): Promise<{ message: string; files: string[] }[]> {
-  const { stdout, success } = await new Deno.Command("git", {
-    args: [
-      "--git-dir",
-      mirror,
-      "log",
-      "--first-parent",
-      "-m",
-      "--name-only",
-      `-n${limit}`,
-      "--format=%x00%s%n%b%x01",
-      commit,
-    ],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  if (!success) return [];
-  const text = new TextDecoder().decode(stdout);
-  return text.split("\0").slice(1).map((entry) => {
+  const log = await git([
+    "--git-dir",
+    mirror,
+    "log",
+    "--first-parent",
+    "-m",
+    "--name-only",
+    `-n${limit}`,
+    "--format=%x00%s%n%b%x01",
+    commit,
+  ]);
+  return new TextDecoder().decode(log).split("\0").slice(1).map((entry) => {
     const [message, files = ""] = entry.split("\x01");
     return { message, files: files.split("\n").filter((f) => f.trim() !== "") };
   }).filter((c) => c.files.length > 0);

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sha256 } from "../schema/checksum.ts";
+import { context, type Evidence } from "../tools/context/main.ts";
 import { makeTree, runEntry, type RunResult, seededRandom } from "./helpers.ts";
 
 const ENTRY = "tools/context/main.ts";
@@ -110,6 +111,31 @@ Deno.test("context: a traceback's innermost frame and the function it names come
     const test = answer.data.files.findIndex((file) => file.file_path.startsWith("tests/"));
     assert.ok(test === -1 || test > 0);
     assertBlocksAreBytes(root, answer.data.blocks);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("context: onEvidence is told what the ranking counts and changes no answer", async () => {
+  const root = await indexed();
+  try {
+    const pieces: Evidence[] = [];
+    const told = await context({
+      cwd: root,
+      task: TASK,
+      onEvidence: (piece) => pieces.push(piece),
+    });
+    assert.deepEqual(told, await context({ cwd: root, task: TASK }));
+    // The first file's evidence is told, its traceback frame among it.
+    const first = told.data.files[0].file_path;
+    assert.ok(
+      pieces.some((piece) => piece.file_path === first && piece.reason.startsWith("traceback:")),
+      JSON.stringify(pieces.filter((piece) => piece.file_path === first)),
+    );
+    // A symbol's context is no task ranking: nothing is told.
+    const before = pieces.length;
+    await context({ cwd: root, task: "", symbol: "parse_args", onEvidence: (p) => pieces.push(p) });
+    assert.equal(pieces.length, before);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

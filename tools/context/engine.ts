@@ -70,7 +70,10 @@ export interface ContextOptions {
    * elsewhere ends by then.
    */
   deadline?: number;
-  /** Told of each piece of evidence the task's ranking counts ({@linkcode RankOptions}). */
+  /**
+   * Told of each piece of evidence the task's ranking counts (a bench's view of what each signal
+   * adds); not with `symbol`, and it changes no answer.
+   */
   onEvidence?: (evidence: Evidence) => void;
 }
 
@@ -437,7 +440,7 @@ export async function context(options: ContextOptions): Promise<ContextResult> {
         language: options.language,
         focus: [...focusPaths, ...focusNames],
         findLiteral: literalFinder(options.cwd, store),
-        ...(options.onEvidence ? { onEvidence: options.onEvidence } : {}),
+        onEvidence: options.onEvidence,
       });
     }
     const files = new FileCache(options.cwd);

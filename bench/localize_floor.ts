@@ -337,13 +337,19 @@ async function devListings(
   instances: readonly Instance[],
   mirrors: string,
   commits: number,
-): Promise<{ listings: Listing[]; evidence: Evidence[][]; past: Map<string, number>[] }> {
+): Promise<
+  { listings: Listing[]; evidence: Evidence[][]; past: Map<string, number>[]; skipped: string[] }
+> {
   const listings: Listing[] = [];
   const evidence: Evidence[][] = [];
   const past: Map<string, number>[] = [];
+  const skipped: string[] = [];
   for (const instance of selectInstances(instances, { set: "dev" })) {
     const tree = join(CACHE_DIR, instance.repo.replace("/", "+"), instance.base_commit);
-    if (!await exists(join(tree, ".llm", "index.db"))) continue;
+    if (!await exists(join(tree, ".llm", "index.db"))) {
+      skipped.push(instance.instance_id);
+      continue;
+    }
     const gold = await goldOfTree(instance, tree);
     const pieces: Evidence[] = [];
     const { data } = await context({
@@ -367,7 +373,7 @@ async function devListings(
     const log = await history(mirrorOf(mirrors, instance.repo), instance.base_commit, commits);
     past.push(historyScores(log, instance.problem_statement, HISTORY_COMMITS_USED));
   }
-  return { listings, evidence, past };
+  return { listings, evidence, past, skipped };
 }
 
 /** Commits of a task's most similar past fixes whose files count. */
@@ -399,7 +405,7 @@ async function main(): Promise<void> {
     return;
   }
   const instances = await loadInstances(values.data, values.mirrors);
-  const { listings, evidence, past } = await devListings(
+  const { listings, evidence, past, skipped } = await devListings(
     instances,
     values.mirrors,
     Number(values.commits),
@@ -415,6 +421,7 @@ async function main(): Promise<void> {
   const hand = listings.filter((l) => l.candidates[0]?.gold).length;
   const listed = listings.filter((l) => l.candidates.some((c) => c.gold)).length;
   console.log(`dev: ${n} instances; file@1 hand-set ${hand}/${n}; gold file listed ${listed}/${n}`);
+  if (skipped.length > 0) console.log(`skipped (no tree or index): ${skipped.join(", ")}`);
   console.log(`features (${features.names.length}): ${features.names.join(" ")}`);
   const hits = (weights: number[], of: readonly Listing[]) =>
     of.filter((l) => l.candidates.length > 0 && topChoice(l.candidates, weights).gold).length;

@@ -91,10 +91,18 @@ class LspClient {
     if (typeof message.id === "number") this.#pending.get(message.id)?.(message);
   }
 
+  /**
+   * One frame in one write: the reader answers the server's requests while a test's request is
+   * being sent, and a header and body written apart could interleave with another frame's (deno
+   * lsp then reads a header where it expects JSON and ends the session).
+   */
   async #send(message: unknown): Promise<void> {
     const body = new TextEncoder().encode(JSON.stringify(message));
-    await this.#writer.write(new TextEncoder().encode(`Content-Length: ${body.length}\r\n\r\n`));
-    await this.#writer.write(body);
+    const header = new TextEncoder().encode(`Content-Length: ${body.length}\r\n\r\n`);
+    const frame = new Uint8Array(header.length + body.length);
+    frame.set(header);
+    frame.set(body, header.length);
+    await this.#writer.write(frame);
   }
 
   async request(method: string, params: unknown): Promise<Record<string, unknown>> {
